@@ -1,0 +1,2054 @@
+// Error-tolerant recursive-descent parser for Harn 0.10 (spec/harn-language.md §1). Unlike upstream's
+// parser, an error inside a block is recovered at the next statement of that same block, partial
+// declarations are kept, and every missing statement separator is reported (upstream silently stops
+// at a top-level one). Expression precedence follows §1.4 with the 0.10 changes of §1.8.
+
+import * as A from './ast';
+import { Comment, lex, OffsetDiagnostic } from './lexer';
+import { describeToken, HITL_KEYWORDS, Token, TokenKind } from './tokens';
+
+export interface ParseResult {
+  file: A.SourceFile;
+  tokens: Token[];
+  comments: Comment[];
+  /** Lexer and parser diagnostics, in source order. All are errors. */
+  diagnostics: OffsetDiagnostic[];
+}
+
+class ParseError extends Error {}
+
+/** Keywords that may begin a declaration at column 0; seeing one inside a block means a `}` is missing. */
+const TOP_LEVEL_DECLARATION_WORDS = new Set([
+  'pub', 'fn', 'pipeline', 'import', 'tool', 'struct', 'enum', 'interface', 'impl', 'skill', 'eval_pack', 'type',
+]);
+
+/** Tokens after `?` that make it a ternary rather than the postfix try operator (spec §1.7 trap 2). */
+function startsTernaryBranch(t: Token): boolean {
+  switch (t.kind) {
+    case TokenKind.Identifier:
+    case TokenKind.Int:
+    case TokenKind.Float:
+    case TokenKind.String:
+    case TokenKind.StringHead:
+      return true;
+    case TokenKind.Keyword:
+      return t.value === 'true' || t.value === 'false' || t.value === 'nil' || t.value === 'fn';
+    case TokenKind.Punct:
+      return t.value === '(' || t.value === '{' || t.value === '!' || t.value === '-';
+    default:
+      return false;
+  }
+}
+
+/** Keywords that start a statement: a line starting with one ends error recovery even inside brackets. */
+const RECOVERY_KEYWORDS = new Set([
+  'let', 'var', 'const', 'return', 'if', 'for', 'while', 'match', 'fn', 'pub', 'pipeline', 'import', 'throw',
+  'guard', 'require', 'defer', 'tool', 'struct', 'enum', 'type', 'impl', 'interface',
+]);
+
+const ASSIGNMENT_OPERATORS = new Set(['=', '+=', '-=', '*=', '/=', '%=']);
+
+/** Binary operators by precedence level, lowest first, from `||` down to `*` (`**` is handled apart). */
+const BINARY_LEVELS: ReadonlyArray<ReadonlySet<string>> = [
+  new Set(['||']),
+  new Set(['&&']),
+  new Set(['==', '!=']),
+  new Set(['<', '>', '<=', '>=', 'in', 'not in']),
+  new Set(['+', '-']),
+  new Set(['??']),
+  new Set(['*', '/', '%']),
+];
+
+/** Operators that may not start a continuation line: a leading one starts a new statement (§1.4). */
+const NO_LEADING_CONTINUATION = new Set(['-', 'in', 'not in', 'to']);
+
+export function parse(source: string): ParseResult {
+  const { tokens, comments, diagnostics: lexDiagnostics } = lex(source);
+  const parser = new Parser(source, tokens, comments);
+  const file = parser.parseFile();
+  const diagnostics = mergeSorted(lexDiagnostics, parser.diagnostics);
+  return { file, tokens, comments, diagnostics };
+}
+
+function mergeSorted(a: OffsetDiagnostic[], b: OffsetDiagnostic[]): OffsetDiagnostic[] {
+  return a.concat(b).sort((x, y) => x.start - y.start);
+}
+
+class Parser {
+  readonly diagnostics: OffsetDiagnostic[] = [];
+  private pos = 0;
+  /** Whether newlines separate statements here (true in blocks, false inside (), [] and dict braces). */
+  private newlineStack: boolean[] = [true];
+  /** The declaration being parsed by the current statement, kept if the statement fails part-way. */
+  private partial: A.Stmt | undefined;
+  /** Index into `comments` for doc lookups (declarations are met in source order). */
+  private commentCursor = 0;
+
+  constructor(
+    private readonly source: string,
+    private readonly tokens: Token[],
+    private readonly comments: Comment[],
+  ) {}
+
+  // ------------------------------------------------------------------------------------ token access
+
+  private get tok(): Token {
+    return this.tokens[this.pos];
+  }
+
+  private peek(n = 1): Token {
+    return this.tokens[Math.min(this.pos + n, this.tokens.length - 1)];
+  }
+
+  private get prevEnd(): number {
+    return this.pos > 0 ? this.tokens[this.pos - 1].end : 0;
+  }
+
+  private next(): Token {
+    const t = this.tokens[this.pos];
+    if (t.kind !== TokenKind.EOF) this.pos++;
+    return t;
+  }
+
+  private is(t: Token, value: string): boolean {
+    return (t.kind === TokenKind.Punct || t.kind === TokenKind.Keyword) && t.value === value;
+  }
+
+  private at(value: string): boolean {
+    return this.is(this.tok, value);
+  }
+
+  private atWord(word: string): boolean {
+    return this.tok.kind === TokenKind.Identifier && this.tok.value === word;
+  }
+
+  private atEOF(): boolean {
+    return this.tok.kind === TokenKind.EOF;
+  }
+
+  /** A newline before the current token that separates statements in this context. */
+  private get newlineHere(): boolean {
+    return this.tok.nlBefore && this.newlineStack[this.newlineStack.length - 1];
+  }
+
+  private eat(value: string): boolean {
+    if (this.at(value)) {
+      this.pos++;
+      return true;
+    }
+    return false;
+  }
+
+  private report(start: number, end: number, message: string, code = 'syntax_error'): void {
+    this.diagnostics.push({ start, end, message, code });
+  }
+
+  private fail(what: string, token: Token = this.tok): never {
+    this.reportExpected(what, token);
+    throw new ParseError(what);
+  }
+
+  private reportExpected(what: string, token: Token = this.tok): void {
+    const message =
+      token.kind === TokenKind.EOF
+        ? `Unexpected end of file, expected ${what}`
+        : `Expected ${what}, got ${describeToken(this.source, token)}`;
+    // Invalid tokens were already reported by the lexer; one diagnostic per mistake is enough.
+    if (token.kind === TokenKind.Invalid) return;
+    this.report(token.start, Math.max(token.end, token.start), message);
+  }
+
+  private expect(value: string, what = `'${value}'`): Token {
+    if (this.at(value)) return this.next();
+    return this.fail(what);
+  }
+
+  private withNewlines<T>(significant: boolean, body: () => T): T {
+    this.newlineStack.push(significant);
+    try {
+      return body();
+    } finally {
+      this.newlineStack.pop();
+    }
+  }
+
+  private expectName(what: string): A.Name {
+    const t = this.tok;
+    if (t.kind === TokenKind.Identifier) {
+      this.pos++;
+      return { kind: 'Name', text: t.value, start: t.start, end: t.end };
+    }
+    if (t.kind === TokenKind.Keyword && HITL_KEYWORDS.has(t.value)) {
+      this.report(t.start, t.end, `Expected ${what}, got '${t.value}' (reserved keyword)`);
+      throw new ParseError(what);
+    }
+    return this.fail(what);
+  }
+
+  /** An identifier or any keyword (member names, dict keys, shape fields: spec §1.7 trap 5). */
+  private expectMemberName(what: string): A.Name {
+    const t = this.tok;
+    if (t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) {
+      this.pos++;
+      return { kind: 'Name', text: t.value, start: t.start, end: t.end };
+    }
+    return this.fail(what);
+  }
+
+  private nameFrom(t: Token): A.Name {
+    return { kind: 'Name', text: t.value, start: t.start, end: t.end };
+  }
+
+  private atLineStartColumn0(t: Token): boolean {
+    return t.start === 0 || this.source.charCodeAt(t.start - 1) === 10;
+  }
+
+  // ---------------------------------------------------------------------------------------- doc comments
+
+  /** The doc comment (`/** *\/` or consecutive `///` lines) that ends right before `start`. */
+  private docBefore(start: number): string | undefined {
+    const comments = this.comments;
+    if (comments.length === 0) return undefined;
+    // Advance the cursor to the last comment that ends at or before `start`.
+    while (this.commentCursor < comments.length && comments[this.commentCursor].end <= start) this.commentCursor++;
+    while (this.commentCursor > 0 && comments[this.commentCursor - 1].end > start) this.commentCursor--;
+    let i = this.commentCursor - 1;
+    if (i < 0) return undefined;
+    const last = comments[i];
+    // Only whitespace may lie between the comment and the declaration.
+    if (this.source.slice(last.end, start).trim() !== '') return undefined;
+    if (last.kind === 'doc') return cleanDocBlock(this.source.slice(last.start, last.end));
+    if (last.kind !== 'legacyDoc') return undefined;
+    const lines: string[] = [];
+    let expectedEnd = start;
+    while (i >= 0 && comments[i].kind === 'legacyDoc' && this.source.slice(comments[i].end, expectedEnd).trim() === '') {
+      lines.unshift(this.source.slice(comments[i].start + 3, comments[i].end).replace(/^ /, '').trimEnd());
+      expectedEnd = comments[i].start;
+      i--;
+    }
+    return lines.join('\n');
+  }
+
+  // ------------------------------------------------------------------------------------------- file
+
+  parseFile(): A.SourceFile {
+    const statements = this.parseStatementList(undefined);
+    return { kind: 'SourceFile', statements, start: 0, end: this.source.length };
+  }
+
+  /**
+   * Parses statements until `}` (in a block, `open` is its `{` token) or the end of the file (top level).
+   * Recovers from errors at the next statement, and reports missing separators.
+   */
+  private parseStatementList(open: Token | undefined): A.Stmt[] {
+    const statements: A.Stmt[] = [];
+    let afterSemicolon = false;
+    for (;;) {
+      const t = this.tok;
+      if (t.kind === TokenKind.EOF) return statements;
+      if (this.is(t, '}')) {
+        if (open) return statements;
+        this.report(t.start, t.end, `Unexpected '}' with no block to close`);
+        this.pos++;
+        continue;
+      }
+      if (this.is(t, ';')) {
+        if (afterSemicolon || statements.length === 0) {
+          this.report(t.start, t.end, `Unexpected empty statement: got ;`);
+        }
+        this.pos++;
+        afterSemicolon = true;
+        continue;
+      }
+      if (open && this.atLineStartColumn0(t) && this.looksLikeTopLevelDeclaration(t)) {
+        // A declaration at column 0 inside a block almost always means the block's `}` is missing:
+        // close it here so the declarations that follow stay top-level (and in the outline).
+        return statements;
+      }
+      if (statements.length > 0 && !afterSemicolon && !t.nlBefore) {
+        this.reportExpected('statement separator (`;` or newline)', t);
+      }
+      afterSemicolon = false;
+      statements.push(this.parseStatementRecovering());
+    }
+  }
+
+  private looksLikeTopLevelDeclaration(t: Token): boolean {
+    if (this.is(t, '@')) return true;
+    if (t.kind === TokenKind.Keyword && TOP_LEVEL_DECLARATION_WORDS.has(t.value)) {
+      if (t.value === 'fn' || t.value === 'type') return this.peek().kind === TokenKind.Identifier;
+      return true;
+    }
+    return false;
+  }
+
+  private parseStatementRecovering(): A.Stmt {
+    const startPos = this.pos;
+    const start = this.tok.start;
+    const savedPartial = this.partial;
+    const savedNewlines = this.newlineStack.length;
+    this.partial = undefined;
+    try {
+      return this.parseStatement();
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+      this.newlineStack.length = savedNewlines;
+      this.synchronize(startPos);
+      const partial = this.partial as A.Stmt | undefined;
+      if (partial) {
+        partial.end = Math.max(partial.end, this.prevEnd);
+        return partial;
+      }
+      return { kind: 'ErrorStmt', start, end: Math.max(start, this.prevEnd) };
+    } finally {
+      this.partial = savedPartial;
+    }
+  }
+
+  /**
+   * Skips to where the next statement of the current block can start: a token at the start of a line,
+   * or a `;`, back at the bracket depth where the statement started; or the `}` that closes the block.
+   * Inside an unclosed bracket, a line starting with a statement keyword also ends the skip (the usual
+   * shape of a half-typed call or list).
+   */
+  private synchronize(startPos: number): void {
+    let depth = 0;
+    for (let i = startPos; i < this.pos; i++) depth += this.bracketDelta(this.tokens[i]);
+    if (depth < 0) depth = 0;
+    if (this.pos === startPos && !this.atEOF() && !this.at('}')) {
+      depth = Math.max(0, depth + this.bracketDelta(this.tok));
+      this.pos++;
+    }
+    for (;;) {
+      const t = this.tok;
+      if (t.kind === TokenKind.EOF) return;
+      if (t.nlBefore && this.pos > startPos) {
+        if (depth === 0) return;
+        if (t.kind === TokenKind.Keyword && RECOVERY_KEYWORDS.has(t.value) && !this.is(this.peek(), ':')) return;
+      }
+      if (depth === 0 && (this.is(t, ';') || this.is(t, '}'))) return;
+      depth = Math.max(0, depth + this.bracketDelta(t));
+      this.pos++;
+    }
+  }
+
+  private bracketDelta(t: Token): number {
+    if (t.kind !== TokenKind.Punct) return 0;
+    switch (t.value) {
+      case '{':
+      case '(':
+      case '[':
+        return 1;
+      case '}':
+      case ')':
+      case ']':
+        return -1;
+      default:
+        return 0;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------- statements
+
+  private parseStatement(): A.Stmt {
+    const t = this.tok;
+    if (t.kind === TokenKind.Keyword) {
+      switch (t.value) {
+        case 'let':
+        case 'var':
+        case 'const':
+          return this.parseLet(t.start, false);
+        case 'pub':
+          return this.parsePub();
+        case 'import':
+          return this.parseImport(t.start, false);
+        case 'fn':
+          if (this.peek().kind === TokenKind.Identifier || this.peek().kind === TokenKind.Keyword) {
+            return this.parseFnDecl(t.start, false, false, []);
+          }
+          break;
+        case 'pipeline':
+        case 'tool':
+        case 'skill':
+        case 'eval_pack':
+        case 'struct':
+        case 'enum':
+        case 'interface':
+        case 'impl':
+        case 'override':
+          return this.parseDeclaration(t.start, false, []);
+        case 'type':
+          if (this.peek().kind === TokenKind.Identifier) return this.parseDeclaration(t.start, false, []);
+          break;
+        case 'if':
+          return this.parseIf();
+        case 'for':
+          return this.parseFor();
+        case 'while':
+          return this.parseWhile();
+        case 'match':
+          return this.parseMatch();
+        case 'retry':
+          return this.parseRetry();
+        case 'parallel':
+          return this.parseParallel();
+        case 'return':
+        case 'yield':
+          return this.parseValueStatement(t.value === 'return' ? 'Return' : 'Yield', true);
+        case 'throw':
+        case 'emit':
+          return this.parseValueStatement(t.value === 'throw' ? 'Throw' : 'Emit', false);
+        case 'break':
+        case 'continue':
+          this.pos++;
+          return { kind: t.value === 'break' ? 'Break' : 'Continue', value: undefined, start: t.start, end: t.end };
+        case 'try':
+          if (!this.is(this.peek(), '*')) return this.parseTry();
+          break;
+        case 'guard':
+          return this.parseGuard();
+        case 'require':
+          return this.parseRequire();
+        case 'deadline':
+        case 'mutex':
+        case 'defer':
+        case 'spawn':
+          return this.parseBlockStatement();
+        case 'select':
+          return this.parseSelect();
+        case 'else':
+        case 'catch':
+        case 'finally':
+          this.fail('statement');
+          break;
+        default:
+          break;
+      }
+    } else if (this.is(t, '@')) {
+      return this.parseAttributed();
+    } else if (t.kind === TokenKind.Identifier) {
+      const n = this.peek();
+      if (t.value === 'gen' && this.is(n, 'fn')) return this.parseFnDecl(t.start, false, false, []);
+      if ((t.value === 'block' || t.value === 'scope' || t.value === 'cost_route') && this.is(n, '{') && !n.nlBefore) {
+        return this.parseBlockStatement();
+      }
+    }
+    return this.parseExpressionStatement();
+  }
+
+  private parseExpressionStatement(): A.Stmt {
+    const expr = this.parseExpression();
+    if (this.tok.kind === TokenKind.Punct && ASSIGNMENT_OPERATORS.has(this.tok.value)) {
+      const op = this.next();
+      if (expr.kind !== 'Identifier' && expr.kind !== 'Member' && expr.kind !== 'Index') {
+        this.report(expr.start, expr.end, 'Invalid assignment target: only a name, a field (a.b) or an element (a[i]) can be assigned');
+      }
+      const value = this.parseExpression();
+      return { kind: 'Assign', operator: op.value, target: expr, value, start: expr.start, end: value.end };
+    }
+    return { kind: 'ExprStmt', expr, start: expr.start, end: expr.end };
+  }
+
+  private parsePub(): A.Stmt {
+    const start = this.next().start;
+    const t = this.tok;
+    if (this.is(t, 'import')) return this.parseImport(start, true);
+    if (this.is(t, 'let') || this.is(t, 'const') || this.is(t, 'var')) return this.parseLet(start, true);
+    if (this.is(t, 'fn') || (t.kind === TokenKind.Identifier && t.value === 'gen')) return this.parseFnDecl(start, true, false, []);
+    if (this.is(t, '@')) return this.fail("a declaration ('@attributes' go before 'pub')");
+    return this.parseDeclaration(start, true, []);
+  }
+
+  private parseAttributed(): A.Stmt {
+    const start = this.tok.start;
+    const attributes: A.Attribute[] = [];
+    while (this.at('@')) {
+      attributes.push(this.parseAttribute());
+    }
+    let isPub = false;
+    if (this.at('pub')) {
+      this.pos++;
+      isPub = true;
+    }
+    const t = this.tok;
+    if (this.is(t, 'fn') || (t.kind === TokenKind.Identifier && t.value === 'gen')) return this.parseFnDecl(start, isPub, false, attributes);
+    if (this.is(t, 'let') || this.is(t, 'var') || this.is(t, 'const')) {
+      return this.fail('a declaration after attributes (attributes cannot annotate bindings)');
+    }
+    return this.parseDeclaration(start, isPub, attributes);
+  }
+
+  private parseAttribute(): A.Attribute {
+    const at = this.expect('@');
+    const name = this.expectMemberName('attribute name');
+    const args: A.Argument[] = [];
+    let end = name.end;
+    if (this.at('(') && !this.tok.nlBefore) {
+      end = this.parseArgumentList(args).end;
+    }
+    return { kind: 'Attribute', name, args, start: at.start, end };
+  }
+
+  /** pipeline, tool, skill, eval_pack, struct, enum, type, interface, impl, override (after `pub`/attributes). */
+  private parseDeclaration(start: number, isPub: boolean, attributes: A.Attribute[]): A.Stmt {
+    const t = this.tok;
+    if (t.kind === TokenKind.Keyword) {
+      switch (t.value) {
+        case 'fn':
+          return this.parseFnDecl(start, isPub, false, attributes);
+        case 'pipeline':
+          return this.parsePipeline(start, isPub, attributes);
+        case 'tool':
+          return this.parseTool(start, isPub, attributes);
+        case 'skill':
+          return this.parseSkill(start, isPub, attributes);
+        case 'eval_pack':
+          return this.parseEvalPack(start, isPub, attributes);
+        case 'struct':
+          return this.parseStruct(start, isPub, attributes);
+        case 'enum':
+          return this.parseEnum(start, isPub, attributes);
+        case 'type':
+          return this.parseTypeAlias(start, isPub, attributes);
+        case 'interface':
+          return this.parseInterface(start, isPub, attributes);
+        case 'impl':
+          return this.parseImpl(start, isPub, attributes);
+        case 'override':
+          return this.parseOverride(start, isPub, attributes);
+      }
+    }
+    return this.fail('a declaration (fn, pipeline, tool, skill, eval_pack, struct, enum, type, interface or impl)');
+  }
+
+  private declBase(start: number, isPub: boolean, attributes: A.Attribute[]) {
+    return { name: undefined as A.Name | undefined, isPub, attributes, doc: this.docBefore(start), start, end: start };
+  }
+
+  private parseFnDecl(start: number, isPub: boolean, inInterface: boolean, attributes: A.Attribute[]): A.FnDecl {
+    let isGen = false;
+    if (this.atWord('gen')) {
+      this.pos++;
+      isGen = true;
+    }
+    this.expect('fn');
+    const node: A.FnDecl = {
+      kind: 'FnDecl',
+      ...this.declBase(start, isPub, attributes),
+      isGen,
+      typeParams: [],
+      params: [],
+      returnType: undefined,
+      throwsType: undefined,
+      body: undefined,
+    };
+    node.name = this.expectMemberName('function name');
+    node.end = node.name.end;
+    this.partial = node;
+    node.typeParams = this.parseTypeParamsOpt();
+    node.params = this.parseParamList(true);
+    node.end = this.prevEnd;
+    this.parseReturnClause(node);
+    node.end = this.prevEnd;
+    this.parseWhereClauseOpt();
+    if (inInterface && !this.at('{')) return node;
+    node.body = this.parseBlock();
+    node.end = node.body.end;
+    return node;
+  }
+
+  /** `-> T`, `-> value is T`, `-> implies value is T`, then `throws E`. */
+  private parseReturnClause(node: { returnType: A.TypeExpr | undefined; throwsType?: A.TypeExpr | undefined }): void {
+    if (this.eat('->')) {
+      if (this.atWord('implies')) this.pos++;
+      let type = this.parseType();
+      if (this.atWord('is')) {
+        this.pos++;
+        type = this.parseType();
+      }
+      node.returnType = type;
+    }
+    if (this.atWord('throws')) {
+      this.pos++;
+      const type = this.parseType();
+      if ('throwsType' in node) node.throwsType = type;
+    }
+  }
+
+  private parseWhereClauseOpt(): void {
+    if (!this.atWord('where')) return;
+    this.pos++;
+    do {
+      this.expectName('type parameter name');
+      this.expect(':');
+      this.parseType();
+      while (this.eat('+')) this.parseType();
+    } while (this.eat(','));
+  }
+
+  private parseTypeParamsOpt(): A.TypeParam[] {
+    const params: A.TypeParam[] = [];
+    if (!this.at('<')) return params;
+    this.pos++;
+    while (!this.at('>') && !this.atEOF()) {
+      const start = this.tok.start;
+      let variance: 'in' | 'out' | undefined;
+      if (this.at('in')) {
+        this.pos++;
+        variance = 'in';
+      } else if (this.atWord('out') && this.peek().kind === TokenKind.Identifier) {
+        this.pos++;
+        variance = 'out';
+      }
+      const name = this.expectName('type parameter name');
+      if (this.eat(':')) {
+        this.parseType();
+        while (this.eat('+')) this.parseType();
+      }
+      params.push({ kind: 'TypeParam', name, variance, start, end: name.end });
+      if (!this.eat(',')) break;
+    }
+    this.expect('>', "'>' to close the type parameters");
+    return params;
+  }
+
+  /** `(a, b: int = 1, ...rest)`; commas are optional (spec §1.6). */
+  private parseParamList(allowTypes: boolean): A.Param[] {
+    this.expect('(', "'(' to start the parameter list");
+    return this.withNewlines(false, () => {
+      const params: A.Param[] = [];
+      let sawDefault = false;
+      while (!this.at(')')) {
+        if (this.atEOF()) this.fail("')' to close the parameter list");
+        const param = this.parseParam(allowTypes);
+        if (param.defaultValue) sawDefault = true;
+        else if (sawDefault && !param.rest) {
+          this.report(param.start, param.end, 'Required parameter cannot follow a parameter with a default value');
+        }
+        params.push(param);
+        this.eat(',');
+      }
+      this.pos++;
+      return params;
+    });
+  }
+
+  private parseParam(allowTypes: boolean): A.Param {
+    const start = this.tok.start;
+    const rest = this.eat('...');
+    const name = this.expectName('parameter name');
+    let type: A.TypeExpr | undefined;
+    let defaultValue: A.Expr | undefined;
+    if (allowTypes && this.eat(':')) type = this.parseType();
+    if (this.eat('=')) defaultValue = this.parseExpression();
+    return { kind: 'Param', name, rest, type, defaultValue, start, end: this.prevEnd };
+  }
+
+  private parsePipeline(start: number, isPub: boolean, attributes: A.Attribute[]): A.PipelineDecl {
+    this.expect('pipeline');
+    const node: A.PipelineDecl = {
+      kind: 'PipelineDecl',
+      ...this.declBase(start, isPub, attributes),
+      params: [],
+      returnType: undefined,
+      extendsName: undefined,
+      body: undefined,
+    };
+    node.name = this.expectName('pipeline name');
+    node.end = node.name.end;
+    this.partial = node;
+    node.params = this.parseParamList(true);
+    this.parseReturnClause(node);
+    if (this.eat('extends')) node.extendsName = this.expectName('pipeline name after extends');
+    node.end = this.prevEnd;
+    node.body = this.parseBlock();
+    node.end = node.body.end;
+    return node;
+  }
+
+  private parseTool(start: number, isPub: boolean, attributes: A.Attribute[]): A.ToolDecl {
+    this.expect('tool');
+    const node: A.ToolDecl = {
+      kind: 'ToolDecl',
+      ...this.declBase(start, isPub, attributes),
+      params: [],
+      returnType: undefined,
+      description: undefined,
+      body: undefined,
+    };
+    node.name = this.expectName('tool name');
+    node.end = node.name.end;
+    this.partial = node;
+    node.params = this.parseParamList(true);
+    this.parseReturnClause(node);
+    node.end = this.prevEnd;
+    // `description "…"` is the first line of the body.
+    const afterBrace = this.peek();
+    if (this.at('{') && afterBrace.kind === TokenKind.Identifier && afterBrace.value === 'description') {
+      const t2 = this.peek(2);
+      if (t2.kind === TokenKind.String || t2.kind === TokenKind.RawString || t2.kind === TokenKind.StringHead) {
+        const open = this.next();
+        this.pos++;
+        node.description = this.parseStringLiteral();
+        const statements = this.withNewlines(true, () => {
+          const list = this.parseStatementList(open);
+          return list;
+        });
+        const closed = this.closeBlock(open);
+        node.body = { kind: 'Block', statements, closed, start: open.start, end: this.prevEnd };
+        node.end = node.body.end;
+        return node;
+      }
+    }
+    node.body = this.parseBlock();
+    node.end = node.body.end;
+    return node;
+  }
+
+  private parseSkill(start: number, isPub: boolean, attributes: A.Attribute[]): A.SkillDecl {
+    this.expect('skill');
+    const node: A.SkillDecl = { kind: 'SkillDecl', ...this.declBase(start, isPub, attributes), entries: [], bodyStart: 0 };
+    node.name = this.expectName('skill name');
+    node.end = node.name.end;
+    this.partial = node;
+    const open = this.expect('{', "'{' to start the skill body");
+    node.bodyStart = open.start;
+    this.withNewlines(true, () => {
+      while (!this.at('}') && !this.atEOF()) {
+        if (this.eat(';')) continue;
+        const entryStart = this.tok.start;
+        const key = this.expectMemberName('skill field name');
+        let value: A.Expr | undefined;
+        try {
+          value = this.parseExpression();
+        } catch (error) {
+          if (!(error instanceof ParseError)) throw error;
+          this.synchronize(this.pos);
+        }
+        node.entries.push({ kind: 'SkillEntry', key, value, start: entryStart, end: this.prevEnd });
+        node.end = this.prevEnd;
+        if (!this.at('}') && !this.at(';') && !this.tok.nlBefore && !this.atEOF()) {
+          this.reportExpected('statement separator (`;` or newline)');
+        }
+      }
+    });
+    this.closeBlock(open);
+    node.end = this.prevEnd;
+    return node;
+  }
+
+  private parseEvalPack(start: number, isPub: boolean, attributes: A.Attribute[]): A.EvalPackDecl {
+    this.expect('eval_pack');
+    const node: A.EvalPackDecl = { kind: 'EvalPackDecl', ...this.declBase(start, isPub, attributes), title: undefined, body: undefined };
+    if (this.tok.kind === TokenKind.Identifier) node.name = this.expectName('eval pack name');
+    if (this.tok.kind === TokenKind.String || this.tok.kind === TokenKind.RawString) node.title = this.parseStringLiteral();
+    if (!node.name && !node.title) this.fail('eval pack name or title');
+    node.end = this.prevEnd;
+    this.partial = node;
+    // Entries are `key: expr`, `summarize { … }` or statements: parse them all as statements, reading
+    // `key: expr` lines as labelled expressions.
+    node.body = this.parseBlock(true);
+    node.end = node.body.end;
+    return node;
+  }
+
+  private parseStruct(start: number, isPub: boolean, attributes: A.Attribute[]): A.StructDecl {
+    this.expect('struct');
+    const node: A.StructDecl = { kind: 'StructDecl', ...this.declBase(start, isPub, attributes), typeParams: [], fields: [] };
+    node.name = this.expectName('struct name');
+    node.end = node.name.end;
+    this.partial = node;
+    node.typeParams = this.parseTypeParamsOpt();
+    const open = this.expect('{', "'{' to start the struct fields");
+    this.withNewlines(false, () => {
+      while (!this.at('}') && !this.atEOF()) {
+        const fieldStart = this.tok.start;
+        const doc = this.docBefore(fieldStart);
+        const name = this.expectMemberName('field name');
+        const optional = this.eat('?');
+        let type: A.TypeExpr | undefined;
+        if (this.eat(':')) type = this.parseType();
+        node.fields.push({ kind: 'StructField', name, optional, type, doc, start: fieldStart, end: this.prevEnd });
+        node.end = this.prevEnd;
+        this.eat(',');
+      }
+    });
+    this.closeBlock(open);
+    node.end = this.prevEnd;
+    return node;
+  }
+
+  private parseEnum(start: number, isPub: boolean, attributes: A.Attribute[]): A.EnumDecl {
+    this.expect('enum');
+    const node: A.EnumDecl = { kind: 'EnumDecl', ...this.declBase(start, isPub, attributes), typeParams: [], variants: [] };
+    node.name = this.expectName('enum name');
+    node.end = node.name.end;
+    this.partial = node;
+    node.typeParams = this.parseTypeParamsOpt();
+    const open = this.expect('{', "'{' to start the enum variants");
+    this.withNewlines(false, () => {
+      while (!this.at('}') && !this.atEOF()) {
+        const variantStart = this.tok.start;
+        const doc = this.docBefore(variantStart);
+        const name = this.expectName('variant name');
+        let params: A.Param[] = [];
+        if (this.at('(')) params = this.parseParamList(true);
+        node.variants.push({ kind: 'EnumVariant', name, params, doc, start: variantStart, end: this.prevEnd });
+        node.end = this.prevEnd;
+        this.eat(',');
+      }
+    });
+    this.closeBlock(open);
+    node.end = this.prevEnd;
+    return node;
+  }
+
+  private parseTypeAlias(start: number, isPub: boolean, attributes: A.Attribute[]): A.TypeAliasDecl {
+    this.expect('type');
+    const node: A.TypeAliasDecl = { kind: 'TypeAliasDecl', ...this.declBase(start, isPub, attributes), typeParams: [], type: undefined };
+    node.name = this.expectName('type name');
+    node.end = node.name.end;
+    this.partial = node;
+    node.typeParams = this.parseTypeParamsOpt();
+    this.expect('=', "'=' after the type name");
+    node.type = this.parseType();
+    node.end = node.type.end;
+    return node;
+  }
+
+  private parseInterface(start: number, isPub: boolean, attributes: A.Attribute[]): A.InterfaceDecl {
+    this.expect('interface');
+    const node: A.InterfaceDecl = {
+      kind: 'InterfaceDecl',
+      ...this.declBase(start, isPub, attributes),
+      typeParams: [],
+      methods: [],
+      associatedTypes: [],
+    };
+    node.name = this.expectName('interface name');
+    node.end = node.name.end;
+    this.partial = node;
+    node.typeParams = this.parseTypeParamsOpt();
+    const open = this.expect('{', "'{' to start the interface body");
+    this.withNewlines(true, () => {
+      while (!this.at('}') && !this.atEOF()) {
+        if (this.eat(';') || this.eat(',')) continue;
+        const memberStart = this.tok.start;
+        if (this.at('type')) {
+          this.pos++;
+          const alias: A.TypeAliasDecl = {
+            kind: 'TypeAliasDecl',
+            ...this.declBase(memberStart, false, []),
+            typeParams: [],
+            type: undefined,
+          };
+          alias.name = this.expectName('associated type name');
+          if (this.eat('=')) alias.type = this.parseType();
+          alias.end = this.prevEnd;
+          node.associatedTypes.push(alias);
+        } else if (this.at('fn')) {
+          node.methods.push(this.parseFnDecl(memberStart, false, true, []));
+        } else {
+          this.fail("'fn' or 'type' in an interface");
+        }
+        node.end = this.prevEnd;
+      }
+    });
+    this.closeBlock(open);
+    node.end = this.prevEnd;
+    return node;
+  }
+
+  private parseImpl(start: number, isPub: boolean, attributes: A.Attribute[]): A.ImplDecl {
+    this.expect('impl');
+    const node: A.ImplDecl = { kind: 'ImplDecl', ...this.declBase(start, isPub, attributes), traitName: undefined, methods: [] };
+    node.name = this.expectName('type name');
+    if (this.eat('for')) {
+      node.traitName = node.name;
+      node.name = this.expectName('type name after for');
+    }
+    node.end = this.prevEnd;
+    this.partial = node;
+    const open = this.expect('{', "'{' to start the impl body");
+    this.withNewlines(true, () => {
+      while (!this.at('}') && !this.atEOF()) {
+        if (this.eat(';')) continue;
+        const memberStart = this.tok.start;
+        const memberAttributes: A.Attribute[] = [];
+        while (this.at('@')) memberAttributes.push(this.parseAttribute());
+        const memberPub = this.eat('pub');
+        if (!this.at('fn') && !this.atWord('gen')) this.fail("'fn' in an impl block");
+        try {
+          node.methods.push(this.parseFnDecl(memberStart, memberPub, false, memberAttributes));
+        } catch (error) {
+          if (!(error instanceof ParseError)) throw error;
+          // Keep the method read so far; resume at the next line.
+          const method = this.partial;
+          this.partial = node;
+          if (method && method !== node && method.kind === 'FnDecl') node.methods.push(method);
+          this.synchronize(this.pos);
+        }
+        this.partial = node;
+        node.end = this.prevEnd;
+      }
+    });
+    this.closeBlock(open);
+    node.end = this.prevEnd;
+    return node;
+  }
+
+  private parseOverride(start: number, isPub: boolean, attributes: A.Attribute[]): A.OverrideDecl {
+    this.expect('override');
+    const node: A.OverrideDecl = { kind: 'OverrideDecl', ...this.declBase(start, isPub, attributes), params: [], body: undefined };
+    node.name = this.expectName('name of the overridden function');
+    node.end = node.name.end;
+    this.partial = node;
+    node.params = this.parseParamList(true);
+    node.body = this.parseBlock();
+    node.end = node.body.end;
+    return node;
+  }
+
+  private parseImport(start: number, isPub: boolean): A.ImportDecl {
+    this.expect('import');
+    const node: A.ImportDecl = { kind: 'ImportDecl', isPub, path: undefined, names: undefined, scopedPath: undefined, start, end: this.prevEnd };
+    this.partial = node;
+    if (this.at('{')) {
+      node.names = [];
+      this.pos++;
+      this.withNewlines(false, () => {
+        while (!this.at('}')) {
+          if (this.atEOF()) this.fail("'}' to close the import list");
+          node.names!.push(this.expectName('imported name'));
+          this.eat(',');
+        }
+        this.pos++;
+      });
+      node.end = this.prevEnd;
+      this.expect('from', "'from' after the import list");
+      node.path = this.expectStringLiteral('module path');
+    } else if (this.tok.kind === TokenKind.Identifier) {
+      // 0.10 scoped import: `pkg::mod::{a, b}` or `pkg::mod::name`.
+      node.scopedPath = [this.expectName('module name')];
+      while (this.eat('::')) {
+        if (this.at('{')) {
+          node.names = [];
+          this.pos++;
+          this.withNewlines(false, () => {
+            while (!this.at('}')) {
+              if (this.atEOF()) this.fail("'}' to close the import list");
+              node.names!.push(this.expectName('imported name'));
+              this.eat(',');
+            }
+            this.pos++;
+          });
+          break;
+        }
+        node.scopedPath.push(this.expectName('module name'));
+      }
+    } else {
+      node.path = this.expectStringLiteral('module path');
+    }
+    node.end = this.prevEnd;
+    return node;
+  }
+
+  private expectStringLiteral(what: string): A.StringLit {
+    const t = this.tok;
+    if (t.kind === TokenKind.String || t.kind === TokenKind.RawString || t.kind === TokenKind.StringHead) {
+      return this.parseStringLiteral();
+    }
+    return this.fail(what);
+  }
+
+  private parseLet(start: number, isPub: boolean): A.LetDecl {
+    const keyword = this.next().value as 'let' | 'var' | 'const';
+    const node: A.LetDecl = {
+      kind: 'LetDecl',
+      keyword,
+      isPub,
+      pattern: undefined,
+      type: undefined,
+      init: undefined,
+      doc: this.docBefore(start),
+      start,
+      end: this.prevEnd,
+    };
+    node.pattern = this.parseBindingPattern();
+    node.end = node.pattern.end;
+    this.partial = node;
+    if (this.eat(':')) {
+      if (node.pattern.kind !== 'Name') {
+        this.report(this.prevEnd - 1, this.prevEnd, 'A type annotation is only allowed on a simple binding, not a destructuring pattern');
+      }
+      node.type = this.parseType();
+      node.end = node.type.end;
+    }
+    this.expect('=', "'=' in the binding");
+    node.end = this.prevEnd;
+    node.init = this.parseExpression();
+    node.end = node.init.end;
+    return node;
+  }
+
+  private parseBindingPattern(): A.BindingPattern {
+    const t = this.tok;
+    if (this.is(t, '{') || this.is(t, '[')) {
+      const isDict = t.value === '{';
+      const close = isDict ? '}' : ']';
+      this.pos++;
+      const entries: A.PatternEntry[] = [];
+      this.withNewlines(false, () => {
+        while (!this.at(close)) {
+          if (this.atEOF()) this.fail(`'${close}' to close the pattern`);
+          const entryStart = this.tok.start;
+          const rest = this.eat('...');
+          const key = isDict && !rest ? this.expectMemberName('field name') : this.expectName('binding name');
+          let alias: A.Name | undefined;
+          let defaultValue: A.Expr | undefined;
+          if (isDict && !rest && this.eat(':')) alias = this.expectName('binding name');
+          if (!rest && this.eat('=')) defaultValue = this.parseExpression();
+          entries.push({ kind: 'PatternEntry', key, alias, rest, defaultValue, start: entryStart, end: this.prevEnd });
+          this.eat(',');
+        }
+        this.pos++;
+      });
+      return { kind: isDict ? 'DictPattern' : 'ListPattern', entries, start: t.start, end: this.prevEnd };
+    }
+    if (t.kind === TokenKind.Keyword && HITL_KEYWORDS.has(t.value)) {
+      this.report(t.start, t.end, `Expected variable name or destructuring pattern, got '${t.value}' (reserved keyword)`);
+      throw new ParseError('binding');
+    }
+    return this.expectName('variable name or destructuring pattern');
+  }
+
+  private parseBlock(evalPackEntries = false): A.Block {
+    const open = this.expect('{', "'{' to start a block");
+    const statements = this.withNewlines(true, () =>
+      evalPackEntries ? this.parseEvalPackEntries(open) : this.parseStatementList(open),
+    );
+    const closed = this.closeBlock(open);
+    return { kind: 'Block', statements, closed, start: open.start, end: this.prevEnd };
+  }
+
+  /** Consumes the `}` closing `open`, or reports it missing. */
+  private closeBlock(open: Token): boolean {
+    if (this.eat('}')) return true;
+    const t = this.tok;
+    if (t.kind === TokenKind.EOF) {
+      this.report(t.start, t.end, 'Unexpected end of file, expected }');
+      // Point at the opening brace too, where the fix usually goes.
+      this.report(open.start, open.end, "This '{' is never closed");
+    } else {
+      this.report(open.start, open.end, `This '{' is not closed before the declaration at ${describeToken(this.source, t)}`);
+    }
+    return false;
+  }
+
+  /** eval_pack bodies mix `key: expr` entries, `summarize { … }` and statements. */
+  private parseEvalPackEntries(open: Token): A.Stmt[] {
+    const statements: A.Stmt[] = [];
+    while (!this.at('}') && !this.atEOF()) {
+      if (this.eat(';')) continue;
+      const t = this.tok;
+      const n = this.peek();
+      if ((t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) && this.is(n, ':')) {
+        const startPos = this.pos;
+        try {
+          const key = this.nameFrom(this.next());
+          this.pos++;
+          const value = this.parseExpression();
+          const target: A.Identifier = { kind: 'Identifier', name: key.text, start: key.start, end: key.end };
+          statements.push({ kind: 'Assign', operator: ':', target, value, start: key.start, end: value.end });
+        } catch (error) {
+          if (!(error instanceof ParseError)) throw error;
+          this.synchronize(startPos);
+        }
+        continue;
+      }
+      if (t.kind === TokenKind.Identifier && t.value === 'summarize' && this.is(n, '{')) {
+        this.pos++;
+        const body = this.parseBlock();
+        statements.push({ kind: 'BlockStmt', keyword: 'summarize', argument: undefined, body, start: t.start, end: body.end });
+        continue;
+      }
+      const before = this.pos;
+      statements.push(this.parseStatementRecovering());
+      if (this.pos === before) this.pos++;
+    }
+    void open;
+    return statements;
+  }
+
+  private parseIf(): A.IfStmt {
+    const start = this.expect('if').start;
+    const condition = this.parseConditionExpression();
+    const then = this.parseBlock();
+    let otherwise: A.Block | A.IfStmt | undefined;
+    // Newlines are allowed before `else` (but `; else` is an error).
+    if (this.at('else')) {
+      this.pos++;
+      otherwise = this.at('if') ? this.parseIf() : this.parseBlock();
+    }
+    return { kind: 'If', condition, then, otherwise, start, end: this.prevEnd };
+  }
+
+  /** An expression followed by a block: `{` ends the expression (no struct literal on a lowercase name). */
+  private parseConditionExpression(): A.Expr {
+    return this.parseExpression();
+  }
+
+  private parseFor(): A.ForStmt {
+    const start = this.expect('for').start;
+    let pattern: A.BindingPattern;
+    if (this.at('(')) {
+      // `for (k, v) in dict`
+      const open = this.next();
+      const entries: A.PatternEntry[] = [];
+      this.withNewlines(false, () => {
+        while (!this.at(')')) {
+          if (this.atEOF()) this.fail("')' to close the loop variables");
+          const key = this.expectName('loop variable');
+          entries.push({ kind: 'PatternEntry', key, alias: undefined, rest: false, defaultValue: undefined, start: key.start, end: key.end });
+          this.eat(',');
+        }
+        this.pos++;
+      });
+      pattern = { kind: 'ListPattern', entries, start: open.start, end: this.prevEnd };
+    } else {
+      pattern = this.parseBindingPattern();
+    }
+    this.expect('in', "'in' after the loop variable");
+    const iterable = this.parseConditionExpression();
+    const body = this.parseBlock();
+    return { kind: 'For', pattern, iterable, body, start, end: this.prevEnd };
+  }
+
+  private parseWhile(): A.WhileStmt {
+    const start = this.expect('while').start;
+    const condition = this.parseConditionExpression();
+    const body = this.parseBlock();
+    return { kind: 'While', condition, body, start, end: this.prevEnd };
+  }
+
+  private parseMatch(): A.MatchStmt {
+    const start = this.expect('match').start;
+    const subject = this.parseConditionExpression();
+    const open = this.expect('{', "'{' to start the match arms");
+    const arms: A.MatchArm[] = [];
+    this.withNewlines(true, () => {
+      while (!this.at('}') && !this.atEOF()) {
+        if (this.eat(',') || this.eat(';')) continue;
+        const armStart = this.tok.start;
+        const startPos = this.pos;
+        try {
+          const patterns = [this.parseExpression()];
+          while (this.eat('|')) patterns.push(this.parseExpression());
+          let guard: A.Expr | undefined;
+          if (this.eat('if')) guard = this.parseExpression();
+          this.expect('->', "'->' after the match pattern");
+          let body: A.Block;
+          if (this.at('{')) body = this.parseBlock();
+          else {
+            const expr = this.parseExpression();
+            body = { kind: 'Block', statements: [{ kind: 'ExprStmt', expr, start: expr.start, end: expr.end }], closed: true, start: expr.start, end: expr.end };
+          }
+          arms.push({ kind: 'MatchArm', patterns, guard, body, start: armStart, end: this.prevEnd });
+        } catch (error) {
+          if (!(error instanceof ParseError)) throw error;
+          this.synchronize(startPos);
+        }
+      }
+    });
+    this.closeBlock(open);
+    return { kind: 'Match', subject, arms, start, end: this.prevEnd };
+  }
+
+  private parseRetry(): A.RetryStmt {
+    const start = this.expect('retry').start;
+    let count: A.Expr | undefined;
+    if (!this.at('{')) count = this.at('(') ? this.parsePrimary() : this.parsePostfix(this.parsePrimary());
+    const body = this.parseBlock();
+    return { kind: 'Retry', count, body, start, end: this.prevEnd };
+  }
+
+  private parseParallel(): A.ParallelStmt {
+    const start = this.expect('parallel').start;
+    let mode: 'each' | 'settle' | undefined;
+    if (this.atWord('each') || this.atWord('settle')) mode = this.next().value as 'each' | 'settle';
+    let subject: A.Expr | undefined;
+    if (!this.at('{')) subject = this.parseExpression();
+    let options: A.Expr | undefined;
+    if (this.atWord('with')) {
+      this.pos++;
+      options = this.parsePrimary();
+    }
+    const open = this.expect('{', "'{' to start the parallel body");
+    const binding: A.Name[] = [];
+    // `{ item -> … }` or `{ (i, item) -> … }`
+    if (this.tok.kind === TokenKind.Identifier && this.is(this.peek(), '->')) {
+      binding.push(this.expectName('binding'));
+      this.pos++;
+    } else if (this.at('(') && this.scanForArrowAfterParens()) {
+      this.pos++;
+      this.withNewlines(false, () => {
+        while (!this.at(')') && !this.atEOF()) {
+          binding.push(this.expectName('binding'));
+          this.eat(',');
+        }
+        this.pos++;
+      });
+      this.expect('->');
+    }
+    const statements = this.withNewlines(true, () => this.parseStatementList(open));
+    const closed = this.closeBlock(open);
+    const body: A.Block = { kind: 'Block', statements, closed, start: open.start, end: this.prevEnd };
+    let stream = false;
+    if (this.atWord('as') && !this.tok.nlBefore && this.peek().kind === TokenKind.Identifier && this.peek().value === 'stream') {
+      this.pos += 2;
+      stream = true;
+    }
+    return { kind: 'Parallel', mode, subject, options, binding, body, stream, start, end: this.prevEnd };
+  }
+
+  private scanForArrowAfterParens(): boolean {
+    let i = this.pos;
+    let depth = 0;
+    for (; i < this.tokens.length; i++) {
+      const t = this.tokens[i];
+      if (this.is(t, '(')) depth++;
+      else if (this.is(t, ')')) {
+        depth--;
+        if (depth === 0) return this.is(this.tokens[i + 1], '->');
+      } else if (t.kind === TokenKind.EOF) return false;
+    }
+    return false;
+  }
+
+  private parseValueStatement(kind: 'Return' | 'Yield' | 'Throw' | 'Emit', optional: boolean): A.SimpleStmt {
+    const t = this.next();
+    let value: A.Expr | undefined;
+    const endsHere = this.newlineHere || this.at(';') || this.at('}') || this.atEOF();
+    if (!optional || !endsHere) value = this.parseExpression();
+    return { kind, value, start: t.start, end: this.prevEnd };
+  }
+
+  private parseTry(): A.TryStmt {
+    const start = this.expect('try').start;
+    const body = this.parseBlock();
+    const node: A.TryStmt = {
+      kind: 'Try',
+      body,
+      catchName: undefined,
+      catchType: undefined,
+      catchBody: undefined,
+      finallyBody: undefined,
+      starOperand: undefined,
+      start,
+      end: this.prevEnd,
+    };
+    if (this.at('catch')) {
+      this.pos++;
+      if (this.at('(')) {
+        this.pos++;
+        this.withNewlines(false, () => {
+          node.catchName = this.expectName('error variable');
+          if (this.eat(':')) node.catchType = this.parseType();
+          this.expect(')');
+        });
+      } else if (this.tok.kind === TokenKind.Identifier) {
+        node.catchName = this.expectName('error variable');
+      }
+      node.catchBody = this.parseBlock();
+    }
+    if (this.at('finally')) {
+      this.pos++;
+      node.finallyBody = this.parseBlock();
+    }
+    node.end = this.prevEnd;
+    return node;
+  }
+
+  private parseGuard(): A.GuardStmt {
+    const start = this.expect('guard').start;
+    const condition = this.parseExpression();
+    this.expect('else', "'else' after the guard condition");
+    const otherwise = this.parseBlock();
+    return { kind: 'Guard', condition, otherwise, start, end: this.prevEnd };
+  }
+
+  private parseRequire(): A.RequireStmt {
+    const start = this.expect('require').start;
+    const condition = this.parseExpression();
+    let message: A.Expr | undefined;
+    if (this.eat(',')) message = this.parseExpression();
+    return { kind: 'Require', condition, message, start, end: this.prevEnd };
+  }
+
+  /** deadline, mutex, defer, spawn, block, scope, cost_route. */
+  private parseBlockStatement(): A.BlockStmt {
+    const t = this.next();
+    let argument: A.Expr | undefined;
+    if (t.value === 'deadline') {
+      argument = this.parsePrimaryForBlockArgument();
+    } else if (t.value === 'mutex' && this.at('(')) {
+      argument = this.parsePrimary();
+    }
+    const body = this.parseBlock();
+    return { kind: 'BlockStmt', keyword: t.value, argument, body, start: t.start, end: this.prevEnd };
+  }
+
+  /** `deadline primary {`: a literal, a name or a parenthesised expression (`deadline seconds(5) {` fails upstream). */
+  private parsePrimaryForBlockArgument(): A.Expr {
+    const expr = this.parsePrimary();
+    if (expr.kind === 'Identifier' && this.at('(') && !this.tok.nlBefore) {
+      this.fail("'{' after the deadline (wrap a call in parentheses: deadline (f(x)) { … })");
+    }
+    return expr;
+  }
+
+  private parseSelect(): A.SelectStmt {
+    const start = this.expect('select').start;
+    const open = this.expect('{', "'{' to start the select cases");
+    const cases: A.SelectCase[] = [];
+    let sawTimeout = false;
+    let sawDefault = false;
+    this.withNewlines(true, () => {
+      while (!this.at('}') && !this.atEOF()) {
+        if (this.eat(';')) continue;
+        const t = this.tok;
+        if (t.kind === TokenKind.Identifier && t.value === 'timeout') {
+          this.pos++;
+          const expr = this.parseExpression();
+          const body = this.parseBlock();
+          if (sawDefault) this.report(t.start, t.end, "A select cannot have both 'timeout' and 'default'");
+          sawTimeout = true;
+          cases.push({ kind: 'SelectCase', label: 'timeout', name: undefined, expr, body, start: t.start, end: this.prevEnd });
+        } else if (t.kind === TokenKind.Identifier && t.value === 'default' && this.is(this.peek(), '{')) {
+          this.pos++;
+          const body = this.parseBlock();
+          if (sawTimeout) this.report(t.start, t.end, "A select cannot have both 'timeout' and 'default'");
+          sawDefault = true;
+          cases.push({ kind: 'SelectCase', label: 'default', name: undefined, expr: undefined, body, start: t.start, end: this.prevEnd });
+        } else {
+          const name = this.expectName('select case (name from channel, timeout or default)');
+          this.expect('from', "'from' in the select case");
+          const expr = this.parseExpression();
+          const body = this.parseBlock();
+          cases.push({ kind: 'SelectCase', label: 'from', name, expr, body, start: t.start, end: this.prevEnd });
+        }
+      }
+    });
+    this.closeBlock(open);
+    return { kind: 'Select', cases, start, end: this.prevEnd };
+  }
+
+  // ------------------------------------------------------------------------------------- expressions
+
+  parseExpression(): A.Expr {
+    return this.parsePipe();
+  }
+
+  private parsePipe(): A.Expr {
+    let left = this.parseRange();
+    while (this.at('|>')) {
+      this.pos++;
+      const right = this.parseRange();
+      left = { kind: 'Binary', operator: '|>', left, right, start: left.start, end: right.end };
+    }
+    return left;
+  }
+
+  private parseRange(): A.Expr {
+    const left = this.parseTernary();
+    if (this.at('to') && !this.newlineHere) {
+      this.pos++;
+      const right = this.parseTernary();
+      let exclusive = false;
+      if (this.at('exclusive') && !this.newlineHere) {
+        this.pos++;
+        exclusive = true;
+      }
+      return { kind: 'Range', from: left, to: right, exclusive, start: left.start, end: this.prevEnd };
+    }
+    return left;
+  }
+
+  private parseTernary(): A.Expr {
+    const condition = this.parseBinary(0);
+    if (this.at('?')) {
+      this.pos++;
+      const then = this.parseBinary(0);
+      this.expect(':', "':' in the conditional expression");
+      // Nested ternaries need parentheses upstream; reading one here too is harmless.
+      const otherwise = this.parseTernary();
+      return { kind: 'Ternary', condition, then, otherwise, start: condition.start, end: otherwise.end };
+    }
+    return condition;
+  }
+
+  /** The binary operator at the current token, if it may continue the expression here. */
+  private binaryOperatorHere(): string | undefined {
+    const t = this.tok;
+    let op: string | undefined;
+    if (t.kind === TokenKind.Punct) op = t.value;
+    else if (t.kind === TokenKind.Keyword && t.value === 'in') op = 'in';
+    else if (t.kind === TokenKind.Identifier && t.value === 'not' && this.is(this.peek(), 'in')) op = 'not in';
+    if (!op) return undefined;
+    if (this.newlineHere && NO_LEADING_CONTINUATION.has(op)) return undefined;
+    return op;
+  }
+
+  private parseBinary(level: number): A.Expr {
+    if (level >= BINARY_LEVELS.length) return this.parseUnary();
+    let left = this.parseBinary(level + 1);
+    const operators = BINARY_LEVELS[level];
+    for (;;) {
+      const op = this.binaryOperatorHere();
+      if (!op || !operators.has(op)) return left;
+      this.pos += op === 'not in' ? 2 : 1;
+      const right = this.parseBinary(level + 1);
+      left = { kind: 'Binary', operator: op, left, right, start: left.start, end: right.end };
+    }
+  }
+
+  private parseUnary(): A.Expr {
+    const t = this.tok;
+    if (this.is(t, '!') || this.is(t, '-')) {
+      this.pos++;
+      const operand = this.parseUnary();
+      return { kind: 'Unary', operator: t.value, operand, start: t.start, end: operand.end };
+    }
+    if (this.is(t, 'try') && this.is(this.peek(), '*')) {
+      this.pos += 2;
+      const operand = this.parseUnary();
+      const node: A.TryStmt = {
+        kind: 'Try',
+        body: undefined,
+        catchName: undefined,
+        catchType: undefined,
+        catchBody: undefined,
+        finallyBody: undefined,
+        starOperand: operand,
+        start: t.start,
+        end: operand.end,
+      };
+      return { kind: 'StmtExpr', stmt: node, start: t.start, end: operand.end };
+    }
+    return this.parsePower();
+  }
+
+  private parsePower(): A.Expr {
+    const base = this.parsePostfix(this.parsePrimary());
+    if (this.at('**')) {
+      this.pos++;
+      // Right-associative; the exponent may itself be negated (`2 ** -1`).
+      const exponent = this.parseUnary();
+      return { kind: 'Binary', operator: '**', left: base, right: exponent, start: base.start, end: exponent.end };
+    }
+    return base;
+  }
+
+  private parsePostfix(expr: A.Expr): A.Expr {
+    for (;;) {
+      const t = this.tok;
+      if (t.kind !== TokenKind.Punct) return expr;
+      switch (t.value) {
+        case '.':
+        case '?.': {
+          this.pos++;
+          const optional = t.value === '?.';
+          if (optional && this.at('[')) {
+            expr = this.parseIndexOrSlice(expr, true);
+            continue;
+          }
+          if (optional && this.at('(')) {
+            expr = this.parseCall(expr, []);
+            continue;
+          }
+          const pt = this.tok;
+          if (pt.kind === TokenKind.Identifier || pt.kind === TokenKind.Keyword) {
+            this.pos++;
+            expr = { kind: 'Member', object: expr, optional, property: this.nameFrom(pt), start: expr.start, end: pt.end };
+          } else if (pt.kind === TokenKind.Int) {
+            // Tuple-style element access `x.0` reads as a member too.
+            this.pos++;
+            expr = { kind: 'Member', object: expr, optional, property: { kind: 'Name', text: this.source.slice(pt.start, pt.end), start: pt.start, end: pt.end }, start: expr.start, end: pt.end };
+          } else {
+            // `a.` while typing: keep the member with no name so completion knows where it is.
+            this.reportExpected('member name after ' + `'${t.value}'`);
+            return { kind: 'Member', object: expr, optional, property: undefined, start: expr.start, end: t.end };
+          }
+          continue;
+        }
+        case '(':
+          if (this.newlineHere) return expr;
+          expr = this.parseCall(expr, []);
+          continue;
+        case '[':
+          if (this.newlineHere) return expr;
+          expr = this.parseIndexOrSlice(expr, false);
+          continue;
+        case '?': {
+          const n = this.peek();
+          if (this.is(n, '[') && !n.nlBefore) {
+            this.pos++;
+            expr = this.parseIndexOrSlice(expr, true);
+            continue;
+          }
+          if (startsTernaryBranch(n) && !(n.nlBefore && this.newlineStack[this.newlineStack.length - 1])) return expr;
+          this.pos++;
+          expr = { kind: 'TryPostfix', operand: expr, start: expr.start, end: t.end };
+          continue;
+        }
+        case '<': {
+          if (expr.kind !== 'Identifier' && expr.kind !== 'Member') return expr;
+          const call = this.tryGenericCall(expr);
+          if (!call) return expr;
+          expr = call;
+          continue;
+        }
+        case '{':
+          if (expr.kind === 'Identifier' && this.isStructConstruction(expr)) {
+            expr = this.parseStructLiteral(expr);
+            continue;
+          }
+          return expr;
+        default:
+          return expr;
+      }
+    }
+  }
+
+  /** Spec §1.7 trap 1: `Upper {` followed by `}` or `name:`/`"str":` is a struct construction. */
+  private isStructConstruction(name: A.Identifier): boolean {
+    const first = name.name.charCodeAt(0);
+    if (!(first >= 65 && first <= 90)) return false;
+    const n1 = this.peek();
+    if (this.is(n1, '}')) return true;
+    const n2 = this.peek(2);
+    const keyLike = n1.kind === TokenKind.Identifier || n1.kind === TokenKind.Keyword || n1.kind === TokenKind.String;
+    return keyLike && this.is(n2, ':');
+  }
+
+  private parseStructLiteral(name: A.Identifier): A.StructLit {
+    const open = this.next();
+    const entries = this.parseDictEntries(open);
+    return { kind: 'StructLit', name, entries, start: name.start, end: this.prevEnd };
+  }
+
+  /** `f<T, U>(…)`, tried speculatively: on any failure the tokens are read again as a comparison. */
+  private tryGenericCall(callee: A.Expr): A.Call | undefined {
+    const savedPos = this.pos;
+    const savedDiagnostics = this.diagnostics.length;
+    const savedNewlines = this.newlineStack.length;
+    try {
+      this.pos++;
+      const typeArgs: A.TypeExpr[] = [];
+      this.withNewlines(false, () => {
+        while (!this.at('>')) {
+          typeArgs.push(this.parseType());
+          if (!this.eat(',')) break;
+        }
+      });
+      this.expect('>');
+      if (!this.at('(') || this.tok.nlBefore) throw new ParseError('not a generic call');
+      return this.parseCall(callee, typeArgs);
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+      this.pos = savedPos;
+      this.diagnostics.length = savedDiagnostics;
+      this.newlineStack.length = savedNewlines;
+      return undefined;
+    }
+  }
+
+  private parseCall(callee: A.Expr, typeArgs: A.TypeExpr[]): A.Call {
+    const args: A.Argument[] = [];
+    const { end, closed } = this.parseArgumentList(args);
+    return { kind: 'Call', callee, typeArgs, args, closed, start: callee.start, end };
+  }
+
+  /** `( args )` with optional commas, named `name: value` and spread `...xs` arguments. */
+  private parseArgumentList(args: A.Argument[]): { end: number; closed: boolean } {
+    const open = this.expect('(');
+    return this.withNewlines(false, () => {
+      while (!this.at(')')) {
+        if (this.atEOF()) {
+          this.reportExpected("')' to close the argument list");
+          this.report(open.start, open.end, "This '(' is never closed");
+          return { end: this.prevEnd, closed: false };
+        }
+        const start = this.tok.start;
+        const spread = this.eat('...');
+        let name: A.Name | undefined;
+        const t = this.tok;
+        if (!spread && (t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) && this.is(this.peek(), ':') && !this.is(this.peek(2), ':')) {
+          this.pos += 2;
+          name = this.nameFrom(t);
+        }
+        const value = this.parseExpression();
+        args.push({ kind: 'Argument', name, spread, value, start, end: value.end });
+        this.eat(',');
+      }
+      this.pos++;
+      return { end: this.prevEnd, closed: true };
+    });
+  }
+
+  private parseIndexOrSlice(object: A.Expr, optional: boolean): A.Expr {
+    this.expect('[');
+    return this.withNewlines(false, () => {
+      let from: A.Expr | undefined;
+      if (!this.at(':')) from = this.parseExpression();
+      if (this.eat(':')) {
+        let to: A.Expr | undefined;
+        if (!this.at(']')) to = this.parseExpression();
+        this.expect(']', "']' to close the slice");
+        return { kind: 'Slice', object, from, to, start: object.start, end: this.prevEnd } as A.Slice;
+      }
+      this.expect(']', "']' to close the index");
+      return { kind: 'Index', object, optional, index: from, start: object.start, end: this.prevEnd } as A.Index;
+    });
+  }
+
+  private parsePrimary(): A.Expr {
+    const t = this.tok;
+    switch (t.kind) {
+      case TokenKind.Int:
+      case TokenKind.Float:
+      case TokenKind.Duration: {
+        this.pos++;
+        const kind = t.kind === TokenKind.Int ? 'Int' : t.kind === TokenKind.Float ? 'Float' : 'Duration';
+        return { kind, raw: this.source.slice(t.start, t.end), start: t.start, end: t.end };
+      }
+      case TokenKind.String:
+      case TokenKind.RawString:
+      case TokenKind.StringHead:
+        return this.parseStringLiteral();
+      case TokenKind.Identifier:
+        this.pos++;
+        return { kind: 'Identifier', name: t.value, start: t.start, end: t.end };
+      case TokenKind.Keyword:
+        switch (t.value) {
+          case 'true':
+          case 'false':
+            this.pos++;
+            return { kind: 'Bool', raw: t.value, start: t.start, end: t.end };
+          case 'nil':
+            this.pos++;
+            return { kind: 'Nil', raw: 'nil', start: t.start, end: t.end };
+          case 'fn':
+            return this.parseFnExpression();
+          case 'if':
+          case 'match':
+          case 'retry':
+          case 'parallel':
+          case 'deadline':
+          case 'spawn':
+          case 'try':
+          case 'select':
+          case 'mutex': {
+            const stmt = this.parseStatement();
+            return { kind: 'StmtExpr', stmt, start: stmt.start, end: stmt.end };
+          }
+          default:
+            if (HITL_KEYWORDS.has(t.value)) {
+              this.pos++;
+              return { kind: 'Identifier', name: t.value, start: t.start, end: t.end };
+            }
+        }
+        break;
+      case TokenKind.Punct:
+        switch (t.value) {
+          case '(': {
+            this.pos++;
+            const inner = this.withNewlines(false, () => this.parseExpression());
+            this.expect(')', "')' to close the parenthesised expression");
+            return { kind: 'Paren', inner, start: t.start, end: this.prevEnd };
+          }
+          case '[':
+            return this.parseListLiteral();
+          case '{':
+            return this.parseBraceExpression();
+        }
+        break;
+    }
+    return this.fail('expression');
+  }
+
+  private parseFnExpression(): A.FnExpr {
+    const start = this.expect('fn').start;
+    const params = this.parseParamList(true);
+    const node: A.FnExpr = { kind: 'FnExpr', params, returnType: undefined, body: undefined, start, end: this.prevEnd };
+    this.parseReturnClause(node);
+    node.body = this.parseBlock();
+    node.end = node.body.end;
+    return node;
+  }
+
+  private parseListLiteral(): A.ListLit {
+    const open = this.expect('[');
+    const elements: A.Expr[] = [];
+    this.withNewlines(false, () => {
+      while (!this.at(']')) {
+        if (this.atEOF()) this.fail("']' to close the list");
+        if (this.at('...')) {
+          const s = this.next();
+          const operand = this.parseExpression();
+          elements.push({ kind: 'Unary', operator: '...', operand, start: s.start, end: operand.end });
+        } else {
+          elements.push(this.parseExpression());
+        }
+        this.eat(',');
+      }
+      this.pos++;
+    });
+    return { kind: 'List', elements, start: open.start, end: this.prevEnd };
+  }
+
+  /** `{}` is a dict; otherwise a `->` at depth 0 before the matching `}` makes it a closure (§1.4). */
+  private parseBraceExpression(): A.Expr {
+    const open = this.tok;
+    if (this.is(this.peek(), '}')) {
+      this.pos += 2;
+      return { kind: 'Dict', entries: [], start: open.start, end: this.prevEnd };
+    }
+    if (this.braceHoldsArrow()) return this.parseClosure();
+    this.pos++;
+    const entries = this.parseDictEntries(open);
+    return { kind: 'Dict', entries, start: open.start, end: this.prevEnd };
+  }
+
+  private braceHoldsArrow(): boolean {
+    let depth = 0;
+    for (let i = this.pos; i < this.tokens.length; i++) {
+      const t = this.tokens[i];
+      if (t.kind === TokenKind.Punct) {
+        if (t.value === '{' || t.value === '(' || t.value === '[') depth++;
+        else if (t.value === '}' || t.value === ')' || t.value === ']') {
+          depth--;
+          if (depth === 0) return false;
+        } else if (t.value === '->' && depth === 1) return true;
+      } else if (t.kind === TokenKind.EOF) return false;
+    }
+    return false;
+  }
+
+  private parseClosure(): A.Closure {
+    const open = this.expect('{');
+    const params: A.Param[] = [];
+    this.withNewlines(false, () => {
+      while (!this.at('->')) {
+        if (this.atEOF()) this.fail("'->' in the closure");
+        params.push(this.parseParam(true));
+        this.eat(',');
+      }
+      this.pos++;
+    });
+    const statements = this.withNewlines(true, () => this.parseStatementList(open));
+    const closed = this.closeBlock(open);
+    const body: A.Block = { kind: 'Block', statements, closed, start: open.start, end: this.prevEnd };
+    return { kind: 'Closure', params, body, start: open.start, end: this.prevEnd };
+  }
+
+  /** Entries after an already consumed `{`, through the closing `}`. */
+  private parseDictEntries(open: Token): A.DictEntry[] {
+    const entries: A.DictEntry[] = [];
+    this.withNewlines(false, () => {
+      while (!this.at('}')) {
+        if (this.atEOF()) {
+          this.reportExpected("'}' to close the dict");
+          this.report(open.start, open.end, "This '{' is never closed");
+          throw new ParseError('dict');
+        }
+        const start = this.tok.start;
+        if (this.eat('...')) {
+          const value = this.parseExpression();
+          entries.push({ kind: 'DictEntry', key: undefined, computed: false, spread: true, value, start, end: value.end });
+          this.eat(',');
+          continue;
+        }
+        let key: A.Name | A.StringLit | A.Expr;
+        let computed = false;
+        const t = this.tok;
+        if (t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) {
+          this.pos++;
+          key = this.nameFrom(t);
+        } else if (t.kind === TokenKind.String || t.kind === TokenKind.RawString || t.kind === TokenKind.StringHead) {
+          key = this.parseStringLiteral();
+        } else if (t.kind === TokenKind.Int) {
+          this.pos++;
+          key = { kind: 'Int', raw: this.source.slice(t.start, t.end), start: t.start, end: t.end };
+        } else if (this.is(t, '[')) {
+          this.pos++;
+          key = this.parseExpression();
+          this.expect(']', "']' after the computed key");
+          computed = true;
+        } else {
+          this.fail('dict key (a name, a string or [expression])');
+        }
+        this.expect(':', "':' after the dict key");
+        const value = this.parseExpression();
+        entries.push({ kind: 'DictEntry', key, computed, spread: false, value, start, end: value.end });
+        this.eat(',');
+      }
+      this.pos++;
+    });
+    return entries;
+  }
+
+  /** A string token, or an interpolated string (head, holes, middles, tail) with each hole parsed. */
+  private parseStringLiteral(): A.StringLit {
+    const t = this.next();
+    if (t.kind === TokenKind.RawString) {
+      const hashes = countHashes(this.source, t.start + 1);
+      const contentStart = t.start + 2 + hashes;
+      const contentEnd = t.terminated ? t.end - 1 - hashes : t.end;
+      return {
+        kind: 'String',
+        raw: true,
+        triple: false,
+        parts: [{ kind: 'Text', start: contentStart, end: Math.max(contentStart, contentEnd) }],
+        value: this.source.slice(contentStart, Math.max(contentStart, contentEnd)),
+        start: t.start,
+        end: t.end,
+      };
+    }
+    const quote = t.triple ? 3 : 1;
+    if (t.kind === TokenKind.String) {
+      const contentStart = t.start + quote;
+      const contentEnd = Math.max(contentStart, t.terminated ? t.end - quote : t.end);
+      const text = this.source.slice(contentStart, contentEnd);
+      return {
+        kind: 'String',
+        raw: false,
+        triple: !!t.triple,
+        parts: [{ kind: 'Text', start: contentStart, end: contentEnd }],
+        value: t.triple ? dedentTriple(text) : unescape(text),
+        start: t.start,
+        end: t.end,
+      };
+    }
+    if (t.kind !== TokenKind.StringHead) return this.fail('string');
+    const parts: A.StringPart[] = [{ kind: 'Text', start: t.start + quote, end: t.end - 2 }];
+    let end = t.end;
+    for (;;) {
+      const holeStart = this.prevEnd;
+      let expr: A.Expr | undefined;
+      const close = this.tok;
+      if (close.kind === TokenKind.StringMiddle || close.kind === TokenKind.StringTail) {
+        this.report(holeStart - 2, close.start + 1, 'Empty interpolation `${}`');
+      } else if (close.kind !== TokenKind.EOF) {
+        try {
+          expr = this.withNewlines(false, () => this.parseExpression());
+        } catch (error) {
+          if (!(error instanceof ParseError)) throw error;
+        }
+        // Skip anything left in the hole up to its closing part.
+        const endsHole = (): boolean =>
+          this.tok.kind === TokenKind.StringMiddle ||
+          this.tok.kind === TokenKind.StringTail ||
+          this.tok.kind === TokenKind.EOF ||
+          (this.tok.nlBefore && !t.triple);
+        if (expr && !endsHole()) this.reportExpected("'}' to close the interpolation");
+        while (!endsHole()) this.pos++;
+      }
+      parts.push({ kind: 'Hole', start: holeStart, end: this.tok.start, expr });
+      const part = this.tok;
+      if (part.kind === TokenKind.StringMiddle) {
+        this.pos++;
+        parts.push({ kind: 'Text', start: part.start + 1, end: part.end - 2 });
+        end = part.end;
+        continue;
+      }
+      if (part.kind === TokenKind.StringTail) {
+        this.pos++;
+        const tailEnd = part.terminated ? part.end - quote : part.end;
+        parts.push({ kind: 'Text', start: part.start + 1, end: Math.max(part.start + 1, tailEnd) });
+        end = part.end;
+      } else {
+        end = this.prevEnd;
+      }
+      break;
+    }
+    return { kind: 'String', raw: false, triple: !!t.triple, parts, value: undefined, start: t.start, end };
+  }
+
+  // ------------------------------------------------------------------------------------------- types
+
+  parseType(): A.TypeExpr {
+    const start = this.tok.start;
+    this.eat('|');
+    const first = this.parseIntersectionType();
+    if (!this.at('|')) return first;
+    const members = [first];
+    while (this.eat('|')) members.push(this.parseIntersectionType());
+    return { kind: 'UnionType', members, start, end: this.prevEnd };
+  }
+
+  private parseIntersectionType(): A.TypeExpr {
+    const first = this.parsePostfixType();
+    if (!this.at('&')) return first;
+    const members = [first];
+    while (this.eat('&')) members.push(this.parsePostfixType());
+    return { kind: 'IntersectionType', members, start: first.start, end: this.prevEnd };
+  }
+
+  private parsePostfixType(): A.TypeExpr {
+    let type = this.parsePrimaryType();
+    while (this.at('?') && !this.newlineHere) {
+      this.pos++;
+      type = { kind: 'OptionalType', inner: type, start: type.start, end: this.prevEnd };
+    }
+    return type;
+  }
+
+  private parsePrimaryType(): A.TypeExpr {
+    const t = this.tok;
+    switch (t.kind) {
+      case TokenKind.Identifier: {
+        this.pos++;
+        const name = this.nameFrom(t);
+        const args: A.TypeExpr[] = [];
+        let qualified = name;
+        // `module.Type` qualified names.
+        while (this.at('.') && (this.peek().kind === TokenKind.Identifier)) {
+          this.pos++;
+          const part = this.next();
+          qualified = { kind: 'Name', text: `${qualified.text}.${part.value}`, start: name.start, end: part.end };
+        }
+        if (this.at('<') && !this.tok.nlBefore) {
+          this.pos++;
+          this.withNewlines(false, () => {
+            while (!this.at('>')) {
+              args.push(this.parseType());
+              if (!this.eat(',')) break;
+            }
+            this.expect('>', "'>' to close the type arguments");
+          });
+        }
+        return { kind: 'NamedType', name: qualified, args, start: t.start, end: this.prevEnd };
+      }
+      case TokenKind.Keyword:
+        if (t.value === 'nil' || t.value === 'true' || t.value === 'false') {
+          this.pos++;
+          return { kind: 'LiteralType', text: t.value, start: t.start, end: t.end };
+        }
+        if (t.value === 'fn') return this.parseFnType();
+        break;
+      case TokenKind.String:
+      case TokenKind.RawString:
+      case TokenKind.Int:
+      case TokenKind.Float:
+        this.pos++;
+        return { kind: 'LiteralType', text: this.source.slice(t.start, t.end), start: t.start, end: t.end };
+      case TokenKind.Punct:
+        if (t.value === '-' && (this.peek().kind === TokenKind.Int || this.peek().kind === TokenKind.Float)) {
+          this.pos += 2;
+          return { kind: 'LiteralType', text: this.source.slice(t.start, this.prevEnd), start: t.start, end: this.prevEnd };
+        }
+        if (t.value === '[') {
+          this.pos++;
+          const element = this.withNewlines(false, () => this.parseType());
+          this.expect(']', "']' to close the list type");
+          return { kind: 'ListType', element, start: t.start, end: this.prevEnd };
+        }
+        if (t.value === '{') return this.parseShapeType();
+        if (t.value === '(') {
+          this.pos++;
+          const inner = this.withNewlines(false, () => this.parseType());
+          this.expect(')', "')' to close the parenthesised type");
+          return { ...inner, start: t.start, end: this.prevEnd };
+        }
+        break;
+    }
+    return this.fail('type');
+  }
+
+  private parseFnType(): A.FnType {
+    const start = this.expect('fn').start;
+    this.expect('(', "'(' in the function type");
+    const params: A.TypeExpr[] = [];
+    this.withNewlines(false, () => {
+      while (!this.at(')')) {
+        if (this.atEOF()) this.fail("')' to close the function type");
+        // Parameter names are allowed in function types: `fn(x: int) -> int`.
+        if (this.tok.kind === TokenKind.Identifier && this.is(this.peek(), ':')) this.pos += 2;
+        params.push(this.parseType());
+        this.eat(',');
+      }
+      this.pos++;
+    });
+    let result: A.TypeExpr | undefined;
+    if (this.eat('->')) result = this.parseType();
+    return { kind: 'FnType', params, result, start, end: this.prevEnd };
+  }
+
+  private parseShapeType(): A.ShapeType {
+    const open = this.expect('{');
+    const fields: A.ShapeField[] = [];
+    let rest: A.TypeExpr | undefined;
+    this.withNewlines(false, () => {
+      while (!this.at('}')) {
+        if (this.atEOF()) this.fail("'}' to close the shape type");
+        if (this.eat('...')) {
+          rest = this.parseType();
+          this.eat(',');
+          continue;
+        }
+        const start = this.tok.start;
+        let name: A.Name;
+        if (this.tok.kind === TokenKind.String) {
+          const s = this.next();
+          name = { kind: 'Name', text: this.source.slice(s.start + 1, s.end - 1), start: s.start, end: s.end };
+        } else {
+          name = this.expectMemberName('field name');
+        }
+        const optional = this.eat('?');
+        let type: A.TypeExpr | undefined;
+        if (this.eat(':')) type = this.parseType();
+        fields.push({ kind: 'ShapeField', name, optional, type, start, end: this.prevEnd });
+        this.eat(',');
+      }
+      this.pos++;
+    });
+    return { kind: 'ShapeType', fields, rest, start: open.start, end: this.prevEnd };
+  }
+}
+
+function countHashes(source: string, from: number): number {
+  let n = 0;
+  while (source.charCodeAt(from + n) === 35) n++;
+  return n;
+}
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', '\\': '\\', '"': '"', $: '$' };
+
+/** Decodes `"…"` escapes; an unknown `\x` stays as written (spec §1.1). */
+export function unescape(text: string): string {
+  if (!text.includes('\\')) return text;
+  return text.replace(/\\(.)/g, (whole, c: string) => ESCAPES[c] ?? whole);
+}
+
+/** `"""…"""`: the leading newline is dropped and the common indentation stripped. */
+export function dedentTriple(text: string): string {
+  let body = text.replace(/\r\n/g, '\n');
+  if (body.startsWith('\n')) body = body.slice(1);
+  const lines = body.split('\n');
+  let indent = Infinity;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    indent = Math.min(indent, line.length - line.trimStart().length);
+  }
+  if (!Number.isFinite(indent) || indent === 0) return body;
+  return lines.map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length))).join('\n');
+}
+
+function cleanDocBlock(text: string): string {
+  const inner = text.replace(/^\/\*\*/, '').replace(/\*\/$/, '');
+  const lines = inner.split(/\r?\n/).map((line) => line.replace(/^\s*\* ?/, '').trimEnd());
+  while (lines.length && lines[0].trim() === '') lines.shift();
+  while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
+  return lines.join('\n');
+}
