@@ -44,6 +44,7 @@ const CH_UNDERSCORE = 95;
 const CH_BOM = 0xfeff;
 
 const DURATION_SUFFIXES = ['ms', 's', 'm', 'h', 'd', 'w'];
+const MAX_INT = '9223372036854775807';
 
 function isAsciiIdentStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === CH_UNDERSCORE;
@@ -267,6 +268,11 @@ export function lex(source: string): LexResult {
         kind = TokenKind.Float;
       }
       if (kind === TokenKind.Int) {
+        const digits = source.slice(start, pos).replace(/^0+(?=\d)/, '');
+        // 0.10 rejects what does not fit in i64 (v0.7 silently made it a float).
+        if (digits.length > MAX_INT.length || (digits.length === MAX_INT.length && digits > MAX_INT)) {
+          error(start, pos, `Integer literal ${digits} is out of range for int (at most ${MAX_INT})`, 'int_overflow');
+        }
         for (const suffix of DURATION_SUFFIXES) {
           if (source.startsWith(suffix, pos)) {
             const after = source.charCodeAt(pos + suffix.length);
@@ -307,6 +313,15 @@ export function lex(source: string): LexResult {
         }
         hole.braceDepth--;
       }
+    }
+
+    // `\"` in a hole: the writer escaped the quotes of a nested string. Report the backslash (as 0.10
+    // does) and read the pair as one bad token, so the nested string does not swallow the real closing quote.
+    if (hole && c === CH_BACKSLASH && source.charCodeAt(pos + 1) === CH_QUOTE) {
+      pos += 2;
+      push(TokenKind.Invalid, '\\"', start, pos);
+      error(start, start + 1, `Unexpected character '\\' at ${where(start)} (a string inside \`\${…}\` uses plain quotes)`, 'unexpected_character');
+      continue;
     }
 
     // `<<TAG` heredocs do not exist in Harn; say so instead of reporting two `<`.

@@ -17,6 +17,15 @@ export interface ParseResult {
 
 class ParseError extends Error {}
 
+/** Thrown when nesting exceeds MAX_NESTING; never backtracked over, so its diagnostic survives. */
+class NestingError extends ParseError {}
+
+/**
+ * Deepest nesting of expressions, statements and types the parser follows. Each level costs a dozen
+ * stack frames; past ~450 parenthesised levels Node's default stack overflows, and real code stays far below 100.
+ */
+const MAX_NESTING = 128;
+
 /** Keywords that may begin a declaration at column 0; seeing one inside a block means a `}` is missing. */
 const TOP_LEVEL_DECLARATION_WORDS = new Set([
   'pub', 'fn', 'pipeline', 'import', 'tool', 'struct', 'enum', 'interface', 'impl', 'skill', 'eval_pack', 'type',
@@ -66,12 +75,29 @@ export function parse(source: string): ParseResult {
   const { tokens, comments, diagnostics: lexDiagnostics } = lex(source);
   const parser = new Parser(source, tokens, comments);
   const file = parser.parseFile();
-  const diagnostics = mergeSorted(lexDiagnostics, parser.diagnostics);
+  const diagnostics = capDiagnostics(mergeSorted(lexDiagnostics, parser.diagnostics));
   return { file, tokens, comments, diagnostics };
 }
 
 function mergeSorted(a: OffsetDiagnostic[], b: OffsetDiagnostic[]): OffsetDiagnostic[] {
   return a.concat(b).sort((x, y) => x.start - y.start);
+}
+
+/** More diagnostics than this help nobody (binary data opened as Harn yields one per few bytes). */
+export const MAX_DIAGNOSTICS = 1000;
+
+/** Keeps the first MAX_DIAGNOSTICS and says how many more there were. */
+function capDiagnostics(diagnostics: OffsetDiagnostic[]): OffsetDiagnostic[] {
+  if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
+  const first = diagnostics[MAX_DIAGNOSTICS];
+  const kept = diagnostics.slice(0, MAX_DIAGNOSTICS);
+  kept.push({
+    start: first.start,
+    end: first.start,
+    message: `Too many syntax errors: ${diagnostics.length - MAX_DIAGNOSTICS} more are not shown`,
+    code: 'too_many_errors',
+  });
+  return kept;
 }
 
 class Parser {
@@ -83,6 +109,11 @@ class Parser {
   private partial: A.Stmt | undefined;
   /** Index into `comments` for doc lookups (declarations are met in source order). */
   private commentCursor = 0;
+  /** Current nesting of parseExpression/parseStatement/parseType/prefix operators (see MAX_NESTING). */
+  private depth = 0;
+  private nestingReported = false;
+  /** Lazily computed bracket matching (see `brackets()`). */
+  private bracketInfo: { close: Int32Array; arrow: Uint8Array } | undefined;
 
   constructor(
     private readonly source: string,
@@ -140,6 +171,10 @@ class Parser {
   }
 
   private report(start: number, end: number, message: string, code = 'syntax_error'): void {
+    // One mistake, one diagnostic: a failed separator check and the statement that then fails on the
+    // same token would otherwise both report it.
+    const last = this.diagnostics[this.diagnostics.length - 1];
+    if (last && last.start === start && last.end === end) return;
     this.diagnostics.push({ start, end, message, code });
   }
 
@@ -170,6 +205,19 @@ class Parser {
     } finally {
       this.newlineStack.pop();
     }
+  }
+
+  /** Counts one level of nesting; past MAX_NESTING reports once and abandons the statement. */
+  private enter(): void {
+    if (this.depth >= MAX_NESTING) {
+      if (!this.nestingReported) {
+        this.nestingReported = true;
+        const t = this.tok;
+        this.report(t.start, t.end, `Nesting too deep (more than ${MAX_NESTING} levels): the rest of this statement is skipped`, 'nesting_too_deep');
+      }
+      throw new NestingError('nesting');
+    }
+    this.depth++;
   }
 
   private expectName(what: string): A.Name {
@@ -260,9 +308,10 @@ class Parser {
         afterSemicolon = true;
         continue;
       }
-      if (open && this.atLineStartColumn0(t) && this.looksLikeTopLevelDeclaration(t)) {
-        // A declaration at column 0 inside a block almost always means the block's `}` is missing:
-        // close it here so the declarations that follow stay top-level (and in the outline).
+      if (open && this.atLineStartColumn0(t) && this.looksLikeTopLevelDeclaration(t) && this.neverClosed(open)) {
+        // A declaration at column 0 inside a block whose `}` is missing: close the block here so the
+        // declarations that follow stay top-level (and in the outline). A block that is closed later
+        // may hold a declaration at column 0: declarations are ordinary statements (§1.2).
         return statements;
       }
       if (statements.length > 0 && !afterSemicolon && !t.nlBefore) {
@@ -271,6 +320,19 @@ class Parser {
       afterSemicolon = false;
       statements.push(this.parseStatementRecovering());
     }
+  }
+
+  /** True when no bracket later in the file closes `open`. */
+  private neverClosed(open: Token): boolean {
+    // Tokens are sorted by offset: find `open`'s index by bisection.
+    let low = 0;
+    let high = this.tokens.length - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.tokens[mid].start < open.start) low = mid + 1;
+      else high = mid;
+    }
+    return this.tokens[low] !== open || this.brackets().close[low] < 0;
   }
 
   private looksLikeTopLevelDeclaration(t: Token): boolean {
@@ -351,6 +413,15 @@ class Parser {
   // -------------------------------------------------------------------------------------- statements
 
   private parseStatement(): A.Stmt {
+    this.enter();
+    try {
+      return this.parseStatementInner();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private parseStatementInner(): A.Stmt {
     const t = this.tok;
     if (t.kind === TokenKind.Keyword) {
       switch (t.value) {
@@ -885,8 +956,12 @@ class Parser {
           // Keep the method read so far; resume at the next line.
           const method = this.partial;
           this.partial = node;
-          if (method && method !== node && method.kind === 'FnDecl') node.methods.push(method);
           this.synchronize(this.pos);
+          if (method && method !== node && method.kind === 'FnDecl') {
+            // Cover everything read for it, so its parts (type parameters, …) stay inside its range.
+            method.end = Math.max(method.end, this.prevEnd);
+            node.methods.push(method);
+          }
         }
         this.partial = node;
         node.end = this.prevEnd;
@@ -1045,13 +1120,21 @@ class Parser {
     return false;
   }
 
-  /** eval_pack bodies mix `key: expr` entries, `summarize { … }` and statements. */
+  /** eval_pack and cost_route bodies mix `key: expr` entries, `summarize { … }` and statements. */
   private parseEvalPackEntries(open: Token): A.Stmt[] {
     const statements: A.Stmt[] = [];
+    let afterSemicolon = false;
     while (!this.at('}') && !this.atEOF()) {
-      if (this.eat(';')) continue;
+      if (this.eat(';')) {
+        afterSemicolon = true;
+        continue;
+      }
       const t = this.tok;
       const n = this.peek();
+      if (statements.length > 0 && !afterSemicolon && !t.nlBefore) {
+        this.reportExpected('statement separator (`;` or newline)', t);
+      }
+      afterSemicolon = false;
       if ((t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) && this.is(n, ':')) {
         const startPos = this.pos;
         try {
@@ -1080,17 +1163,31 @@ class Parser {
     return statements;
   }
 
+  /** `if … else if … else …`; the chain is read in a loop so a long `else if` ladder cannot overflow the stack. */
   private parseIf(): A.IfStmt {
+    const chain = [this.parseIfHead()];
+    // Newlines are allowed before `else` (but `; else` is an error).
+    while (this.at('else')) {
+      this.pos++;
+      const last = chain[chain.length - 1];
+      if (!this.at('if')) {
+        last.otherwise = this.parseBlock();
+        break;
+      }
+      const next = this.parseIfHead();
+      last.otherwise = next;
+      chain.push(next);
+    }
+    // Every `if` of the chain ends where the whole chain ends, as when each `else if` nests.
+    for (const node of chain) node.end = this.prevEnd;
+    return chain[0];
+  }
+
+  private parseIfHead(): A.IfStmt {
     const start = this.expect('if').start;
     const condition = this.parseConditionExpression();
     const then = this.parseBlock();
-    let otherwise: A.Block | A.IfStmt | undefined;
-    // Newlines are allowed before `else` (but `; else` is an error).
-    if (this.at('else')) {
-      this.pos++;
-      otherwise = this.at('if') ? this.parseIf() : this.parseBlock();
-    }
-    return { kind: 'If', condition, then, otherwise, start, end: this.prevEnd };
+    return { kind: 'If', condition, then, otherwise: undefined, start, end: this.prevEnd };
   }
 
   /** An expression followed by a block: `{` ends the expression (no struct literal on a lowercase name). */
@@ -1211,18 +1308,34 @@ class Parser {
     return { kind: 'Parallel', mode, subject, options, binding, body, stream, start, end: this.prevEnd };
   }
 
+  /** `( … ) ->`: the parenthesised loop bindings of a parallel body. */
   private scanForArrowAfterParens(): boolean {
-    let i = this.pos;
-    let depth = 0;
-    for (; i < this.tokens.length; i++) {
+    const close = this.brackets().close[this.pos];
+    return close >= 0 && this.is(this.tokens[close + 1], '->');
+  }
+
+  /**
+   * For every opening bracket, the index of the token closing it (any closing bracket counts, as in
+   * synchronize) or -1; and for `{`, whether a `->` lies directly inside it. Computed once, so the
+   * dict-vs-closure test stays linear even when many braces are never closed.
+   */
+  private brackets(): { close: Int32Array; arrow: Uint8Array } {
+    if (this.bracketInfo) return this.bracketInfo;
+    const close = new Int32Array(this.tokens.length).fill(-1);
+    const arrow = new Uint8Array(this.tokens.length);
+    const open: number[] = [];
+    for (let i = 0; i < this.tokens.length; i++) {
       const t = this.tokens[i];
-      if (this.is(t, '(')) depth++;
-      else if (this.is(t, ')')) {
-        depth--;
-        if (depth === 0) return this.is(this.tokens[i + 1], '->');
-      } else if (t.kind === TokenKind.EOF) return false;
+      if (t.kind !== TokenKind.Punct) continue;
+      const delta = this.bracketDelta(t);
+      if (delta > 0) open.push(i);
+      else if (delta < 0) {
+        const o = open.pop();
+        if (o !== undefined) close[o] = i;
+      } else if (t.value === '->' && open.length > 0) arrow[open[open.length - 1]] = 1;
     }
-    return false;
+    this.bracketInfo = { close, arrow };
+    return this.bracketInfo;
   }
 
   private parseValueStatement(kind: 'Return' | 'Yield' | 'Throw' | 'Emit', optional: boolean): A.SimpleStmt {
@@ -1294,7 +1407,8 @@ class Parser {
     } else if (t.value === 'mutex' && this.at('(')) {
       argument = this.parsePrimary();
     }
-    const body = this.parseBlock();
+    // `cost_route { name: expr … stmts }` mixes `key: value` entries with statements, like eval_pack.
+    const body = this.parseBlock(t.value === 'cost_route');
     return { kind: 'BlockStmt', keyword: t.value, argument, body, start: t.start, end: this.prevEnd };
   }
 
@@ -1346,7 +1460,12 @@ class Parser {
   // ------------------------------------------------------------------------------------- expressions
 
   parseExpression(): A.Expr {
-    return this.parsePipe();
+    this.enter();
+    try {
+      return this.parsePipe();
+    } finally {
+      this.depth--;
+    }
   }
 
   private parsePipe(): A.Expr {
@@ -1416,12 +1535,17 @@ class Parser {
     const t = this.tok;
     if (this.is(t, '!') || this.is(t, '-')) {
       this.pos++;
-      const operand = this.parseUnary();
-      return { kind: 'Unary', operator: t.value, operand, start: t.start, end: operand.end };
+      this.enter();
+      try {
+        const operand = this.parseUnary();
+        return { kind: 'Unary', operator: t.value, operand, start: t.start, end: operand.end };
+      } finally {
+        this.depth--;
+      }
     }
     if (this.is(t, 'try') && this.is(this.peek(), '*')) {
       this.pos += 2;
-      const operand = this.parseUnary();
+      const operand = this.parseExpressionOperand();
       const node: A.TryStmt = {
         kind: 'Try',
         body: undefined,
@@ -1438,12 +1562,22 @@ class Parser {
     return this.parsePower();
   }
 
+  /** A unary-level operand that nests (`try* …`, the exponent of `**`): counted against MAX_NESTING. */
+  private parseExpressionOperand(): A.Expr {
+    this.enter();
+    try {
+      return this.parseUnary();
+    } finally {
+      this.depth--;
+    }
+  }
+
   private parsePower(): A.Expr {
     const base = this.parsePostfix(this.parsePrimary());
     if (this.at('**')) {
       this.pos++;
       // Right-associative; the exponent may itself be negated (`2 ** -1`).
-      const exponent = this.parseUnary();
+      const exponent = this.parseExpressionOperand();
       return { kind: 'Binary', operator: '**', left: base, right: exponent, start: base.start, end: exponent.end };
     }
     return base;
@@ -1467,10 +1601,12 @@ class Parser {
             continue;
           }
           const pt = this.tok;
-          if (pt.kind === TokenKind.Identifier || pt.kind === TokenKind.Keyword) {
+          // A name on the next line is not this member's: `a.` is being typed above another statement.
+          const sameLine = !pt.nlBefore;
+          if (sameLine && (pt.kind === TokenKind.Identifier || pt.kind === TokenKind.Keyword)) {
             this.pos++;
             expr = { kind: 'Member', object: expr, optional, property: this.nameFrom(pt), start: expr.start, end: pt.end };
-          } else if (pt.kind === TokenKind.Int) {
+          } else if (sameLine && pt.kind === TokenKind.Int) {
             // Tuple-style element access `x.0` reads as a member too.
             this.pos++;
             expr = { kind: 'Member', object: expr, optional, property: { kind: 'Name', text: this.source.slice(pt.start, pt.end), start: pt.start, end: pt.end }, start: expr.start, end: pt.end };
@@ -1555,7 +1691,8 @@ class Parser {
       if (!this.at('(') || this.tok.nlBefore) throw new ParseError('not a generic call');
       return this.parseCall(callee, typeArgs);
     } catch (error) {
-      if (!(error instanceof ParseError)) throw error;
+      // A nesting error is not a reason to read the tokens again (that would nest just as deep).
+      if (!(error instanceof ParseError) || error instanceof NestingError) throw error;
       this.pos = savedPos;
       this.diagnostics.length = savedDiagnostics;
       this.newlineStack.length = savedNewlines;
@@ -1721,18 +1858,7 @@ class Parser {
   }
 
   private braceHoldsArrow(): boolean {
-    let depth = 0;
-    for (let i = this.pos; i < this.tokens.length; i++) {
-      const t = this.tokens[i];
-      if (t.kind === TokenKind.Punct) {
-        if (t.value === '{' || t.value === '(' || t.value === '[') depth++;
-        else if (t.value === '}' || t.value === ')' || t.value === ']') {
-          depth--;
-          if (depth === 0) return false;
-        } else if (t.value === '->' && depth === 1) return true;
-      } else if (t.kind === TokenKind.EOF) return false;
-    }
-    return false;
+    return this.brackets().arrow[this.pos] === 1;
   }
 
   private parseClosure(): A.Closure {
@@ -1854,8 +1980,10 @@ class Parser {
         if (expr && !endsHole()) this.reportExpected("'}' to close the interpolation");
         while (!endsHole()) this.pos++;
       }
-      parts.push({ kind: 'Hole', start: holeStart, end: this.tok.start, expr });
       const part = this.tok;
+      // A hole cut short by the end of its line ends at its last token, not at the next line.
+      const holeEnd = part.kind === TokenKind.StringMiddle || part.kind === TokenKind.StringTail ? part.start : Math.max(holeStart, this.prevEnd);
+      parts.push({ kind: 'Hole', start: holeStart, end: holeEnd, expr });
       if (part.kind === TokenKind.StringMiddle) {
         this.pos++;
         parts.push({ kind: 'Text', start: part.start + 1, end: part.end - 2 });
@@ -1878,6 +2006,15 @@ class Parser {
   // ------------------------------------------------------------------------------------------- types
 
   parseType(): A.TypeExpr {
+    this.enter();
+    try {
+      return this.parseUnionType();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private parseUnionType(): A.TypeExpr {
     const start = this.tok.start;
     this.eat('|');
     const first = this.parseIntersectionType();
@@ -2047,7 +2184,18 @@ export function dedentTriple(text: string): string {
 
 function cleanDocBlock(text: string): string {
   const inner = text.replace(/^\/\*\*/, '').replace(/\*\/$/, '');
-  const lines = inner.split(/\r?\n/).map((line) => line.replace(/^\s*\* ?/, '').trimEnd());
+  const lines = inner.split(/\r?\n/).map((line) => line.trimEnd());
+  // Text on the `/**` line itself (`/** One line. */`) has no margin to keep.
+  lines[0] = lines[0].trimStart();
+  const rest = lines.slice(1).filter((line) => line.trim() !== '');
+  if (rest.length > 0 && rest.every((line) => /^\s*\*/.test(line))) {
+    // The usual ` * ` margin.
+    for (let i = 1; i < lines.length; i++) lines[i] = lines[i].replace(/^\s*\* ?/, '');
+  } else {
+    // No stars: strip the common indentation, keeping relative indentation (code samples).
+    const indent = Math.min(...rest.map((line) => line.length - line.trimStart().length));
+    for (let i = 1; i < lines.length; i++) lines[i] = lines[i].slice(Math.min(indent, lines[i].length - lines[i].trimStart().length));
+  }
   while (lines.length && lines[0].trim() === '') lines.shift();
   while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
   return lines.join('\n');

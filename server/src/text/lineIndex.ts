@@ -1,5 +1,5 @@
-// Maps UTF-16 offsets to LSP positions and back. Lines end at \n; a \r before it belongs to the line
-// break (LSP counts `\r\n` as one break), so it is never part of a position's character count.
+// Maps UTF-16 offsets to LSP positions and back. Line breaks are \n, \r\n and a lone \r, as in the LSP
+// specification and VS Code; a position's character never counts the break itself.
 
 export interface Position {
   line: number;
@@ -17,7 +17,15 @@ export class LineIndex {
 
   constructor(readonly text: string) {
     const starts = [0];
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    const length = text.length;
+    for (let i = 0; i < length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) starts.push(i + 1);
+      else if (c === 13) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        starts.push(i + 1);
+      }
+    }
     this.lineStarts = starts;
   }
 
@@ -25,20 +33,24 @@ export class LineIndex {
     return this.lineStarts.length;
   }
 
-  positionAt(offset: number): Position {
-    const clamped = Math.max(0, Math.min(offset, this.text.length));
+  /** The 0-based line holding `offset`. */
+  lineAt(offset: number): number {
     let low = 0;
     let high = this.lineStarts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if (this.lineStarts[mid] <= clamped) low = mid;
+      if (this.lineStarts[mid] <= offset) low = mid;
       else high = mid - 1;
     }
-    let character = clamped - this.lineStarts[low];
-    // An offset between \r and \n (or on the \r) maps to the end of the line's content.
-    const contentEnd = this.lineContentEnd(low);
-    if (clamped > contentEnd) character = contentEnd - this.lineStarts[low];
-    return { line: low, character };
+    return low;
+  }
+
+  positionAt(offset: number): Position {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    const line = this.lineAt(clamped);
+    // An offset inside a \r\n pair maps to the end of the line's content.
+    const character = Math.min(clamped, this.lineContentEnd(line)) - this.lineStarts[line];
+    return { line, character };
   }
 
   offsetAt(position: Position): number {
@@ -52,13 +64,14 @@ export class LineIndex {
     return { start: this.positionAt(start), end: this.positionAt(end) };
   }
 
-  /** Offset just past the line's last character, before its \r\n or \n. */
+  /** Offset just past the line's last character, before its line break. */
   lineContentEnd(line: number): number {
-    const next = line + 1 < this.lineStarts.length ? this.lineStarts[line + 1] - 1 : this.text.length;
-    if (next > this.lineStarts[line] && this.text.charCodeAt(next - 1) === 13 && line + 1 < this.lineStarts.length) {
-      return next - 1;
+    if (line + 1 >= this.lineStarts.length) return this.text.length;
+    const next = this.lineStarts[line + 1];
+    if (this.text.charCodeAt(next - 1) === 10 && this.text.charCodeAt(next - 2) === 13 && next - 2 >= this.lineStarts[line]) {
+      return next - 2;
     }
-    return next;
+    return next - 1;
   }
 
   lineText(line: number): string {

@@ -1,0 +1,67 @@
+// The VS Code client: starts the language server and renders what it reports. It parses nothing itself.
+
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
+import { ServerStatus, StatusNotification } from '../../server/src/protocol';
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const activationStarted = Date.now();
+  const output = vscode.window.createOutputChannel('Harn Workbench', { log: true });
+  context.subscriptions.push(output);
+
+  const status = vscode.languages.createLanguageStatusItem('harn.status', { language: 'harn' });
+  status.name = 'Harn Workbench';
+  status.text = '$(sync~spin) Harn: starting';
+  status.command = { title: 'Show log', command: 'harn.showLog' };
+  context.subscriptions.push(status);
+
+  const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'harn' },
+      { scheme: 'untitled', language: 'harn' },
+    ],
+    outputChannel: output,
+    traceOutputChannel: output,
+    initializationOptions: { trusted: vscode.workspace.isTrusted },
+  };
+  client = new LanguageClient('harn', 'Harn Workbench', serverOptions, clientOptions);
+
+  let crashes = 0;
+  context.subscriptions.push(
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Stopped && e.oldState === State.Running) {
+        crashes++;
+        status.severity = vscode.LanguageStatusSeverity.Warning;
+        status.text = '$(warning) Harn: server stopped';
+        // Say it once; the client restarts the server on its own after a crash.
+        if (crashes === 1) void vscode.window.showWarningMessage('The Harn language server stopped unexpectedly and is being restarted. See the "Harn Workbench" log.');
+      }
+    }),
+    client.onNotification(StatusNotification, (s: ServerStatus) => {
+      status.severity = vscode.LanguageStatusSeverity.Information;
+      const last = s.lastChecked ? ` · ${s.lastChecked} in ${s.lastCheckMs ?? 0} ms` : '';
+      status.text = s.state === 'ready' ? '$(check) Harn' : '$(sync~spin) Harn: checking';
+      status.detail = `Server ${s.state}${last}` + (s.limitations?.length ? ` · ${s.limitations.join('; ')}` : '');
+    }),
+    vscode.commands.registerCommand('harn.showLog', () => output.show(true)),
+    vscode.commands.registerCommand('harn.restartServer', async () => {
+      output.info('Restarting the Harn language server');
+      await client?.restart();
+    }),
+  );
+
+  await client.start();
+  output.info(`Harn Workbench activated in ${Date.now() - activationStarted} ms`);
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}

@@ -1,0 +1,165 @@
+// harn-workbench: the CLI over the same domain modules as the language server (DESIGN.md "CLI contract").
+// Exit codes: 0 no error-severity diagnostic, 1 at least one, 2 usage or I/O error.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { harnSyntaxDiagnostics } from './diagnostics';
+import { HarnAnalysis } from './harn/analysis';
+import { FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText, sortDiagnostics } from './report/format';
+import { walkFiles } from './workspace/fileWalk';
+
+const VERSION = '0.1.0';
+
+class UsageError extends Error {}
+
+const USAGE = `harn-workbench ${VERSION}: checks for Harn sources, the loud-boundary registry and run artifacts.
+
+Usage:
+  harn-workbench check [PATH...] [--root DIR] [--format text|json|github|sarif]
+  harn-workbench --help | --version
+
+Exit status: 0 no error, 1 errors found, 2 usage or I/O error.`;
+
+interface ParsedArgs {
+  command: string | undefined;
+  positional: string[];
+  options: Map<string, string>;
+  flags: Set<string>;
+}
+
+const VALUE_OPTIONS = new Set(['--root', '--format', '--registry', '--funnel', '--run-record', '--out']);
+
+function parseArgs(argv: string[]): ParsedArgs {
+  const parsed: ParsedArgs = { command: undefined, positional: [], options: new Map(), flags: new Set() };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq > 0 ? arg.slice(0, eq) : arg;
+      if (VALUE_OPTIONS.has(name)) {
+        const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+        if (value === undefined) throw new UsageError(`${name} needs a value`);
+        parsed.options.set(name, value);
+      } else if (name === '--help' || name === '--version') {
+        parsed.flags.add(name);
+      } else {
+        throw new UsageError(`unknown option ${name}`);
+      }
+    } else if (parsed.command === undefined) {
+      parsed.command = arg;
+    } else {
+      parsed.positional.push(arg);
+    }
+  }
+  return parsed;
+}
+
+function formatOf(args: ParsedArgs): OutputFormat {
+  const format = args.options.get('--format') ?? 'text';
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, not ${format}`);
+  }
+  return format as OutputFormat;
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+/** The .harn files named by the arguments (files as given, folders walked honouring .gitignore). */
+function collectHarnFiles(root: string, targets: string[]): string[] {
+  const files = new Set<string>();
+  for (const target of targets.length ? targets : [root]) {
+    const absolute = path.resolve(target);
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(absolute);
+    } catch {
+      throw new IoError(`no such file or folder: ${target}`);
+    }
+    if (stat.isDirectory()) {
+      for (const rel of walkFiles(absolute, { accept: (p) => p.endsWith('.harn') })) files.add(path.join(absolute, rel));
+    } else {
+      files.add(absolute);
+    }
+  }
+  return [...files].sort();
+}
+
+class IoError extends Error {}
+
+function readText(file: string): string {
+  try {
+    const text = fs.readFileSync(file, 'utf8');
+    return text;
+  } catch (error) {
+    throw new IoError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function runCheck(args: ParsedArgs): number {
+  const root = path.resolve(args.options.get('--root') ?? '.');
+  const format = formatOf(args);
+  const files = collectHarnFiles(root, args.positional);
+  const diagnostics: FileDiagnostic[] = [];
+  for (const file of files) {
+    const analysis = new HarnAnalysis(readText(file));
+    const rel = toPosix(path.relative(root, file)) || path.basename(file);
+    for (const d of harnSyntaxDiagnostics(analysis)) diagnostics.push({ ...d, path: rel });
+  }
+  return report(sortDiagnostics(diagnostics), format, `${files.length} .harn file(s) checked`);
+}
+
+function report(diagnostics: FileDiagnostic[], format: OutputFormat, checked: string): number {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  let output: string;
+  switch (format) {
+    case 'json':
+      output = renderJson(diagnostics);
+      break;
+    case 'github':
+      output = renderGithub(diagnostics);
+      break;
+    case 'sarif':
+      output = renderSarif(diagnostics, VERSION);
+      break;
+    default:
+      output = renderText(diagnostics, `${checked}: ${errors} error(s), ${warnings} warning(s), ${diagnostics.length - errors - warnings} other`);
+  }
+  if (output) process.stdout.write(output + '\n');
+  return errors > 0 ? 1 : 0;
+}
+
+export function main(argv: string[]): number {
+  try {
+    const args = parseArgs(argv);
+    if (args.flags.has('--version')) {
+      process.stdout.write(VERSION + '\n');
+      return 0;
+    }
+    if (args.flags.has('--help') || args.command === undefined) {
+      process.stdout.write(USAGE + '\n');
+      return args.command === undefined && !args.flags.has('--help') ? 2 : 0;
+    }
+    switch (args.command) {
+      case 'check':
+        return runCheck(args);
+      default:
+        throw new UsageError(`unknown command ${args.command}`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`harn-workbench: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof IoError) {
+      process.stderr.write(`harn-workbench: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`harn-workbench: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 2;
+  }
+}
+
+if (require.main === module) process.exitCode = main(process.argv.slice(2));

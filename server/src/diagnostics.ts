@@ -1,0 +1,29 @@
+// The one diagnostic shape every domain produces, shared by the language server and the CLI
+// (DESIGN.md "CLI contract"): UTF-16 LSP range, severity name, `harn.*` source, code, message, data.
+
+import { Range } from './text/lineIndex';
+import { HarnAnalysis } from './harn/analysis';
+
+export type Severity = 'error' | 'warning' | 'information' | 'hint';
+
+export interface WorkbenchDiagnostic {
+  range: Range;
+  severity: Severity;
+  source: string;
+  code: string;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+export const SEVERITY_ORDER: Record<Severity, number> = { error: 1, warning: 2, information: 3, hint: 4 };
+
+/** Lexer and parser errors of a `.harn` file, on the offending token. */
+export function harnSyntaxDiagnostics(analysis: HarnAnalysis): WorkbenchDiagnostic[] {
+  return analysis.parsed.diagnostics.map((d) => ({
+    range: analysis.lineIndex.rangeOf(d.start, Math.max(d.start, d.end)),
+    severity: 'error',
+    source: 'harn.syntax',
+    code: d.code,
+    message: d.message,
+  }));
+}

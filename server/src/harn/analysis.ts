@@ -1,0 +1,56 @@
+// One parsed Harn document and what is derived from it, computed once per text and on demand.
+
+import { LineIndex } from '../text/lineIndex';
+import { outline, OutlineSymbol } from './outline';
+import { parse, ParseResult } from './parser';
+import { buildScopes, FileScopes } from './scope';
+import { Token, TokenKind } from './tokens';
+
+export class HarnAnalysis {
+  readonly lineIndex: LineIndex;
+  readonly parsed: ParseResult;
+  private scopesCache: FileScopes | undefined;
+  private outlineCache: OutlineSymbol[] | undefined;
+
+  constructor(readonly text: string) {
+    this.lineIndex = new LineIndex(text);
+    this.parsed = parse(text);
+  }
+
+  get file() {
+    return this.parsed.file;
+  }
+
+  get scopes(): FileScopes {
+    return (this.scopesCache ??= buildScopes(this.parsed.file));
+  }
+
+  get outline(): OutlineSymbol[] {
+    return (this.outlineCache ??= outline(this.parsed.file, this.text));
+  }
+
+  /** The token covering `offset`, or the one ending right at it (a cursor just after a word). */
+  tokenAt(offset: number): Token | undefined {
+    const tokens = this.parsed.tokens;
+    let low = 0;
+    let high = tokens.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const t = tokens[mid];
+      if (t.end < offset) low = mid + 1;
+      else if (t.start > offset) high = mid - 1;
+      else {
+        // Prefer a word token when the cursor sits between two tokens.
+        const next = tokens[mid + 1];
+        if (t.end === offset && next && next.start === offset && isWord(next)) return next;
+        if (t.kind === TokenKind.EOF) return undefined;
+        return t;
+      }
+    }
+    return undefined;
+  }
+}
+
+export function isWord(t: Token): boolean {
+  return t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword;
+}

@@ -1,0 +1,107 @@
+// What the name under the cursor refers to: a declaration in this file, one exported by an imported
+// file (followed through `pub import` re-exports), a builtin, or a keyword.
+
+import { HarnAnalysis, isWord } from './analysis';
+import * as A from './ast';
+import { Builtin, BUILTINS } from './builtins';
+import { Binding, exportedBindings, resolveName } from './scope';
+import { TokenKind } from './tokens';
+
+/** Loads the files a document imports. Implemented over open documents and the disk by the server and CLI. */
+export interface ModuleHost {
+  /** The file an import path refers to, seen from `fromFile`, or undefined when it cannot be found. */
+  resolveImport(fromFile: string, importPath: string): string | undefined;
+  /** The analysis of a file (from an open editor when it is open, else from disk). */
+  load(file: string): HarnAnalysis | undefined;
+}
+
+export interface LocatedBinding {
+  file: string;
+  analysis: HarnAnalysis;
+  binding: Binding;
+}
+
+export type Target =
+  | { kind: 'binding'; located: LocatedBinding; nameStart: number; nameEnd: number }
+  | { kind: 'builtin'; builtin: Builtin; nameStart: number; nameEnd: number }
+  | { kind: 'keyword'; keyword: string; nameStart: number; nameEnd: number }
+  | { kind: 'import'; importDecl: A.ImportDecl; resolved: string | undefined; nameStart: number; nameEnd: number };
+
+const MAX_REEXPORT_DEPTH = 8;
+
+export function targetAt(analysis: HarnAnalysis, file: string, offset: number, host: ModuleHost): Target | undefined {
+  const token = analysis.tokenAt(offset);
+  if (!token) return undefined;
+
+  // An import path string: the target is the module file.
+  if (token.kind === TokenKind.String) {
+    const decl = analysis.scopes.imports.find((i) => i.path && i.path.start === token.start);
+    if (decl?.path?.value !== undefined) {
+      return { kind: 'import', importDecl: decl, resolved: host.resolveImport(file, decl.path.value), nameStart: token.start, nameEnd: token.end };
+    }
+    return undefined;
+  }
+  if (!isWord(token)) return undefined;
+  const name = token.value;
+  const path = A.nodePathAt(analysis.file, token.start);
+  const parent = path[path.length - 2];
+  const leaf = path[path.length - 1];
+  // `a.b`: a member name is not a variable reference.
+  if (leaf?.kind === 'Name' && parent?.kind === 'Member' && parent.property === leaf) return undefined;
+
+  const local = resolveName(analysis.scopes, name, token.start);
+  if (local) {
+    if (local.kind === 'import' && local.modulePath !== undefined) {
+      const imported = findExported(host, host.resolveImport(file, local.modulePath), name, 0);
+      if (imported) return { kind: 'binding', located: imported, nameStart: token.start, nameEnd: token.end };
+    }
+    return { kind: 'binding', located: { file, analysis, binding: local }, nameStart: token.start, nameEnd: token.end };
+  }
+  for (const wildcard of analysis.scopes.wildcardImports) {
+    if (wildcard.path?.value === undefined) continue;
+    const imported = findExported(host, host.resolveImport(file, wildcard.path.value), name, 0);
+    if (imported) return { kind: 'binding', located: imported, nameStart: token.start, nameEnd: token.end };
+  }
+  const builtin = BUILTINS.get(name);
+  if (builtin) return { kind: 'builtin', builtin, nameStart: token.start, nameEnd: token.end };
+  if (token.kind === TokenKind.Keyword) return { kind: 'keyword', keyword: name, nameStart: token.start, nameEnd: token.end };
+  return undefined;
+}
+
+/** The declaration of `name` exported by `file`, following `pub import` re-exports. */
+export function findExported(host: ModuleHost, file: string | undefined, name: string, depth: number): LocatedBinding | undefined {
+  if (!file || depth > MAX_REEXPORT_DEPTH) return undefined;
+  const analysis = host.load(file);
+  if (!analysis) return undefined;
+  for (const binding of exportedBindings(analysis.file, analysis.scopes)) {
+    if (binding.name !== name) continue;
+    if (binding.kind === 'import' && binding.modulePath !== undefined) {
+      return findExported(host, host.resolveImport(file, binding.modulePath), name, depth + 1) ?? { file, analysis, binding };
+    }
+    return { file, analysis, binding };
+  }
+  // `pub import "x"` re-exports everything of x.
+  for (const wildcard of analysis.scopes.wildcardImports) {
+    if (!wildcard.isPub || wildcard.path?.value === undefined) continue;
+    const found = findExported(host, host.resolveImport(file, wildcard.path.value), name, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Everything the files imported by `analysis` export, for completion. */
+export function importedBindings(analysis: HarnAnalysis, file: string, host: ModuleHost): LocatedBinding[] {
+  const out: LocatedBinding[] = [];
+  for (const decl of analysis.scopes.imports) {
+    const modulePath = decl.path?.value;
+    if (modulePath === undefined) continue;
+    const target = host.resolveImport(file, modulePath);
+    const imported = target ? host.load(target) : undefined;
+    if (!target || !imported) continue;
+    const wanted = decl.names ? new Set(decl.names.map((n) => n.text)) : undefined;
+    for (const binding of exportedBindings(imported.file, imported.scopes)) {
+      if (!wanted || wanted.has(binding.name)) out.push({ file: target, analysis: imported, binding });
+    }
+  }
+  return out;
+}

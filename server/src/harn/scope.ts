@@ -1,0 +1,250 @@
+// Name binding for one Harn file: which declaration a name refers to at an offset, and which names are
+// visible there. Declarations (fn, struct, …) are visible in their whole block; `let`/`var`/`const`
+// bindings from the end of their declaration on; parameters and loop variables in their body.
+
+import * as A from './ast';
+import { boundNames } from './outline';
+
+export type BindingKind =
+  | 'function'
+  | 'pipeline'
+  | 'tool'
+  | 'skill'
+  | 'evalPack'
+  | 'struct'
+  | 'enum'
+  | 'type'
+  | 'interface'
+  | 'variable'
+  | 'constant'
+  | 'parameter'
+  | 'import';
+
+export interface Binding {
+  name: string;
+  kind: BindingKind;
+  /** The name token in its declaration. */
+  nameNode: A.Name;
+  /** The declaring node (declaration, LetDecl, Param, ImportDecl, ForStmt, …). */
+  declaration: A.AnyNode;
+  /** Offset from which the binding is visible within its scope. */
+  visibleFrom: number;
+  /** For imported names: the module path string. */
+  modulePath?: string;
+}
+
+export interface Scope {
+  start: number;
+  end: number;
+  bindings: Binding[];
+  children: Scope[];
+}
+
+export interface FileScopes {
+  root: Scope;
+  /** `import "path"` statements: everything exported by these modules is visible in the file. */
+  wildcardImports: A.ImportDecl[];
+  /** All imports, for document links and cross-file lookups. */
+  imports: A.ImportDecl[];
+}
+
+const DECLARATION_KINDS: Partial<Record<A.Stmt['kind'], BindingKind>> = {
+  FnDecl: 'function',
+  PipelineDecl: 'pipeline',
+  ToolDecl: 'tool',
+  SkillDecl: 'skill',
+  EvalPackDecl: 'evalPack',
+  StructDecl: 'struct',
+  EnumDecl: 'enum',
+  TypeAliasDecl: 'type',
+  InterfaceDecl: 'interface',
+};
+
+export function buildScopes(file: A.SourceFile): FileScopes {
+  const root: Scope = { start: file.start, end: file.end, bindings: [], children: [] };
+  const result: FileScopes = { root, wildcardImports: [], imports: [] };
+  addStatements(file.statements, root, result);
+  return result;
+}
+
+function addStatements(statements: A.Stmt[], scope: Scope, file: FileScopes): void {
+  for (const stmt of statements) {
+    const kind = DECLARATION_KINDS[stmt.kind];
+    if (kind && 'name' in stmt && stmt.name && typeof stmt.name === 'object') {
+      // Declarations are visible in their whole block (functions may call ones declared later).
+      scope.bindings.push({ name: stmt.name.text, kind, nameNode: stmt.name, declaration: stmt, visibleFrom: scope.start });
+    }
+    if (stmt.kind === 'LetDecl') {
+      const kindOfLet: BindingKind = stmt.keyword === 'var' ? 'variable' : 'constant';
+      for (const name of boundNames(stmt.pattern)) {
+        scope.bindings.push({ name: name.text, kind: kindOfLet, nameNode: name, declaration: stmt, visibleFrom: stmt.end });
+      }
+    }
+    if (stmt.kind === 'ImportDecl') {
+      file.imports.push(stmt);
+      if (stmt.names) {
+        for (const name of stmt.names) {
+          scope.bindings.push({
+            name: name.text,
+            kind: 'import',
+            nameNode: name,
+            declaration: stmt,
+            visibleFrom: scope.start,
+            modulePath: stmt.path?.value ?? stmt.scopedPath?.map((n) => n.text).join('::'),
+          });
+        }
+      } else {
+        file.wildcardImports.push(stmt);
+      }
+    }
+    addNested(stmt, scope, file);
+  }
+}
+
+function child(scope: Scope, node: A.NodeBase): Scope {
+  const created: Scope = { start: node.start, end: node.end, bindings: [], children: [] };
+  scope.children.push(created);
+  return created;
+}
+
+function addParams(params: A.Param[], scope: Scope): void {
+  for (const p of params) {
+    scope.bindings.push({ name: p.name.text, kind: 'parameter', nameNode: p.name, declaration: p, visibleFrom: scope.start });
+  }
+}
+
+/** Walks a node for the scopes it opens (bodies, blocks, closures) and the bindings they hold. */
+function addNested(node: A.AnyNode, scope: Scope, file: FileScopes): void {
+  switch (node.kind) {
+    case 'FnDecl':
+    case 'PipelineDecl':
+    case 'ToolDecl':
+    case 'OverrideDecl':
+    case 'FnExpr': {
+      const inner = child(scope, node);
+      addParams(node.params, inner);
+      for (const p of node.params) if (p.defaultValue) addNested(p.defaultValue, inner, file);
+      if (node.body) addStatements(node.body.statements, inner, file);
+      return;
+    }
+    case 'Closure': {
+      const inner = child(scope, node);
+      addParams(node.params, inner);
+      addStatements(node.body.statements, inner, file);
+      return;
+    }
+    case 'ImplDecl':
+    case 'InterfaceDecl':
+      for (const method of node.methods) addNested(method, scope, file);
+      return;
+    case 'Block':
+      addStatements(node.statements, child(scope, node), file);
+      return;
+    case 'For': {
+      if (node.iterable) addNested(node.iterable, scope, file);
+      if (!node.body) return;
+      const inner = child(scope, node.body);
+      for (const name of boundNames(node.pattern)) {
+        inner.bindings.push({ name: name.text, kind: 'variable', nameNode: name, declaration: node, visibleFrom: inner.start });
+      }
+      addStatements(node.body.statements, inner, file);
+      return;
+    }
+    case 'Try': {
+      if (node.body) addNested(node.body, scope, file);
+      if (node.starOperand) addNested(node.starOperand, scope, file);
+      if (node.catchBody) {
+        const inner = child(scope, node.catchBody);
+        if (node.catchName) {
+          inner.bindings.push({ name: node.catchName.text, kind: 'variable', nameNode: node.catchName, declaration: node, visibleFrom: inner.start });
+        }
+        addStatements(node.catchBody.statements, inner, file);
+      }
+      if (node.finallyBody) addNested(node.finallyBody, scope, file);
+      return;
+    }
+    case 'Parallel': {
+      if (node.subject) addNested(node.subject, scope, file);
+      if (node.options) addNested(node.options, scope, file);
+      if (!node.body) return;
+      const inner = child(scope, node.body);
+      for (const name of node.binding) {
+        inner.bindings.push({ name: name.text, kind: 'variable', nameNode: name, declaration: node, visibleFrom: inner.start });
+      }
+      addStatements(node.body.statements, inner, file);
+      return;
+    }
+    case 'SelectCase': {
+      if (node.expr) addNested(node.expr, scope, file);
+      if (!node.body) return;
+      const inner = child(scope, node.body);
+      if (node.name) inner.bindings.push({ name: node.name.text, kind: 'variable', nameNode: node.name, declaration: node, visibleFrom: inner.start });
+      addStatements(node.body.statements, inner, file);
+      return;
+    }
+    default:
+      A.forEachChild(node, (c) => addNested(c, scope, file));
+  }
+}
+
+/** Scopes containing `offset`, innermost first. */
+export function scopeChainAt(scopes: FileScopes, offset: number): Scope[] {
+  const chain: Scope[] = [];
+  let current: Scope | undefined = scopes.root;
+  while (current) {
+    chain.unshift(current);
+    let next: Scope | undefined;
+    for (const c of current.children) {
+      if (c.start <= offset && offset <= c.end) {
+        next = c;
+        break;
+      }
+    }
+    current = next;
+  }
+  return chain;
+}
+
+/** The binding `name` refers to at `offset`, if it is declared in this file. */
+export function resolveName(scopes: FileScopes, name: string, offset: number): Binding | undefined {
+  for (const scope of scopeChainAt(scopes, offset)) {
+    let found: Binding | undefined;
+    for (const b of scope.bindings) {
+      // The latest visible binding wins (a later `let x` shadows an earlier one).
+      if (b.name === name && b.visibleFrom <= offset) found = b;
+    }
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Every binding visible at `offset`, innermost first, without shadowed duplicates. */
+export function visibleBindings(scopes: FileScopes, offset: number): Binding[] {
+  const seen = new Set<string>();
+  const out: Binding[] = [];
+  for (const scope of scopeChainAt(scopes, offset)) {
+    for (let i = scope.bindings.length - 1; i >= 0; i--) {
+      const b = scope.bindings[i];
+      if (b.visibleFrom > offset || seen.has(b.name)) continue;
+      seen.add(b.name);
+      out.push(b);
+    }
+  }
+  return out;
+}
+
+/** Top-level declarations another file can import: `pub` ones, or all of them when none is marked `pub`. */
+export function exportedBindings(file: A.SourceFile, scopes: FileScopes): Binding[] {
+  const top = scopes.root.bindings.filter((b) => b.kind !== 'import' || isPubImport(b));
+  const isPub = (b: Binding): boolean => {
+    const d = b.declaration;
+    return 'isPub' in d && d.isPub === true;
+  };
+  const pub = top.filter(isPub);
+  void file;
+  return pub.length > 0 ? pub : top.filter((b) => b.kind !== 'import');
+}
+
+function isPubImport(b: Binding): boolean {
+  return b.declaration.kind === 'ImportDecl' && b.declaration.isPub;
+}

@@ -1,0 +1,15 @@
+// Custom messages between the client and the server. Imported by the client for its types only.
+
+import { NotificationType } from 'vscode-languageserver-protocol';
+
+/** What the server last did, for the client's language status item. */
+export interface ServerStatus {
+  state: 'starting' | 'ready' | 'checking';
+  /** Workspace-relative (or base) name of the last checked file. */
+  lastChecked?: string;
+  lastCheckMs?: number;
+  /** What is switched off, e.g. in an untrusted workspace. */
+  limitations?: string[];
+}
+
+export const StatusNotification = new NotificationType<ServerStatus>('harn/status');

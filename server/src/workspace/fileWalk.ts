@@ -1,0 +1,74 @@
+// Lists a folder's files the way git sees untracked-plus-tracked files: every `.gitignore` on the way
+// down (deeper files override shallower ones, the last matching line wins, `!` re-includes) and
+// `.git/info/exclude` apply; an ignored folder is never entered, so nothing inside it can be
+// re-included, as in git. `.git` itself and symbolic links are skipped.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import ignore, { Ignore } from 'ignore';
+
+interface IgnoreLevel {
+  /** Folder of the .gitignore, relative to the walk root, posix, '' for the root. */
+  base: string;
+  rules: Ignore;
+}
+
+export interface WalkOptions {
+  /** Called with the root-relative posix path of each file; only files it accepts are returned. */
+  accept?: (relativePath: string) => boolean;
+}
+
+export function walkFiles(root: string, options: WalkOptions = {}): string[] {
+  const out: string[] = [];
+  const rootLevel = readIgnoreFile(path.join(root, '.gitignore'), '');
+  const exclude = readIgnoreFile(path.join(root, '.git', 'info', 'exclude'), '');
+  const levels: IgnoreLevel[] = [];
+  if (exclude) levels.push(exclude);
+  if (rootLevel) levels.push(rootLevel);
+  visit(root, '', levels, options, out);
+  return out.sort();
+}
+
+function readIgnoreFile(file: string, base: string): IgnoreLevel | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return { base, rules: ignore({ allowRelativePaths: true }).add(text) };
+}
+
+export function isIgnored(levels: readonly IgnoreLevel[], relativePath: string, isDirectory: boolean): boolean {
+  let ignored = false;
+  for (const level of levels) {
+    const local = level.base === '' ? relativePath : relativePath.slice(level.base.length + 1);
+    const result = level.rules.test(isDirectory ? local + '/' : local);
+    if (result.ignored) ignored = true;
+    else if (result.unignored) ignored = false;
+  }
+  return ignored;
+}
+
+function visit(folder: string, relative: string, levels: IgnoreLevel[], options: WalkOptions, out: string[]): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const own = relative === '' ? undefined : readIgnoreFile(path.join(folder, '.gitignore'), relative);
+  const active = own ? [...levels, own] : levels;
+  for (const entry of entries) {
+    if (entry.isSymbolicLink()) continue;
+    const rel = relative === '' ? entry.name : `${relative}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (entry.name === '.git') continue;
+      if (isIgnored(active, rel, true)) continue;
+      visit(path.join(folder, entry.name), rel, active, options, out);
+    } else if (entry.isFile()) {
+      if (isIgnored(active, rel, false)) continue;
+      if (!options.accept || options.accept(rel)) out.push(rel);
+    }
+  }
+}

@@ -1,0 +1,123 @@
+// Harn parser benchmarks: parse throughput against TypeScript's own parser, and the server's work for
+// one keystroke in a 5,000-line file.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import ts from 'typescript';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { harnSyntaxDiagnostics } from '../../server/src/diagnostics';
+import { toDocumentSymbols } from '../../server/src/features/harnFeatures';
+import { HarnAnalysis } from '../../server/src/harn/analysis';
+import { parse } from '../../server/src/harn/parser';
+
+type Metric = (name: string, value: number, unit: string, goal: string) => void;
+
+/** A deterministic PRNG so runs are comparable. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Seconds to run `body` once over all inputs. */
+function timeOnce(body: () => void): number {
+  const start = process.hrtime.bigint();
+  body();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+export async function runHarnBenchmarks(sources: string[], metric: Metric, wanted: (name: string) => boolean): Promise<void> {
+  if (wanted('parse_vs_typescript')) parseVsTypescript(sources, metric);
+  if (wanted('keystroke_p95_ms')) keystroke(sources, metric);
+}
+
+function parseVsTypescript(sources: string[], metric: Metric): void {
+  const libDir = path.dirname(require.resolve('typescript/lib/lib.d.ts'));
+  const libs = fs
+    .readdirSync(libDir)
+    .filter((f) => /^lib\..*\.d\.ts$/.test(f) || f === 'lib.d.ts')
+    .map((f) => ({ name: f, text: fs.readFileSync(path.join(libDir, f), 'utf8') }));
+  const harnBytes = sources.reduce((n, s) => n + Buffer.byteLength(s), 0);
+  const tsBytes = libs.reduce((n, l) => n + Buffer.byteLength(l.text), 0);
+  const runHarn = (): void => {
+    for (const s of sources) parse(s);
+  };
+  const runTs = (): void => {
+    for (const l of libs) ts.createSourceFile(l.name, l.text, ts.ScriptTarget.Latest, false);
+  };
+  // Warm both up, then interleave rounds; compare medians.
+  for (let i = 0; i < 3; i++) {
+    runHarn();
+    runTs();
+  }
+  const harnRates: number[] = [];
+  const tsRates: number[] = [];
+  for (let round = 0; round < 15; round++) {
+    harnRates.push(harnBytes / timeOnce(runHarn));
+    tsRates.push(tsBytes / timeOnce(runTs));
+  }
+  const harnRate = median(harnRates);
+  const tsRate = median(tsRates);
+  console.log(
+    `parse: harn ${(harnRate / 1e6).toFixed(1)} MB/s over ${sources.length} corpus files (${(harnBytes / 1e6).toFixed(2)} MB); ` +
+      `typescript ${ts.version} ${(tsRate / 1e6).toFixed(1)} MB/s over ${libs.length} lib files (${(tsBytes / 1e6).toFixed(2)} MB)`,
+  );
+  metric('parse_vs_typescript', harnRate / tsRate, 'x', '>=2');
+}
+
+/** Concatenates clean corpus files into a file of about `lines` lines. */
+function assembleFile(sources: string[], lines: number): string {
+  const parts: string[] = [];
+  let count = 0;
+  for (const s of sources) {
+    if (parse(s).diagnostics.length > 0) continue;
+    parts.push(s.endsWith('\n') ? s : s + '\n');
+    count += s.split('\n').length;
+    if (count >= lines) break;
+  }
+  return parts.join('').split('\n').slice(0, lines).join('\n') + '\n';
+}
+
+function keystroke(sources: string[], metric: Metric): void {
+  const text = assembleFile(sources, 5000);
+  let doc = TextDocument.create('file:///bench.harn', 'harn', 1, text);
+  const random = mulberry32(42);
+  const samples: number[] = [];
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz (){}[]".,=\n';
+  // What the server does per keystroke: apply the incremental change, re-parse, then compute the
+  // diagnostics and the outline it sends back.
+  const serverWork = (offset: number, insert: boolean): void => {
+    const position = doc.positionAt(offset);
+    const change = insert
+      ? { range: { start: position, end: position }, text: alphabet[Math.floor(random() * alphabet.length)] }
+      : { range: { start: position, end: doc.positionAt(offset + 1) }, text: '' };
+    doc = TextDocument.update(doc, [change], doc.version + 1);
+    const analysis = new HarnAnalysis(doc.getText());
+    harnSyntaxDiagnostics(analysis);
+    toDocumentSymbols(analysis.outline, analysis);
+  };
+  for (let i = 0; i < 20; i++) serverWork(Math.floor(random() * doc.getText().length), true);
+  for (let i = 0; i < 200; i++) {
+    const offset = Math.floor(random() * doc.getText().length);
+    const started = process.hrtime.bigint();
+    serverWork(offset, random() < 0.7);
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  console.log(`keystroke: ${doc.lineCount} lines, ${doc.getText().length} chars; median ${median(samples).toFixed(2)} ms, max ${Math.max(...samples).toFixed(2)} ms`);
+  metric('keystroke_p95_ms', percentile(samples, 95), 'ms', '<=15');
+}
