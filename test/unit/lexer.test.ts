@@ -77,6 +77,9 @@ describe('lexer: words', () => {
   test('identifiers may use Unicode letters', () => {
     assert.deepEqual(toks('let café = 1'), ['Keyword:let', 'Identifier:café', 'Punct:=', 'Int:1']);
     assert.deepEqual(toks('名前'), ['Identifier:名前']);
+    // Astral letters are surrogate pairs: both code units belong to the identifier.
+    assert.deepEqual(toks('let 𝒳 = 1'), ['Keyword:let', 'Identifier:𝒳', 'Punct:=', 'Int:1']);
+    assert.deepEqual(toks('a𝒳b'), ['Identifier:a𝒳b']);
   });
 });
 
@@ -216,6 +219,17 @@ describe('lexer: strings', () => {
     assert.equal(holes.length, 2);
     assert.ok(holes[1].kind === 'Hole' && holes[1].expr?.kind === 'Call');
     assert.equal(source.slice(holes[1].expr.start, holes[1].expr.end), 'f("}")');
+  });
+
+  test('strings nest inside holes, holes inside those strings', () => {
+    const source = 'let s = "a ${"b ${c} e"} d"';
+    const outer = stringInit(source);
+    const hole = outer.parts[1];
+    assert.ok(hole.kind === 'Hole' && hole.expr?.kind === 'String');
+    const inner = hole.expr.parts[1];
+    assert.ok(inner.kind === 'Hole' && inner.expr?.kind === 'Identifier');
+    assert.equal(source.slice(inner.expr.start, inner.expr.end), 'c');
+    assert.equal(source.slice(outer.parts[2].start, outer.parts[2].end), ' d');
   });
 
   test('dict braces inside a hole are counted', () => {

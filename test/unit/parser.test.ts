@@ -582,6 +582,14 @@ describe('declarations (§1.2)', () => {
     assert.equal(o.name?.text, 'step');
   });
 
+  test('typed pipeline parameters and arrow-less fn types are accepted (deliberately more than v0.7)', () => {
+    // v0.7's Rust parser rejects both; tree-sitter accepts them and the meaning is unambiguous, so
+    // reporting them would only flag code the newer toolchain runs.
+    const p = only('pipeline review(task: string, retries: int = 2) {}', 'PipelineDecl');
+    assert.deepEqual(p.params.map((x) => [x.name.text, tx(x.type), sx(x.defaultValue)]), [['task', 'string', '∅'], ['retries', 'int', '2']]);
+    assert.equal(tx(only('type Callback = fn(string)', 'TypeAliasDecl').type), 'fn(string)->∅');
+  });
+
   test('fn declarations: pub, gen, type parameters with variance, rest and default parameters', () => {
     const fn = only('pub gen fn walk<in T, out U>(root: T, depth: int = 3, ...rest) -> Iter<U> { yield root }', 'FnDecl');
     assert.deepEqual([fn.isPub, fn.isGen, fn.name?.text], [true, true, 'walk']);
@@ -598,6 +606,12 @@ describe('declarations (§1.2)', () => {
     const result = broken('fn bad(x = 10, y) {\n  log(x + y)\n}');
     assert.deepEqual(result.diagnostics.map((d) => d.message), ['Required parameter cannot follow a parameter with a default value']);
     assert.equal(result.file.statements[0].kind, 'FnDecl');
+  });
+
+  test('a rest parameter must come last', () => {
+    const result = broken('fn f(...rest, last) {}');
+    assert.deepEqual(result.diagnostics.map((d) => [d.start, d.message]), [[5, 'A rest parameter (`...name`) must be the last parameter']]);
+    assert.deepEqual(only('fn f(a, b = 1, ...rest) {}', 'FnDecl').params.map((p) => p.rest), [false, false, true]);
   });
 
   test('tools with a description line', () => {
@@ -730,6 +744,7 @@ describe('statements (§1.3)', () => {
     assert.deepEqual([s.mode, s.binding.map((b) => b.text), s.stream], ['settle', ['i', 'job'], false]);
     const n = only('parallel 3 { i -> work(i) }', 'Parallel');
     assert.deepEqual([n.mode, sx(n.subject)], [undefined, '3']);
+    assert.match(broken('parallel settle jobs { j -> run(j) } as stream').diagnostics[0].message, /only allowed after 'parallel each'/);
   });
 
   test('try / catch / finally, bare try as an expression, try*', () => {
@@ -905,6 +920,17 @@ describe('recovery', () => {
     }
     // Ordinary deep code is fine.
     assert.equal(ex('let x = ' + '('.repeat(60) + '1' + ')'.repeat(60)).length > 0, true);
+  });
+
+  test('speculative generic calls are not retried: nested `a < b > (` stays fast', () => {
+    // Each failed `f<T>(…)` attempt used to re-read its contents as a comparison, doubling per level.
+    const source = 'let v = ' + 'a < b > ('.repeat(40) + 'x ]' + ')'.repeat(40);
+    const began = Date.now();
+    const result = broken(source);
+    assert.ok(Date.now() - began < 2000, `took ${Date.now() - began} ms`);
+    assert.equal(result.diagnostics.length, 1);
+    // The well-formed version is still a chain of generic calls.
+    assert.equal(ex('let v = ' + 'a < b > ('.repeat(3) + 'x' + ')'.repeat(3)), '(call<b> a (call<b> a (call<b> a x)))');
   });
 
   test('many unclosed braces stay linear', () => {

@@ -84,7 +84,7 @@ export function lex(source: string): LexResult {
   if (source.charCodeAt(0) === CH_BOM) pos = 1;
   // A shebang is only allowed at the very start of the file.
   if (source.charCodeAt(pos) === CH_HASH && source.charCodeAt(pos + 1) === 33) {
-    while (pos < length && source.charCodeAt(pos) !== CH_NL) pos++;
+    while (pos < length && !isLineBreak(source.charCodeAt(pos))) pos++;
     comments.push({ kind: 'line', start: 0, end: pos });
   }
 
@@ -157,12 +157,12 @@ export function lex(source: string): LexResult {
   while (pos < length) {
     const c = source.charCodeAt(pos);
 
-    // Whitespace and newlines.
-    if (c === CH_SPACE || c === CH_TAB || c === CH_CR || c === 0x0c || c === 0x0b) {
+    // Whitespace and newlines. Line breaks are \n, \r\n and a lone \r, as in LineIndex and the editor.
+    if (c === CH_SPACE || c === CH_TAB || c === 0x0c || c === 0x0b || (c === CH_CR && source.charCodeAt(pos + 1) === CH_NL)) {
       pos++;
       continue;
     }
-    if (c === CH_NL) {
+    if (c === CH_NL || c === CH_CR) {
       // A newline inside a single-line string's hole ends that string: keep the error on this line.
       const hole = holes[holes.length - 1];
       if (hole && !hole.triple) {
@@ -176,10 +176,10 @@ export function lex(source: string): LexResult {
     }
     if (c === CH_BACKSLASH) {
       // `\` + newline joins two lines.
-      let p = pos + 1;
-      if (source.charCodeAt(p) === CH_CR) p++;
-      if (source.charCodeAt(p) === CH_NL) {
-        pos = p + 1;
+      const p = pos + 1;
+      const n = source.charCodeAt(p);
+      if (n === CH_NL || n === CH_CR) {
+        pos = n === CH_CR && source.charCodeAt(p + 1) === CH_NL ? p + 2 : p + 1;
         continue;
       }
     }
@@ -189,7 +189,7 @@ export function lex(source: string): LexResult {
       const n = source.charCodeAt(pos + 1);
       if (n === CH_SLASH) {
         const start = pos;
-        while (pos < length && source.charCodeAt(pos) !== CH_NL) pos++;
+        while (pos < length && !isLineBreak(source.charCodeAt(pos))) pos++;
         const text3 = source.charCodeAt(start + 2);
         const isLegacyDoc = text3 === CH_SLASH && source.charCodeAt(start + 3) !== CH_SLASH;
         comments.push({ kind: isLegacyDoc ? 'legacyDoc' : 'line', start, end: pos });
@@ -208,7 +208,7 @@ export function lex(source: string): LexResult {
             depth--;
             pos += 2;
           } else {
-            if (d === CH_NL) nlBefore = true;
+            if (isLineBreak(d)) nlBefore = true;
             pos++;
           }
         }
@@ -243,7 +243,8 @@ export function lex(source: string): LexResult {
           }
         }
       }
-      pos++;
+      // The first character may be astral (a surrogate pair).
+      pos += c > 127 ? codePointAt(source, pos).length : 1;
       while (pos < length) {
         const d = source.charCodeAt(pos);
         if (isAsciiIdentPart(d)) pos++;
@@ -407,6 +408,11 @@ export function lex(source: string): LexResult {
     t.terminated = false;
     error(start, pos, `Unterminated raw string at ${where(start)}`, 'unterminated_string');
   }
+}
+
+/** \n or \r: where a line's content ends (a \r\n pair is one break). */
+function isLineBreak(c: number): boolean {
+  return c === CH_NL || c === CH_CR;
 }
 
 function isDigit(c: number): boolean {

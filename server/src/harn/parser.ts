@@ -114,6 +114,11 @@ class Parser {
   private nestingReported = false;
   /** Lazily computed bracket matching (see `brackets()`). */
   private bracketInfo: { close: Int32Array; arrow: Uint8Array } | undefined;
+  /**
+   * Token indexes of `<` where a generic call was tried and failed. The attempt depends only on the
+   * tokens, so it would fail again; without this, `a < b > (` nested n deep is re-read 2^n times.
+   */
+  private failedGenericCalls = new Set<number>();
 
   constructor(
     private readonly source: string,
@@ -696,6 +701,8 @@ class Parser {
         else if (sawDefault && !param.rest) {
           this.report(param.start, param.end, 'Required parameter cannot follow a parameter with a default value');
         }
+        const previous = params[params.length - 1];
+        if (previous?.rest) this.report(previous.start, previous.end, 'A rest parameter (`...name`) must be the last parameter');
         params.push(param);
         this.eat(',');
       }
@@ -1302,6 +1309,7 @@ class Parser {
     const body: A.Block = { kind: 'Block', statements, closed, start: open.start, end: this.prevEnd };
     let stream = false;
     if (this.atWord('as') && !this.tok.nlBefore && this.peek().kind === TokenKind.Identifier && this.peek().value === 'stream') {
+      if (mode !== 'each') this.report(this.tok.start, this.peek().end, "'as stream' is only allowed after 'parallel each'");
       this.pos += 2;
       stream = true;
     }
@@ -1675,6 +1683,7 @@ class Parser {
 
   /** `f<T, U>(…)`, tried speculatively: on any failure the tokens are read again as a comparison. */
   private tryGenericCall(callee: A.Expr): A.Call | undefined {
+    if (this.failedGenericCalls.has(this.pos)) return undefined;
     const savedPos = this.pos;
     const savedDiagnostics = this.diagnostics.length;
     const savedNewlines = this.newlineStack.length;
@@ -1696,6 +1705,7 @@ class Parser {
       this.pos = savedPos;
       this.diagnostics.length = savedDiagnostics;
       this.newlineStack.length = savedNewlines;
+      this.failedGenericCalls.add(savedPos);
       return undefined;
     }
   }
