@@ -1,16 +1,30 @@
 // Benchmarks (`npm run bench`). Every figure is printed as a METRIC line, read mechanically:
 //   METRIC <name> <value> <unit> goal <op><target>
 // Ratios are measured against an anchor run in the same process, interleaved, so machine noise
-// affects both sides alike. These are never assertions in `npm test`.
+// affects both sides alike. These are never assertions in `npm test`. The benchmark runs bundled by
+// esbuild, like the shipped server (tsx's per-file transform turns enum reads into getter calls).
 
+import { spawnSync } from 'node:child_process';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
-import { runHarnBenchmarks } from './harn';
+import { parseRate, runHarnBenchmarks } from './harn';
 
 function metric(name: string, value: number, unit: string, goal: string): void {
   console.log(`METRIC ${name} ${value.toFixed(2)} ${unit} goal ${goal}`);
 }
 
+/** Runs this same script as a child measuring one parser alone (see parseRate). */
+function childRate(side: 'harn' | 'typescript'): number {
+  const result = spawnSync(process.execPath, [__filename, '--child-parse-rate', side], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`child ${side} failed: ${result.stderr}`);
+  return Number(result.stdout.trim());
+}
+
 async function main(): Promise<void> {
+  if (process.argv[2] === '--child-parse-rate') {
+    const side = process.argv[3] === 'typescript' ? 'typescript' : 'harn';
+    console.log(parseRate(side, side === 'harn' ? corpusFiles().map((f) => readCorpus(f)) : []));
+    return;
+  }
   const only = process.argv.slice(2);
   const wanted = (name: string): boolean => only.length === 0 || only.some((o) => name.startsWith(o));
   if (corpusSkip) {
@@ -18,7 +32,7 @@ async function main(): Promise<void> {
     return;
   }
   const sources = corpusFiles().map((f) => readCorpus(f));
-  await runHarnBenchmarks(sources, metric, wanted);
+  await runHarnBenchmarks(sources, metric, wanted, childRate);
 }
 
 main().catch((error) => {

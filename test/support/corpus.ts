@@ -4,7 +4,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-export const repoRoot = path.resolve(__dirname, '..', '..');
+/** The repository root: the nearest folder above this file (or the bundle built from it) with package.json. */
+export const repoRoot = findRepoRoot(__dirname);
+
+function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) return path.resolve(__dirname, '..', '..');
+  }
+}
+
 export const corpusRoot = path.resolve(repoRoot, '..', 'shared', 'corpus');
 
 /** Undefined when the corpus is present; otherwise the reason to pass as `{ skip }` to node:test. */

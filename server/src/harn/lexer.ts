@@ -2,7 +2,7 @@
 // an Invalid token or ends at its line, and lexing goes on. Offsets are UTF-16 code units.
 
 import { LineIndex } from '../text/lineIndex';
-import { KEYWORDS, SINGLE_CHAR_OPERATORS, TWO_CHAR_OPERATORS, Token, TokenKind } from './tokens';
+import { KEYWORDS, Token, TokenKind } from './tokens';
 
 export interface OffsetDiagnostic {
   start: number;
@@ -43,7 +43,6 @@ const CH_BACKSLASH = 92;
 const CH_UNDERSCORE = 95;
 const CH_BOM = 0xfeff;
 
-const DURATION_SUFFIXES = ['ms', 's', 'm', 'h', 'd', 'w'];
 const MAX_INT = '9223372036854775807';
 
 function isAsciiIdentStart(c: number): boolean {
@@ -72,62 +71,259 @@ interface HoleFrame {
   stringStart: number;
 }
 
-export function lex(source: string): LexResult {
-  const tokens: Token[] = [];
-  const comments: Comment[] = [];
-  const diagnostics: OffsetDiagnostic[] = [];
-  const holes: HoleFrame[] = [];
-  const length = source.length;
-  let pos = 0;
-  let nlBefore = true;
+/** ASCII identifier characters: 1 = may start an identifier, 2 = may continue one. */
+const IDENT_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === CH_UNDERSCORE) IDENT_CLASS[c] = 3;
+  else if (c >= CH_0 && c <= CH_9) IDENT_CLASS[c] = 2;
+}
 
-  if (source.charCodeAt(0) === CH_BOM) pos = 1;
-  // A shebang is only allowed at the very start of the file.
-  if (source.charCodeAt(pos) === CH_HASH && source.charCodeAt(pos + 1) === 33) {
-    while (pos < length && !isLineBreak(source.charCodeAt(pos))) pos++;
-    comments.push({ kind: 'line', start: 0, end: pos });
+export function lex(source: string): LexResult {
+  return new Lexer(source).run();
+}
+
+/**
+ * The scanner. The hot loop keeps its position in a local variable; the rarer scanners (strings,
+ * comments, errors) take a position and return the next one.
+ */
+class Lexer {
+  private readonly tokens: Token[] = [];
+  private readonly comments: Comment[] = [];
+  private readonly diagnostics: OffsetDiagnostic[] = [];
+  private readonly holes: HoleFrame[] = [];
+  private readonly length: number;
+  private nlBefore = true;
+  private lineIndex: LineIndex | undefined;
+
+  constructor(private readonly source: string) {
+    this.length = source.length;
   }
 
-  let lineIndex: LineIndex | undefined;
-  const where = (offset: number): string => {
-    lineIndex ??= new LineIndex(source);
-    const { line, character } = lineIndex.positionAt(offset);
-    return `${line + 1}:${character + 1}`;
-  };
+  run(): LexResult {
+    const source = this.source;
+    const length = this.length;
+    const holes = this.holes;
+    let pos = 0;
 
-  const push = (kind: TokenKind, value: string, start: number, end: number): Token => {
-    const token: Token = { kind, value, start, end, nlBefore };
-    tokens.push(token);
-    nlBefore = false;
+    if (source.charCodeAt(0) === CH_BOM) pos = 1;
+    // A shebang is only allowed at the very start of the file.
+    if (source.charCodeAt(pos) === CH_HASH && source.charCodeAt(pos + 1) === 33) {
+      while (pos < length && !isLineBreak(source.charCodeAt(pos))) pos++;
+      this.comments.push({ kind: 'line', start: 0, end: pos });
+    }
+
+    while (pos < length) {
+      const c = source.charCodeAt(pos);
+
+      // Whitespace and newlines. Line breaks are \n, \r\n and a lone \r, as in LineIndex and the editor.
+      if (c === CH_SPACE || c === CH_TAB || c === 0x0c || c === 0x0b) {
+        // Indentation comes in runs.
+        do pos++;
+        while (source.charCodeAt(pos) === CH_SPACE);
+        continue;
+      }
+      if (c === CH_NL || c === CH_CR) {
+        if (c === CH_CR && source.charCodeAt(pos + 1) === CH_NL) pos++;
+        // A newline inside a single-line string's hole ends that string: keep the error on this line.
+        const hole = holes.length > 0 ? holes[holes.length - 1] : undefined;
+        if (hole && !hole.triple) {
+          holes.pop();
+          this.error(hole.stringStart, pos, `Unterminated string at ${this.where(hole.stringStart)}`, 'unterminated_string');
+          continue;
+        }
+        this.nlBefore = true;
+        pos++;
+        continue;
+      }
+
+      const start = pos;
+
+      // Identifiers and keywords (the most common token): an ASCII fast path.
+      if (c < 128 && IDENT_CLASS[c] === 3 && !(c === 114 /* r */ && isRawStringStart(source, pos))) {
+        pos++;
+        let d = source.charCodeAt(pos);
+        while (d < 128 ? IDENT_CLASS[d] !== 0 : false) d = source.charCodeAt(++pos);
+        if (d > 127 && pos < length) {
+          pos = scanUnicodeIdentifierRest(source, pos, length);
+        }
+        const keyword = keywordAt(source, start, pos - start, c);
+        if (keyword !== undefined) this.push(TokenKind.Keyword, keyword, start, pos);
+        else this.push(TokenKind.Identifier, source.slice(start, pos), start, pos);
+        continue;
+      }
+
+      switch (c) {
+        case CH_SLASH: {
+          const n = source.charCodeAt(pos + 1);
+          if (n === CH_SLASH) {
+            pos = this.lineComment(pos);
+            continue;
+          }
+          if (n === CH_STAR) {
+            pos = this.blockComment(pos);
+            continue;
+          }
+          break;
+        }
+        case CH_QUOTE:
+          if (source.charCodeAt(pos + 1) === CH_QUOTE && source.charCodeAt(pos + 2) === CH_QUOTE) {
+            pos = this.stringBody(start, pos + 3, true, start, false);
+          } else {
+            pos = this.stringBody(start, pos + 1, false, start, false);
+          }
+          continue;
+        case CH_BACKSLASH: {
+          // `\` + newline joins two lines.
+          const n = source.charCodeAt(pos + 1);
+          if (n === CH_NL || n === CH_CR) {
+            pos = n === CH_CR && source.charCodeAt(pos + 2) === CH_NL ? pos + 3 : pos + 2;
+            continue;
+          }
+          break;
+        }
+        case 114 /* r */:
+          pos = this.rawString(pos);
+          continue;
+      }
+
+      if (c >= CH_0 && c <= CH_9) {
+        pos = this.number(pos);
+        continue;
+      }
+
+      // Braces inside an interpolation hole.
+      if (holes.length > 0) {
+        const hole = holes[holes.length - 1];
+        if (c === CH_LBRACE) hole.braceDepth++;
+        else if (c === CH_RBRACE) {
+          if (hole.braceDepth === 0) {
+            holes.pop();
+            pos = this.stringBody(start, pos + 1, hole.triple, hole.stringStart, true);
+            continue;
+          }
+          hole.braceDepth--;
+        } else if (c === CH_BACKSLASH && source.charCodeAt(pos + 1) === CH_QUOTE) {
+          // `\"` in a hole: the writer escaped the quotes of a nested string. Report the backslash (as 0.10
+          // does) and read the pair as one bad token, so the nested string does not swallow the real closing quote.
+          pos += 2;
+          this.push(TokenKind.Invalid, '\\"', start, pos);
+          this.error(start, start + 1, `Unexpected character '\\' at ${this.where(start)} (a string inside \`\${…}\` uses plain quotes)`, 'unexpected_character');
+          continue;
+        }
+      }
+
+      const operator = operatorAt(source, pos, c);
+      if (operator !== undefined) {
+        if (operator === '<<') {
+          pos = this.heredoc(pos);
+          continue;
+        }
+        pos += operator.length;
+        this.push(TokenKind.Punct, operator, start, pos);
+        continue;
+      }
+
+      if (c > 127) {
+        const cp = codePointAt(source, pos);
+        if (UNICODE_LETTER.test(cp.char)) {
+          pos = scanUnicodeIdentifierRest(source, pos + cp.length, length);
+          const word = source.slice(start, pos);
+          this.push(TokenKind.Identifier, word, start, pos);
+          continue;
+        }
+      }
+      pos = this.invalid(pos, c);
+    }
+
+    // A hole still open at the end of the file belongs to an unterminated string.
+    for (const hole of holes) {
+      this.error(hole.stringStart, length, `Unterminated string at ${this.where(hole.stringStart)}`, 'unterminated_string');
+    }
+    this.tokens.push(makeToken(TokenKind.EOF, '', length, length, true));
+    return { tokens: this.tokens, comments: this.comments, diagnostics: this.diagnostics };
+  }
+
+  private push(kind: TokenKind, value: string, start: number, end: number): Token {
+    const token = makeToken(kind, value, start, end, this.nlBefore);
+    this.tokens.push(token);
+    this.nlBefore = false;
     return token;
-  };
+  }
 
-  const error = (start: number, end: number, message: string, code = 'lex_error'): void => {
-    diagnostics.push({ start, end, message, code });
-  };
+  private error(start: number, end: number, message: string, code = 'lex_error'): void {
+    this.diagnostics.push({ start, end, message, code });
+  }
+
+  /** `line:column` (1-based) for error messages. */
+  private where(offset: number): string {
+    this.lineIndex ??= new LineIndex(this.source);
+    const { line, character } = this.lineIndex.positionAt(offset);
+    return `${line + 1}:${character + 1}`;
+  }
+
+  private lineComment(start: number): number {
+    const source = this.source;
+    let pos = start + 2;
+    while (pos < this.length && !isLineBreak(source.charCodeAt(pos))) pos++;
+    const isLegacyDoc = source.charCodeAt(start + 2) === CH_SLASH && source.charCodeAt(start + 3) !== CH_SLASH;
+    this.comments.push({ kind: isLegacyDoc ? 'legacyDoc' : 'line', start, end: pos });
+    return pos;
+  }
+
+  /** `/* … *\/`, which nests. */
+  private blockComment(start: number): number {
+    const source = this.source;
+    let pos = start + 2;
+    let depth = 1;
+    while (pos < this.length && depth > 0) {
+      const d = source.charCodeAt(pos);
+      if (d === CH_SLASH && source.charCodeAt(pos + 1) === CH_STAR) {
+        depth++;
+        pos += 2;
+      } else if (d === CH_STAR && source.charCodeAt(pos + 1) === CH_SLASH) {
+        depth--;
+        pos += 2;
+      } else {
+        if (isLineBreak(d)) this.nlBefore = true;
+        pos++;
+      }
+    }
+    if (depth > 0) this.error(start, start + 2, 'Unterminated block comment', 'unterminated_comment');
+    // `/** … *\/` is a doc comment; `/**\/` and `/***` are not.
+    const isDoc =
+      source.charCodeAt(start + 2) === CH_STAR && source.charCodeAt(start + 3) !== CH_STAR && source.charCodeAt(start + 3) !== CH_SLASH;
+    this.comments.push({ kind: isDoc ? 'doc' : 'block', start, end: pos });
+    return pos;
+  }
 
   /**
    * Scans string content from `pos` (just after the opening quote or a hole's `}`) to the closing quote or
-   * the next `${`, pushing one token. `headKind` is the kind to use when the string continues into a hole.
+   * the next `${`, pushing one token; returns the position after it.
    */
-  const scanStringBody = (tokenStart: number, triple: boolean, stringStart: number, continuing: boolean): void => {
+  private stringBody(tokenStart: number, pos: number, triple: boolean, stringStart: number, continuing: boolean): number {
+    const source = this.source;
+    const length = this.length;
     while (pos < length) {
       const c = source.charCodeAt(pos);
-      if (triple) {
-        if (c === CH_QUOTE && source.charCodeAt(pos + 1) === CH_QUOTE && source.charCodeAt(pos + 2) === CH_QUOTE) {
-          pos += 3;
-          const t = push(continuing ? TokenKind.StringTail : TokenKind.String, '', tokenStart, pos);
-          t.triple = true;
-          t.terminated = true;
-          return;
-        }
-      } else {
-        if (c === CH_QUOTE) {
+      if (c === CH_QUOTE) {
+        if (!triple) {
           pos++;
-          const t = push(continuing ? TokenKind.StringTail : TokenKind.String, '', tokenStart, pos);
-          t.terminated = true;
-          return;
+          this.push(continuing ? TokenKind.StringTail : TokenKind.String, '', tokenStart, pos);
+          return pos;
         }
+        if (source.charCodeAt(pos + 1) === CH_QUOTE && source.charCodeAt(pos + 2) === CH_QUOTE) {
+          pos += 3;
+          this.push(continuing ? TokenKind.StringTail : TokenKind.String, '', tokenStart, pos).triple = true;
+          return pos;
+        }
+      } else if (c === CH_DOLLAR) {
+        if (source.charCodeAt(pos + 1) === CH_LBRACE) {
+          pos += 2;
+          this.push(continuing ? TokenKind.StringMiddle : TokenKind.StringHead, '', tokenStart, pos).triple = triple;
+          this.holes.push({ triple, braceDepth: 0, stringStart });
+          return pos;
+        }
+      } else if (!triple) {
         if (c === CH_NL || c === CH_CR) break;
         if (c === CH_BACKSLASH && pos + 1 < length) {
           const next = source.charCodeAt(pos + 1);
@@ -137,227 +333,92 @@ export function lex(source: string): LexResult {
           }
         }
       }
-      if (c === CH_DOLLAR && source.charCodeAt(pos + 1) === CH_LBRACE) {
-        pos += 2;
-        const t = push(continuing ? TokenKind.StringMiddle : TokenKind.StringHead, '', tokenStart, pos);
-        t.triple = triple;
-        t.terminated = true;
-        holes.push({ triple, braceDepth: 0, stringStart });
-        return;
-      }
       pos++;
     }
     // Unterminated: a single-line string ends at its line, a triple-quoted one at the end of the file.
-    const t = push(continuing ? TokenKind.StringTail : TokenKind.String, '', tokenStart, pos);
+    const t = this.push(continuing ? TokenKind.StringTail : TokenKind.String, '', tokenStart, pos);
     t.triple = triple;
     t.terminated = false;
-    error(stringStart, pos, `Unterminated string at ${where(stringStart)}`, 'unterminated_string');
-  };
+    this.error(stringStart, pos, `Unterminated string at ${this.where(stringStart)}`, 'unterminated_string');
+    return pos;
+  }
 
-  while (pos < length) {
-    const c = source.charCodeAt(pos);
-
-    // Whitespace and newlines. Line breaks are \n, \r\n and a lone \r, as in LineIndex and the editor.
-    if (c === CH_SPACE || c === CH_TAB || c === 0x0c || c === 0x0b || (c === CH_CR && source.charCodeAt(pos + 1) === CH_NL)) {
-      pos++;
-      continue;
+  /** `r"…"`, `r#"…"#`, …, or the identifier `r…` when no raw string starts here. */
+  private rawString(start: number): number {
+    const source = this.source;
+    let p = start + 1;
+    let hashes = 0;
+    while (source.charCodeAt(p) === CH_HASH) {
+      hashes++;
+      p++;
     }
-    if (c === CH_NL || c === CH_CR) {
-      // A newline inside a single-line string's hole ends that string: keep the error on this line.
-      const hole = holes[holes.length - 1];
-      if (hole && !hole.triple) {
-        holes.pop();
-        error(hole.stringStart, pos, `Unterminated string at ${where(hole.stringStart)}`, 'unterminated_string');
-        continue;
-      }
-      nlBefore = true;
-      pos++;
-      continue;
-    }
-    if (c === CH_BACKSLASH) {
-      // `\` + newline joins two lines.
-      const p = pos + 1;
-      const n = source.charCodeAt(p);
-      if (n === CH_NL || n === CH_CR) {
-        pos = n === CH_CR && source.charCodeAt(p + 1) === CH_NL ? p + 2 : p + 1;
-        continue;
-      }
-    }
-
-    // Comments.
-    if (c === CH_SLASH) {
-      const n = source.charCodeAt(pos + 1);
-      if (n === CH_SLASH) {
-        const start = pos;
-        while (pos < length && !isLineBreak(source.charCodeAt(pos))) pos++;
-        const text3 = source.charCodeAt(start + 2);
-        const isLegacyDoc = text3 === CH_SLASH && source.charCodeAt(start + 3) !== CH_SLASH;
-        comments.push({ kind: isLegacyDoc ? 'legacyDoc' : 'line', start, end: pos });
-        continue;
-      }
-      if (n === CH_STAR) {
-        const start = pos;
-        pos += 2;
-        let depth = 1;
-        while (pos < length && depth > 0) {
-          const d = source.charCodeAt(pos);
-          if (d === CH_SLASH && source.charCodeAt(pos + 1) === CH_STAR) {
-            depth++;
-            pos += 2;
-          } else if (d === CH_STAR && source.charCodeAt(pos + 1) === CH_SLASH) {
-            depth--;
-            pos += 2;
-          } else {
-            if (isLineBreak(d)) nlBefore = true;
-            pos++;
-          }
+    let pos = p + 1;
+    while (pos < this.length) {
+      const c = source.charCodeAt(pos);
+      if (c === CH_QUOTE) {
+        let q = pos + 1;
+        let closing = 0;
+        while (closing < hashes && source.charCodeAt(q) === CH_HASH) {
+          closing++;
+          q++;
         }
-        if (depth > 0) error(start, start + 2, 'Unterminated block comment', 'unterminated_comment');
-        // `/** … */` is a doc comment; `/**/` and `/***` are not.
-        const isDoc =
-          source.charCodeAt(start + 2) === CH_STAR &&
-          source.charCodeAt(start + 3) !== CH_STAR &&
-          source.charCodeAt(start + 3) !== CH_SLASH;
-        comments.push({ kind: isDoc ? 'doc' : 'block', start, end: pos });
-        continue;
-      }
-    }
-
-    const start = pos;
-
-    // Identifiers, keywords, raw strings.
-    if (isAsciiIdentStart(c) || (c > 127 && UNICODE_LETTER.test(codePointAt(source, pos).char))) {
-      if (c === 114 /* r */) {
-        const n = source.charCodeAt(pos + 1);
-        if (n === CH_QUOTE || n === CH_HASH) {
-          let hashes = 0;
-          let p = pos + 1;
-          while (source.charCodeAt(p) === CH_HASH) {
-            hashes++;
-            p++;
-          }
-          if (source.charCodeAt(p) === CH_QUOTE) {
-            pos = p + 1;
-            scanRawString(start, hashes);
-            continue;
-          }
+        if (closing === hashes) {
+          this.push(TokenKind.RawString, '', start, q);
+          return q;
         }
       }
-      // The first character may be astral (a surrogate pair).
-      pos += c > 127 ? codePointAt(source, pos).length : 1;
-      while (pos < length) {
-        const d = source.charCodeAt(pos);
-        if (isAsciiIdentPart(d)) pos++;
-        else if (d > 127) {
-          const cp = codePointAt(source, pos);
-          if (UNICODE_IDENT_PART.test(cp.char)) pos += cp.length;
-          else break;
-        } else break;
-      }
-      const word = source.slice(start, pos);
-      push(KEYWORDS.has(word) ? TokenKind.Keyword : TokenKind.Identifier, word, start, pos);
-      continue;
+      if (c === CH_NL || c === CH_CR) break;
+      pos++;
     }
+    this.push(TokenKind.RawString, '', start, pos).terminated = false;
+    this.error(start, pos, `Unterminated raw string at ${this.where(start)}`, 'unterminated_string');
+    return pos;
+  }
 
-    // Numbers and durations.
-    if (c >= CH_0 && c <= CH_9) {
+  private number(start: number): number {
+    const source = this.source;
+    const length = this.length;
+    let pos = start;
+    while (pos < length && isDigit(source.charCodeAt(pos))) pos++;
+    let kind = TokenKind.Int;
+    if (source.charCodeAt(pos) === CH_DOT && isDigit(source.charCodeAt(pos + 1))) {
+      pos++;
       while (pos < length && isDigit(source.charCodeAt(pos))) pos++;
-      let kind = TokenKind.Int;
-      if (source.charCodeAt(pos) === CH_DOT && isDigit(source.charCodeAt(pos + 1))) {
-        pos++;
-        while (pos < length && isDigit(source.charCodeAt(pos))) pos++;
-        kind = TokenKind.Float;
-      }
-      if (kind === TokenKind.Int) {
+      kind = TokenKind.Float;
+    }
+    if (kind === TokenKind.Int) {
+      if (pos - start >= MAX_INT.length) {
         const digits = source.slice(start, pos).replace(/^0+(?=\d)/, '');
         // 0.10 rejects what does not fit in i64 (v0.7 silently made it a float).
         if (digits.length > MAX_INT.length || (digits.length === MAX_INT.length && digits > MAX_INT)) {
-          error(start, pos, `Integer literal ${digits} is out of range for int (at most ${MAX_INT})`, 'int_overflow');
-        }
-        for (const suffix of DURATION_SUFFIXES) {
-          if (source.startsWith(suffix, pos)) {
-            const after = source.charCodeAt(pos + suffix.length);
-            if (!isAsciiIdentPart(after)) {
-              pos += suffix.length;
-              kind = TokenKind.Duration;
-            }
-            break;
-          }
+          this.error(start, pos, `Integer literal ${digits} is out of range for int (at most ${MAX_INT})`, 'int_overflow');
         }
       }
-      push(kind, '', start, pos);
-      continue;
-    }
-
-    // Strings.
-    if (c === CH_QUOTE) {
-      if (source.charCodeAt(pos + 1) === CH_QUOTE && source.charCodeAt(pos + 2) === CH_QUOTE) {
-        pos += 3;
-        scanStringBody(start, true, start, false);
-      } else {
-        pos++;
-        scanStringBody(start, false, start, false);
-      }
-      continue;
-    }
-
-    // Braces inside an interpolation hole.
-    const hole = holes[holes.length - 1];
-    if (hole) {
-      if (c === CH_LBRACE) hole.braceDepth++;
-      else if (c === CH_RBRACE) {
-        if (hole.braceDepth === 0) {
-          holes.pop();
-          pos++;
-          scanStringBody(start, hole.triple, hole.stringStart, true);
-          continue;
-        }
-        hole.braceDepth--;
+      const suffix = durationSuffixLength(source, pos);
+      if (suffix > 0) {
+        pos += suffix;
+        kind = TokenKind.Duration;
       }
     }
+    this.push(kind, '', start, pos);
+    return pos;
+  }
 
-    // `\"` in a hole: the writer escaped the quotes of a nested string. Report the backslash (as 0.10
-    // does) and read the pair as one bad token, so the nested string does not swallow the real closing quote.
-    if (hole && c === CH_BACKSLASH && source.charCodeAt(pos + 1) === CH_QUOTE) {
-      pos += 2;
-      push(TokenKind.Invalid, '\\"', start, pos);
-      error(start, start + 1, `Unexpected character '\\' at ${where(start)} (a string inside \`\${…}\` uses plain quotes)`, 'unexpected_character');
-      continue;
-    }
+  /** `<<TAG` heredocs do not exist in Harn; say so instead of reporting two `<`. */
+  private heredoc(start: number): number {
+    let pos = start + 2;
+    while (pos < this.length && isAsciiIdentPart(this.source.charCodeAt(pos))) pos++;
+    this.push(TokenKind.Invalid, this.source.slice(start, pos), start, pos);
+    this.error(start, pos, 'Heredoc (`<<TAG`) strings are not supported in Harn: use a """multi-line""" string', 'heredoc');
+    return pos;
+  }
 
-    // `<<TAG` heredocs do not exist in Harn; say so instead of reporting two `<`.
-    if (c === 60 && source.charCodeAt(pos + 1) === 60 && isAsciiIdentStart(source.charCodeAt(pos + 2))) {
-      pos += 2;
-      while (pos < length && isAsciiIdentPart(source.charCodeAt(pos))) pos++;
-      push(TokenKind.Invalid, source.slice(start, pos), start, pos);
-      error(start, pos, 'Heredoc (`<<TAG`) strings are not supported in Harn: use a """multi-line""" string', 'heredoc');
-      continue;
-    }
-
-    // Operators and punctuation.
-    if (c === CH_DOT && source.charCodeAt(pos + 1) === CH_DOT && source.charCodeAt(pos + 2) === CH_DOT) {
-      pos += 3;
-      push(TokenKind.Punct, '...', start, pos);
-      continue;
-    }
-    const two = source.substr(pos, 2);
-    if (TWO_CHAR_OPERATORS.has(two)) {
-      pos += 2;
-      push(TokenKind.Punct, two, start, pos);
-      continue;
-    }
-    const ch = source[pos];
-    if (SINGLE_CHAR_OPERATORS.includes(ch)) {
-      pos++;
-      push(TokenKind.Punct, ch, start, pos);
-      continue;
-    }
-
-    // Anything else is a local error. A run of unreadable characters (binary data) is one token and one diagnostic.
-    const cp = codePointAt(source, pos);
-    pos += cp.length;
-    const previous = tokens[tokens.length - 1];
-    const lastDiagnostic = diagnostics[diagnostics.length - 1];
+  /** Anything else is a local error. A run of unreadable characters (binary data) is one token and one diagnostic. */
+  private invalid(start: number, c: number): number {
+    const cp = codePointAt(this.source, start);
+    const pos = start + cp.length;
+    const previous = this.tokens[this.tokens.length - 1];
+    const lastDiagnostic = this.diagnostics[this.diagnostics.length - 1];
     if (
       previous?.kind === TokenKind.Invalid &&
       previous.end === start &&
@@ -366,47 +427,123 @@ export function lex(source: string): LexResult {
     ) {
       previous.end = pos;
       lastDiagnostic.end = pos;
-      lastDiagnostic.message = `Unexpected characters at ${where(lastDiagnostic.start)}`;
-      continue;
+      lastDiagnostic.message = `Unexpected characters at ${this.where(lastDiagnostic.start)}`;
+      return pos;
     }
-    push(TokenKind.Invalid, cp.char, start, pos);
-    {
-      const shown = c === 0 ? '\\0' : cp.char;
-      error(start, pos, `Unexpected character '${shown}' at ${where(start)}`, 'unexpected_character');
-    }
+    this.push(TokenKind.Invalid, cp.char, start, pos);
+    const shown = c === 0 ? '\\0' : cp.char;
+    this.error(start, pos, `Unexpected character '${shown}' at ${this.where(start)}`, 'unexpected_character');
+    return pos;
   }
+}
 
-  // A hole still open at the end of the file belongs to an unterminated string.
-  for (const hole of holes) {
-    error(hole.stringStart, length, `Unterminated string at ${where(hole.stringStart)}`, 'unterminated_string');
+/** Keywords by first character, so a keyword test needs no substring. */
+const KEYWORDS_BY_FIRST_CHAR: string[][] = [];
+for (const keyword of KEYWORDS) (KEYWORDS_BY_FIRST_CHAR[keyword.charCodeAt(0)] ??= []).push(keyword);
+
+/** The keyword spelled by the `length` characters at `start` (first character `c`), if any. */
+function keywordAt(source: string, start: number, length: number, c: number): string | undefined {
+  const candidates = KEYWORDS_BY_FIRST_CHAR[c];
+  if (candidates === undefined) return undefined;
+  for (let i = 0; i < candidates.length; i++) {
+    const keyword = candidates[i];
+    if (keyword.length === length && source.startsWith(keyword, start)) return keyword;
   }
-  tokens.push({ kind: TokenKind.EOF, value: '', start: length, end: length, nlBefore: true });
-  return { tokens, comments, diagnostics };
+  return undefined;
+}
 
-  function scanRawString(start: number, hashes: number): void {
-    // `pos` is just after the opening quote.
-    while (pos < length) {
-      const c = source.charCodeAt(pos);
-      if (c === CH_QUOTE) {
-        let p = pos + 1;
-        let closing = 0;
-        while (closing < hashes && source.charCodeAt(p) === CH_HASH) {
-          closing++;
-          p++;
-        }
-        if (closing === hashes) {
-          pos = p;
-          const t = push(TokenKind.RawString, '', start, pos);
-          t.terminated = true;
-          return;
-        }
-      }
-      if (c === CH_NL || c === CH_CR) break;
+function makeToken(kind: TokenKind, value: string, start: number, end: number, nlBefore: boolean): Token {
+  // Always the same fields in the same order, so every token has one hidden class.
+  return { kind, value, start, end, nlBefore, triple: false, terminated: true };
+}
+
+function isRawStringStart(source: string, pos: number): boolean {
+  let p = pos + 1;
+  while (source.charCodeAt(p) === CH_HASH) p++;
+  return source.charCodeAt(p) === CH_QUOTE;
+}
+
+/** Continues an identifier into non-ASCII letters, digits and marks (astral characters included). */
+function scanUnicodeIdentifierRest(source: string, pos: number, length: number): number {
+  while (pos < length) {
+    const d = source.charCodeAt(pos);
+    if (d < 128) {
+      if (IDENT_CLASS[d] === 0) break;
       pos++;
+    } else {
+      const cp = codePointAt(source, pos);
+      if (!UNICODE_IDENT_PART.test(cp.char)) break;
+      pos += cp.length;
     }
-    const t = push(TokenKind.RawString, '', start, pos);
-    t.terminated = false;
-    error(start, pos, `Unterminated raw string at ${where(start)}`, 'unterminated_string');
+  }
+  return pos;
+}
+
+/** The length of a duration suffix (ms s m h d w) at `pos`, 0 when none; it must not run into a word. */
+function durationSuffixLength(source: string, pos: number): number {
+  const c = source.charCodeAt(pos);
+  let length = 0;
+  if (c === 109 /* m */) length = source.charCodeAt(pos + 1) === 115 /* s */ ? 2 : 1;
+  else if (c === 115 || c === 104 || c === 100 || c === 119) length = 1;
+  else return 0;
+  // `5min` and `5msx` are a number followed by a name.
+  const after = source.charCodeAt(pos + length);
+  return after < 128 && IDENT_CLASS[after] !== 0 ? 0 : length;
+}
+
+/** The operator or punctuation at `pos` (two- and three-character ones first), or undefined. */
+function operatorAt(source: string, pos: number, c: number): string | undefined {
+  const n = source.charCodeAt(pos + 1);
+  switch (c) {
+    case 61 /* = */:
+      return n === 61 ? '==' : '=';
+    case 33 /* ! */:
+      return n === 61 ? '!=' : '!';
+    case 38 /* & */:
+      return n === 38 ? '&&' : '&';
+    case 124 /* | */:
+      return n === 124 ? '||' : n === 62 ? '|>' : '|';
+    case 63 /* ? */:
+      return n === 63 ? '??' : n === 46 ? '?.' : '?';
+    case 42 /* * */:
+      return n === 42 ? '**' : n === 61 ? '*=' : '*';
+    case 45 /* - */:
+      return n === 62 ? '->' : n === 61 ? '-=' : '-';
+    case 60 /* < */:
+      if (n === 60 && isAsciiIdentStart(source.charCodeAt(pos + 2))) return '<<';
+      return n === 61 ? '<=' : '<';
+    case 62 /* > */:
+      return n === 61 ? '>=' : '>';
+    case 43 /* + */:
+      return n === 61 ? '+=' : '+';
+    case 47 /* / */:
+      return n === 61 ? '/=' : '/';
+    case 37 /* % */:
+      return n === 61 ? '%=' : '%';
+    case 58 /* : */:
+      return n === 58 ? '::' : ':';
+    case CH_DOT:
+      return n === CH_DOT && source.charCodeAt(pos + 2) === CH_DOT ? '...' : '.';
+    case 64:
+      return '@';
+    case 123:
+      return '{';
+    case 125:
+      return '}';
+    case 40:
+      return '(';
+    case 41:
+      return ')';
+    case 91:
+      return '[';
+    case 93:
+      return ']';
+    case 44:
+      return ',';
+    case 59:
+      return ';';
+    default:
+      return undefined;
   }
 }
 
@@ -418,4 +555,3 @@ function isLineBreak(c: number): boolean {
 function isDigit(c: number): boolean {
   return c >= CH_0 && c <= CH_9;
 }
-

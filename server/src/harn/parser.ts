@@ -15,7 +15,10 @@ export interface ParseResult {
   diagnostics: OffsetDiagnostic[];
 }
 
-class ParseError extends Error {}
+/** Thrown to abandon the current statement; not an Error, so throwing it captures no stack trace. */
+class ParseError {
+  constructor(readonly what: string) {}
+}
 
 /** Thrown when nesting exceeds MAX_NESTING; never backtracked over, so its diagnostic survives. */
 class NestingError extends ParseError {}
@@ -57,16 +60,25 @@ const RECOVERY_KEYWORDS = new Set([
 
 const ASSIGNMENT_OPERATORS = new Set(['=', '+=', '-=', '*=', '/=', '%=']);
 
-/** Binary operators by precedence level, lowest first, from `||` down to `*` (`**` is handled apart). */
-const BINARY_LEVELS: ReadonlyArray<ReadonlySet<string>> = [
-  new Set(['||']),
-  new Set(['&&']),
-  new Set(['==', '!=']),
-  new Set(['<', '>', '<=', '>=', 'in', 'not in']),
-  new Set(['+', '-']),
-  new Set(['??']),
-  new Set(['*', '/', '%']),
-];
+/** Binary operators and their precedence, from `||` (1) to `*` (7); all left-associative (`**` is apart). */
+const BINARY_PRECEDENCE: ReadonlyMap<string, number> = new Map([
+  ['||', 1],
+  ['&&', 2],
+  ['==', 3],
+  ['!=', 3],
+  ['<', 4],
+  ['>', 4],
+  ['<=', 4],
+  ['>=', 4],
+  ['in', 4],
+  ['not in', 4],
+  ['+', 5],
+  ['-', 5],
+  ['??', 6],
+  ['*', 7],
+  ['/', 7],
+  ['%', 7],
+]);
 
 /** Operators that may not start a continuation line: a leading one starts a new statement (§1.4). */
 const NO_LEADING_CONTINUATION = new Set(['-', 'in', 'not in', 'to']);
@@ -691,7 +703,8 @@ class Parser {
   /** `(a, b: int = 1, ...rest)`; commas are optional (spec §1.6). */
   private parseParamList(allowTypes: boolean): A.Param[] {
     this.expect('(', "'(' to start the parameter list");
-    return this.withNewlines(false, () => {
+    this.newlineStack.push(false);
+    try {
       const params: A.Param[] = [];
       let sawDefault = false;
       while (!this.at(')')) {
@@ -708,7 +721,9 @@ class Parser {
       }
       this.pos++;
       return params;
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
   }
 
   private parseParam(allowTypes: boolean): A.Param {
@@ -791,7 +806,8 @@ class Parser {
     this.partial = node;
     const open = this.expect('{', "'{' to start the skill body");
     node.bodyStart = open.start;
-    this.withNewlines(true, () => {
+    this.newlineStack.push(true);
+    try {
       while (!this.at('}') && !this.atEOF()) {
         if (this.eat(';')) continue;
         const entryStart = this.tok.start;
@@ -809,7 +825,9 @@ class Parser {
           this.reportExpected('statement separator (`;` or newline)');
         }
       }
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     this.closeBlock(open);
     node.end = this.prevEnd;
     return node;
@@ -838,7 +856,8 @@ class Parser {
     this.partial = node;
     node.typeParams = this.parseTypeParamsOpt();
     const open = this.expect('{', "'{' to start the struct fields");
-    this.withNewlines(false, () => {
+    this.newlineStack.push(false);
+    try {
       while (!this.at('}') && !this.atEOF()) {
         const fieldStart = this.tok.start;
         const doc = this.docBefore(fieldStart);
@@ -850,7 +869,9 @@ class Parser {
         node.end = this.prevEnd;
         this.eat(',');
       }
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     this.closeBlock(open);
     node.end = this.prevEnd;
     return node;
@@ -864,7 +885,8 @@ class Parser {
     this.partial = node;
     node.typeParams = this.parseTypeParamsOpt();
     const open = this.expect('{', "'{' to start the enum variants");
-    this.withNewlines(false, () => {
+    this.newlineStack.push(false);
+    try {
       while (!this.at('}') && !this.atEOF()) {
         const variantStart = this.tok.start;
         const doc = this.docBefore(variantStart);
@@ -875,7 +897,9 @@ class Parser {
         node.end = this.prevEnd;
         this.eat(',');
       }
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     this.closeBlock(open);
     node.end = this.prevEnd;
     return node;
@@ -908,7 +932,8 @@ class Parser {
     this.partial = node;
     node.typeParams = this.parseTypeParamsOpt();
     const open = this.expect('{', "'{' to start the interface body");
-    this.withNewlines(true, () => {
+    this.newlineStack.push(true);
+    try {
       while (!this.at('}') && !this.atEOF()) {
         if (this.eat(';') || this.eat(',')) continue;
         const memberStart = this.tok.start;
@@ -931,7 +956,9 @@ class Parser {
         }
         node.end = this.prevEnd;
       }
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     this.closeBlock(open);
     node.end = this.prevEnd;
     return node;
@@ -948,7 +975,8 @@ class Parser {
     node.end = this.prevEnd;
     this.partial = node;
     const open = this.expect('{', "'{' to start the impl body");
-    this.withNewlines(true, () => {
+    this.newlineStack.push(true);
+    try {
       while (!this.at('}') && !this.atEOF()) {
         if (this.eat(';')) continue;
         const memberStart = this.tok.start;
@@ -961,10 +989,10 @@ class Parser {
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
           // Keep the method read so far; resume at the next line.
-          const method = this.partial;
+          const method = this.partial as A.Stmt | undefined; // set by parseFnDecl, which TS cannot see
           this.partial = node;
           this.synchronize(this.pos);
-          if (method && method !== node && method.kind === 'FnDecl') {
+          if (method?.kind === 'FnDecl') {
             // Cover everything read for it, so its parts (type parameters, …) stay inside its range.
             method.end = Math.max(method.end, this.prevEnd);
             node.methods.push(method);
@@ -973,7 +1001,9 @@ class Parser {
         this.partial = node;
         node.end = this.prevEnd;
       }
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     this.closeBlock(open);
     node.end = this.prevEnd;
     return node;
@@ -998,14 +1028,17 @@ class Parser {
     if (this.at('{')) {
       node.names = [];
       this.pos++;
-      this.withNewlines(false, () => {
+      this.newlineStack.push(false);
+      try {
         while (!this.at('}')) {
           if (this.atEOF()) this.fail("'}' to close the import list");
           node.names!.push(this.expectName('imported name'));
           this.eat(',');
         }
         this.pos++;
-      });
+            } finally {
+        this.newlineStack.pop();
+      }
       node.end = this.prevEnd;
       this.expect('from', "'from' after the import list");
       node.path = this.expectStringLiteral('module path');
@@ -1016,14 +1049,17 @@ class Parser {
         if (this.at('{')) {
           node.names = [];
           this.pos++;
-          this.withNewlines(false, () => {
+          this.newlineStack.push(false);
+          try {
             while (!this.at('}')) {
               if (this.atEOF()) this.fail("'}' to close the import list");
               node.names!.push(this.expectName('imported name'));
               this.eat(',');
             }
             this.pos++;
-          });
+                    } finally {
+            this.newlineStack.pop();
+          }
           break;
         }
         node.scopedPath.push(this.expectName('module name'));
@@ -1080,7 +1116,8 @@ class Parser {
       const close = isDict ? '}' : ']';
       this.pos++;
       const entries: A.PatternEntry[] = [];
-      this.withNewlines(false, () => {
+      this.newlineStack.push(false);
+      try {
         while (!this.at(close)) {
           if (this.atEOF()) this.fail(`'${close}' to close the pattern`);
           const entryStart = this.tok.start;
@@ -1094,7 +1131,9 @@ class Parser {
           this.eat(',');
         }
         this.pos++;
-      });
+            } finally {
+        this.newlineStack.pop();
+      }
       return { kind: isDict ? 'DictPattern' : 'ListPattern', entries, start: t.start, end: this.prevEnd };
     }
     if (t.kind === TokenKind.Keyword && HITL_KEYWORDS.has(t.value)) {
@@ -1106,9 +1145,13 @@ class Parser {
 
   private parseBlock(evalPackEntries = false): A.Block {
     const open = this.expect('{', "'{' to start a block");
-    const statements = this.withNewlines(true, () =>
-      evalPackEntries ? this.parseEvalPackEntries(open) : this.parseStatementList(open),
-    );
+    let statements: A.Stmt[];
+    this.newlineStack.push(true);
+    try {
+      statements = evalPackEntries ? this.parseEvalPackEntries(open) : this.parseStatementList(open);
+    } finally {
+      this.newlineStack.pop();
+    }
     const closed = this.closeBlock(open);
     return { kind: 'Block', statements, closed, start: open.start, end: this.prevEnd };
   }
@@ -1209,7 +1252,8 @@ class Parser {
       // `for (k, v) in dict`
       const open = this.next();
       const entries: A.PatternEntry[] = [];
-      this.withNewlines(false, () => {
+      this.newlineStack.push(false);
+      try {
         while (!this.at(')')) {
           if (this.atEOF()) this.fail("')' to close the loop variables");
           const key = this.expectName('loop variable');
@@ -1217,7 +1261,9 @@ class Parser {
           this.eat(',');
         }
         this.pos++;
-      });
+            } finally {
+        this.newlineStack.pop();
+      }
       pattern = { kind: 'ListPattern', entries, start: open.start, end: this.prevEnd };
     } else {
       pattern = this.parseBindingPattern();
@@ -1240,7 +1286,8 @@ class Parser {
     const subject = this.parseConditionExpression();
     const open = this.expect('{', "'{' to start the match arms");
     const arms: A.MatchArm[] = [];
-    this.withNewlines(true, () => {
+    this.newlineStack.push(true);
+    try {
       while (!this.at('}') && !this.atEOF()) {
         if (this.eat(',') || this.eat(';')) continue;
         const armStart = this.tok.start;
@@ -1263,7 +1310,9 @@ class Parser {
           this.synchronize(startPos);
         }
       }
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     this.closeBlock(open);
     return { kind: 'Match', subject, arms, start, end: this.prevEnd };
   }
@@ -1295,13 +1344,16 @@ class Parser {
       this.pos++;
     } else if (this.at('(') && this.scanForArrowAfterParens()) {
       this.pos++;
-      this.withNewlines(false, () => {
+      this.newlineStack.push(false);
+      try {
         while (!this.at(')') && !this.atEOF()) {
           binding.push(this.expectName('binding'));
           this.eat(',');
         }
         this.pos++;
-      });
+            } finally {
+        this.newlineStack.pop();
+      }
       this.expect('->');
     }
     const statements = this.withNewlines(true, () => this.parseStatementList(open));
@@ -1372,11 +1424,14 @@ class Parser {
       this.pos++;
       if (this.at('(')) {
         this.pos++;
-        this.withNewlines(false, () => {
+        this.newlineStack.push(false);
+        try {
           node.catchName = this.expectName('error variable');
           if (this.eat(':')) node.catchType = this.parseType();
           this.expect(')');
-        });
+                } finally {
+          this.newlineStack.pop();
+        }
       } else if (this.tok.kind === TokenKind.Identifier) {
         node.catchName = this.expectName('error variable');
       }
@@ -1435,7 +1490,8 @@ class Parser {
     const cases: A.SelectCase[] = [];
     let sawTimeout = false;
     let sawDefault = false;
-    this.withNewlines(true, () => {
+    this.newlineStack.push(true);
+    try {
       while (!this.at('}') && !this.atEOF()) {
         if (this.eat(';')) continue;
         const t = this.tok;
@@ -1460,7 +1516,9 @@ class Parser {
           cases.push({ kind: 'SelectCase', label: 'from', name, expr, body, start: t.start, end: this.prevEnd });
         }
       }
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     this.closeBlock(open);
     return { kind: 'Select', cases, start, end: this.prevEnd };
   }
@@ -1502,10 +1560,10 @@ class Parser {
   }
 
   private parseTernary(): A.Expr {
-    const condition = this.parseBinary(0);
+    const condition = this.parseBinary(1);
     if (this.at('?')) {
       this.pos++;
-      const then = this.parseBinary(0);
+      const then = this.parseBinary(1);
       this.expect(':', "':' in the conditional expression");
       // Nested ternaries need parentheses upstream; reading one here too is harmless.
       const otherwise = this.parseTernary();
@@ -1526,15 +1584,16 @@ class Parser {
     return op;
   }
 
-  private parseBinary(level: number): A.Expr {
-    if (level >= BINARY_LEVELS.length) return this.parseUnary();
-    let left = this.parseBinary(level + 1);
-    const operators = BINARY_LEVELS[level];
+  /** Precedence climbing over BINARY_PRECEDENCE: operands bind tighter than `minPrecedence`. */
+  private parseBinary(minPrecedence: number): A.Expr {
+    let left = this.parseUnary();
     for (;;) {
       const op = this.binaryOperatorHere();
-      if (!op || !operators.has(op)) return left;
+      if (op === undefined) return left;
+      const precedence = BINARY_PRECEDENCE.get(op);
+      if (precedence === undefined || precedence < minPrecedence) return left;
       this.pos += op === 'not in' ? 2 : 1;
-      const right = this.parseBinary(level + 1);
+      const right = this.parseBinary(precedence + 1);
       left = { kind: 'Binary', operator: op, left, right, start: left.start, end: right.end };
     }
   }
@@ -1683,19 +1742,22 @@ class Parser {
 
   /** `f<T, U>(…)`, tried speculatively: on any failure the tokens are read again as a comparison. */
   private tryGenericCall(callee: A.Expr): A.Call | undefined {
-    if (this.failedGenericCalls.has(this.pos)) return undefined;
+    if (this.failedGenericCalls.has(this.pos) || !this.mayBeTypeArguments()) return undefined;
     const savedPos = this.pos;
     const savedDiagnostics = this.diagnostics.length;
     const savedNewlines = this.newlineStack.length;
     try {
       this.pos++;
       const typeArgs: A.TypeExpr[] = [];
-      this.withNewlines(false, () => {
+      this.newlineStack.push(false);
+      try {
         while (!this.at('>')) {
           typeArgs.push(this.parseType());
           if (!this.eat(',')) break;
         }
-      });
+            } finally {
+        this.newlineStack.pop();
+      }
       this.expect('>');
       if (!this.at('(') || this.tok.nlBefore) throw new ParseError('not a generic call');
       return this.parseCall(callee, typeArgs);
@@ -1710,6 +1772,61 @@ class Parser {
     }
   }
 
+  /**
+   * A cheap look-ahead before speculating: from the `<` at the current token, only type-like tokens up
+   * to a balancing `>` that is directly followed by `(` on the same line. Rules out `i < n {` and the
+   * like without the cost of a failed parse.
+   */
+  private mayBeTypeArguments(): boolean {
+    let depth = 0;
+    for (let i = this.pos; i < this.pos + 64 && i < this.tokens.length; i++) {
+      const t = this.tokens[i];
+      if (i > this.pos && t.nlBefore) return false;
+      switch (t.kind) {
+        case TokenKind.Identifier:
+        case TokenKind.String:
+        case TokenKind.RawString:
+        case TokenKind.Int:
+        case TokenKind.Float:
+          continue;
+        case TokenKind.Keyword:
+          if (t.value === 'fn' || t.value === 'nil' || t.value === 'true' || t.value === 'false') continue;
+          return false;
+        case TokenKind.Punct:
+          switch (t.value) {
+            case '<':
+              depth++;
+              continue;
+            case '>':
+              depth--;
+              if (depth === 0) return this.is(this.tokens[i + 1], '(') && !this.tokens[i + 1].nlBefore;
+              continue;
+            case ',':
+            case '[':
+            case ']':
+            case '{':
+            case '}':
+            case '(':
+            case ')':
+            case ':':
+            case '?':
+            case '|':
+            case '&':
+            case '->':
+            case '.':
+            case '...':
+            case '-':
+              continue;
+            default:
+              return false;
+          }
+        default:
+          return false;
+      }
+    }
+    return false;
+  }
+
   private parseCall(callee: A.Expr, typeArgs: A.TypeExpr[]): A.Call {
     const args: A.Argument[] = [];
     const { end, closed } = this.parseArgumentList(args);
@@ -1719,7 +1836,8 @@ class Parser {
   /** `( args )` with optional commas, named `name: value` and spread `...xs` arguments. */
   private parseArgumentList(args: A.Argument[]): { end: number; closed: boolean } {
     const open = this.expect('(');
-    return this.withNewlines(false, () => {
+    this.newlineStack.push(false);
+    try {
       while (!this.at(')')) {
         if (this.atEOF()) {
           this.reportExpected("')' to close the argument list");
@@ -1740,12 +1858,15 @@ class Parser {
       }
       this.pos++;
       return { end: this.prevEnd, closed: true };
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
   }
 
   private parseIndexOrSlice(object: A.Expr, optional: boolean): A.Expr {
     this.expect('[');
-    return this.withNewlines(false, () => {
+    this.newlineStack.push(false);
+    try {
       let from: A.Expr | undefined;
       if (!this.at(':')) from = this.parseExpression();
       if (this.eat(':')) {
@@ -1756,7 +1877,9 @@ class Parser {
       }
       this.expect(']', "']' to close the index");
       return { kind: 'Index', object, optional, index: from, start: object.start, end: this.prevEnd } as A.Index;
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
   }
 
   private parsePrimary(): A.Expr {
@@ -1810,7 +1933,13 @@ class Parser {
         switch (t.value) {
           case '(': {
             this.pos++;
-            const inner = this.withNewlines(false, () => this.parseExpression());
+            let inner: A.Expr;
+            this.newlineStack.push(false);
+            try {
+              inner = this.parseExpression();
+            } finally {
+              this.newlineStack.pop();
+            }
             this.expect(')', "')' to close the parenthesised expression");
             return { kind: 'Paren', inner, start: t.start, end: this.prevEnd };
           }
@@ -1837,7 +1966,8 @@ class Parser {
   private parseListLiteral(): A.ListLit {
     const open = this.expect('[');
     const elements: A.Expr[] = [];
-    this.withNewlines(false, () => {
+    this.newlineStack.push(false);
+    try {
       while (!this.at(']')) {
         if (this.atEOF()) this.fail("']' to close the list");
         if (this.at('...')) {
@@ -1850,7 +1980,9 @@ class Parser {
         this.eat(',');
       }
       this.pos++;
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     return { kind: 'List', elements, start: open.start, end: this.prevEnd };
   }
 
@@ -1874,14 +2006,17 @@ class Parser {
   private parseClosure(): A.Closure {
     const open = this.expect('{');
     const params: A.Param[] = [];
-    this.withNewlines(false, () => {
+    this.newlineStack.push(false);
+    try {
       while (!this.at('->')) {
         if (this.atEOF()) this.fail("'->' in the closure");
         params.push(this.parseParam(true));
         this.eat(',');
       }
       this.pos++;
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     const statements = this.withNewlines(true, () => this.parseStatementList(open));
     const closed = this.closeBlock(open);
     const body: A.Block = { kind: 'Block', statements, closed, start: open.start, end: this.prevEnd };
@@ -1891,7 +2026,8 @@ class Parser {
   /** Entries after an already consumed `{`, through the closing `}`. */
   private parseDictEntries(open: Token): A.DictEntry[] {
     const entries: A.DictEntry[] = [];
-    this.withNewlines(false, () => {
+    this.newlineStack.push(false);
+    try {
       while (!this.at('}')) {
         if (this.atEOF()) {
           this.reportExpected("'}' to close the dict");
@@ -1930,7 +2066,9 @@ class Parser {
         this.eat(',');
       }
       this.pos++;
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     return entries;
   }
 
@@ -2067,13 +2205,16 @@ class Parser {
         }
         if (this.at('<') && !this.tok.nlBefore) {
           this.pos++;
-          this.withNewlines(false, () => {
+          this.newlineStack.push(false);
+          try {
             while (!this.at('>')) {
               args.push(this.parseType());
               if (!this.eat(',')) break;
             }
             this.expect('>', "'>' to close the type arguments");
-          });
+                    } finally {
+            this.newlineStack.pop();
+          }
         }
         return { kind: 'NamedType', name: qualified, args, start: t.start, end: this.prevEnd };
       }
@@ -2117,7 +2258,8 @@ class Parser {
     const start = this.expect('fn').start;
     this.expect('(', "'(' in the function type");
     const params: A.TypeExpr[] = [];
-    this.withNewlines(false, () => {
+    this.newlineStack.push(false);
+    try {
       while (!this.at(')')) {
         if (this.atEOF()) this.fail("')' to close the function type");
         // Parameter names are allowed in function types: `fn(x: int) -> int`.
@@ -2126,7 +2268,9 @@ class Parser {
         this.eat(',');
       }
       this.pos++;
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     let result: A.TypeExpr | undefined;
     if (this.eat('->')) result = this.parseType();
     return { kind: 'FnType', params, result, start, end: this.prevEnd };
@@ -2136,7 +2280,8 @@ class Parser {
     const open = this.expect('{');
     const fields: A.ShapeField[] = [];
     let rest: A.TypeExpr | undefined;
-    this.withNewlines(false, () => {
+    this.newlineStack.push(false);
+    try {
       while (!this.at('}')) {
         if (this.atEOF()) this.fail("'}' to close the shape type");
         if (this.eat('...')) {
@@ -2159,7 +2304,9 @@ class Parser {
         this.eat(',');
       }
       this.pos++;
-    });
+        } finally {
+      this.newlineStack.pop();
+    }
     return { kind: 'ShapeType', fields, rest, start: open.start, end: this.prevEnd };
   }
 }

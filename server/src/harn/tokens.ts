@@ -32,9 +32,9 @@ export interface Token {
   /** A newline (not joined by `\`) lies between the previous token and this one. */
   nlBefore: boolean;
   /** For string tokens: true when the string is `"""…"""`. */
-  triple?: boolean;
-  /** For string tokens: false when the closing quote is missing. */
-  terminated?: boolean;
+  triple: boolean;
+  /** For string tokens: false when the closing quote is missing (true for every other token). */
+  terminated: boolean;
 }
 
 export const KEYWORDS: ReadonlySet<string> = new Set([
