@@ -1,0 +1,537 @@
+// End-to-end harness: a real VS Code (code-server 4.139.1 = VS Code 1.139.1) with the packaged
+// extension installed, opened on a temporary copy of a fixture workspace in Debian's chromium,
+// driven headless through playwright-core. Everything it starts, teardown() ends.
+//
+// Waits are DOM conditions with timeouts, never fixed sleeps.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+
+export const repoRoot = resolve(__dirname, '..', '..');
+export const screenshotDir = join(repoRoot, '.e2e-screenshots');
+export const vsixPath = join(repoRoot, 'dist', 'harn-workbench.vsix');
+const toolchainFile = join(repoRoot, '.cache', 'e2e', 'toolchain.json');
+
+// Flags for chromium running as root in a container without a GPU or network.
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+// User settings that keep the workbench quiet and predictable: no chat side bar, no welcome page.
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'chat.disableAIFeatures': true,
+  'chat.commandCenter.enabled': false,
+  'extensions.ignoreRecommendations': true,
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'security.workspace.trust.enabled': false,
+  'git.enabled': false,
+  'editor.minimap.enabled': false,
+  'editor.hover.delay': 100,
+  'files.autoSave': 'off',
+};
+
+export interface Toolchain {
+  node: string;
+  codeServerEntry: string;
+  chromium: string;
+  codeServerVersion: string;
+}
+
+export type ToolchainResult = { ok: true; toolchain: Toolchain } | { ok: false; reason: string };
+
+/**
+ * Runs scripts/e2e/setup.mjs (about a second once cached). Exit 3 means the toolchain cannot be
+ * installed on this machine (missing Debian packages and not root): the caller skips with the
+ * reason. Any other failure throws, so a broken install fails the suite instead of hiding.
+ */
+export function ensureToolchain(): ToolchainResult {
+  // Its progress goes to our stderr (a first install takes minutes); its errors are kept.
+  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'e2e', 'setup.mjs')], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 2, 'pipe'],
+  });
+  if (result.stderr) process.stderr.write(result.stderr);
+  if (result.status === 3) {
+    const reason = result.stderr.trim().split('\n').pop() ?? 'e2e toolchain unavailable';
+    return { ok: false, reason: reason.replace(/^\[e2e setup\] /, '') };
+  }
+  if (result.status !== 0) {
+    throw new Error(`scripts/e2e/setup.mjs failed (exit ${result.status}):\n${result.stderr}`);
+  }
+  return { ok: true, toolchain: JSON.parse(readFileSync(toolchainFile, 'utf8')) as Toolchain };
+}
+
+/**
+ * Builds and packages the extension (scripts/e2e/package.mjs) and returns the .vsix path.
+ * HARN_E2E_VSIX=path tests an already packaged .vsix instead.
+ */
+export function packageExtension(): string {
+  const given = process.env.HARN_E2E_VSIX;
+  if (given) {
+    if (!existsSync(given)) throw new Error(`HARN_E2E_VSIX=${given} does not exist`);
+    return resolve(given);
+  }
+  const result = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'e2e', 'package.mjs')], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (result.status !== 0 || !existsSync(vsixPath)) {
+    throw new Error(`packaging the extension failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+  return vsixPath;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function findFiles(dir: string, match: (name: string) => boolean, out: string[] = []): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of entries) {
+    const path = join(dir, name);
+    let isDir = false;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch {
+      continue;
+    }
+    if (isDir) findFiles(path, match, out);
+    else if (match(name)) out.push(path);
+  }
+  return out;
+}
+
+/** Epoch ms of a VS Code log line, "2026-11-30 02:01:50.409 [info] ..." in local time. */
+export function logTimestamp(line: string): number {
+  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})/.exec(line);
+  if (!m) return NaN;
+  const [, y, mo, d, h, mi, sec, ms] = m.map(Number);
+  return new Date(y!, mo! - 1, d!, h!, mi!, sec!, ms!).getTime();
+}
+
+export interface Problem {
+  severity: 'error' | 'warning' | 'info' | 'unknown';
+  text: string;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export class Editor {
+  readonly timings: Record<string, number> = {};
+  /** Requests the page made to anything but loopback (refused). */
+  readonly blockedRequests: string[] = [];
+  private step = 0;
+  private codeServer: ChildProcess | undefined;
+  private codeServerLog = '';
+  private browser: Browser | undefined;
+  private pageOrUndefined: Page | undefined;
+  private readonly tempRoot: string;
+  readonly userDataDir: string;
+  readonly extensionsDir: string;
+  readonly workspace: string;
+  port = 0;
+
+  constructor(
+    private readonly toolchain: Toolchain,
+    private readonly name: string,
+  ) {
+    this.tempRoot = mkdtempSync(join(tmpdir(), 'harn-e2e-'));
+    this.userDataDir = join(this.tempRoot, 'user-data');
+    this.extensionsDir = join(this.tempRoot, 'extensions');
+    this.workspace = join(this.tempRoot, 'workspace');
+    mkdirSync(join(this.userDataDir, 'User'), { recursive: true });
+    mkdirSync(this.extensionsDir, { recursive: true });
+    writeFileSync(join(this.userDataDir, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+    // Screenshots of this run replace the previous run's for the same scenario.
+    mkdirSync(screenshotDir, { recursive: true });
+    for (const file of readdirSync(screenshotDir)) {
+      if (file.startsWith(`${this.name}-`)) rmSync(join(screenshotDir, file), { force: true });
+    }
+    // If the test process ends early, code-server (in its own process group) goes with it.
+    process.once('exit', () => this.killCodeServer());
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        this.killCodeServer();
+        process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+      });
+    }
+  }
+
+  get page(): Page {
+    if (!this.pageOrUndefined) throw new Error('the editor is not open');
+    return this.pageOrUndefined;
+  }
+
+  private codeServerArgs(): string[] {
+    return [
+      this.toolchain.codeServerEntry,
+      '--config',
+      join(this.tempRoot, 'config.yaml'),
+      '--user-data-dir',
+      this.userDataDir,
+      '--extensions-dir',
+      this.extensionsDir,
+    ];
+  }
+
+  private timed(name: string, started: number): void {
+    this.timings[name] = Math.round(performance.now() - started);
+  }
+
+  /** Installs the .vsix, starts code-server on a free loopback port and opens the fixture. */
+  async open(fixture: string, vsix: string): Promise<void> {
+    cpSync(fixture, this.workspace, { recursive: true });
+
+    let started = performance.now();
+    const install = spawnSync(this.toolchain.node, [...this.codeServerArgs(), '--install-extension', vsix], {
+      encoding: 'utf8',
+      env: this.childEnv(),
+      timeout: 120_000,
+    });
+    if (install.status !== 0) {
+      throw new Error(`code-server --install-extension failed (exit ${install.status}):\n${install.stdout}\n${install.stderr}`);
+    }
+    this.timed('installExtensionMs', started);
+
+    started = performance.now();
+    this.port = await freePort();
+    this.codeServer = spawn(
+      this.toolchain.node,
+      [
+        ...this.codeServerArgs(),
+        '--auth',
+        'none',
+        '--bind-addr',
+        `127.0.0.1:${this.port}`,
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-workspace-trust',
+        '--disable-getting-started-override',
+        this.workspace,
+      ],
+      // Its own process group, so teardown ends code-server and everything it started.
+      { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: this.childEnv() },
+    );
+    const append = (chunk: Buffer) => {
+      this.codeServerLog += chunk.toString();
+      if (this.codeServerLog.length > 200_000) this.codeServerLog = this.codeServerLog.slice(-100_000);
+    };
+    this.codeServer.stdout?.on('data', append);
+    this.codeServer.stderr?.on('data', append);
+    const base = `http://127.0.0.1:${this.port}`;
+    await waitFor('code-server to answer /healthz', 60_000, async () => {
+      if (this.codeServer?.exitCode !== null) throw new Error(`code-server exited:\n${this.codeServerLog}`);
+      const response = await fetch(`${base}/healthz`).catch(() => undefined);
+      return response?.ok ? true : undefined;
+    });
+    this.timed('codeServerStartMs', started);
+
+    started = performance.now();
+    this.browser = await chromium.launch({ executablePath: this.toolchain.chromium, headless: true, args: CHROMIUM_ARGS });
+    const context = await this.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    // Only loopback: anything else the page asks for is refused and recorded.
+    await context.route(/^https?:/, async (route) => {
+      const url = route.request().url();
+      if (/^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(url)) return route.continue();
+      this.blockedRequests.push(url);
+      return route.abort('blockedbyclient');
+    });
+    this.pageOrUndefined = await context.newPage();
+    await this.page.goto(`${base}/?folder=${encodeURIComponent(this.workspace)}`);
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await this.page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60_000 });
+    this.timed('workbenchReadyMs', started);
+    // The remote extension host starts a few seconds after the workbench shows; opening a file
+    // before it is up measures its start-up, not the extension's. Wait for it (its log file).
+    await this.waitForLogLine(/Extension host with pid \d+ started/, 'remoteexthost', 60_000);
+    this.timed('extensionHostReadyMs', started);
+  }
+
+  private childEnv(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    // Keep code-server's own files out of the user's home.
+    env.XDG_CONFIG_HOME = join(this.tempRoot, 'xdg-config');
+    env.XDG_DATA_HOME = join(this.tempRoot, 'xdg-data');
+    env.XDG_CACHE_HOME = join(this.tempRoot, 'xdg-cache');
+    // No extension gallery (code-server defaults to a public one): nothing leaves the machine.
+    env.EXTENSIONS_GALLERY = '{}';
+    delete env.NODE_OPTIONS;
+    delete env.VSCODE_IPC_HOOK_CLI;
+    return env;
+  }
+
+  /** Saves .e2e-screenshots/<scenario>-<NN>-<step>.png and returns its path. */
+  async screenshot(step: string): Promise<string> {
+    this.step++;
+    const file = join(screenshotDir, `${this.name}-${String(this.step).padStart(2, '0')}-${step}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /**
+   * Opens a file by clicking its explorer tree item (keyboard shortcuts can land in the Chat
+   * panel) and returns the wall-clock time (epoch ms) of the click. `path` may name folders
+   * ("pipelines/triage.harn"): each is expanded by clicking it first.
+   */
+  async openFileFromExplorer(path: string): Promise<number> {
+    const segments = path.split('/').filter(Boolean);
+    const name = segments.pop() ?? path;
+    const tree = this.page.locator('.explorer-folders-view');
+    for (const folder of segments) {
+      const item = tree.getByRole('treeitem', { name: folder, exact: true });
+      await item.waitFor({ state: 'visible', timeout: 30_000 });
+      if ((await item.getAttribute('aria-expanded')) !== 'true') {
+        await item.click();
+        await waitFor(`the folder ${folder} to expand`, 30_000, async () =>
+          (await item.getAttribute('aria-expanded')) === 'true' ? true : undefined,
+        );
+      }
+    }
+    const item = tree.getByRole('treeitem', { name, exact: true });
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    const clickedAt = Date.now();
+    await item.click();
+    await this.page.locator(`.tabs-container .tab[data-resource-name="${name}"]`).or(
+      this.page.locator('.tabs-container .tab').filter({ hasText: name }),
+    ).first().waitFor({ timeout: 30_000 });
+    await this.page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 30_000 });
+    return clickedAt;
+  }
+
+  /** Waits for the first error squiggle in the active editor and returns its locator. */
+  async waitForSquiggle(kind: 'error' | 'warning' | 'info' = 'error', timeoutMs = 60_000): Promise<Locator> {
+    const squiggle = this.page.locator(`.editor-instance .monaco-editor .squiggly-${kind}`).first();
+    await squiggle.waitFor({ state: 'attached', timeout: timeoutMs });
+    return squiggle;
+  }
+
+  /** Screen boxes of every squiggle of a kind in the visible editor. */
+  async squiggleBoxes(kind: 'error' | 'warning' | 'info' = 'error'): Promise<Box[]> {
+    return this.page.locator(`.editor-instance .monaco-editor .squiggly-${kind}`).evaluateAll((nodes) =>
+      nodes.map((node) => {
+        const r = node.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      }),
+    );
+  }
+
+  /**
+   * The screen box of one character of the visible editor text: the `occurrence`-th match of
+   * `lineText` among the rendered lines, then `column` (0-based) inside it. Monaco renders spaces
+   * as no-break spaces, one character each, so offsets agree with the source line.
+   */
+  async charBox(lineText: string, column: number): Promise<Box> {
+    const box = await this.page.evaluate(
+      ({ lineText, column }) => {
+        // The project compiles without the DOM library: name the few browser APIs used here.
+        interface Rect { x: number; y: number; width: number; height: number }
+        interface DomNode { textContent: string | null }
+        interface Browser {
+          document: {
+            querySelectorAll(selector: string): ArrayLike<DomNode>;
+            createTreeWalker(root: DomNode, whatToShow: number): { nextNode(): DomNode | null };
+            createRange(): { setStart(node: DomNode, offset: number): void; setEnd(node: DomNode, offset: number): void; getBoundingClientRect(): Rect };
+          };
+        }
+        const SHOW_TEXT = 4;
+        const { document } = globalThis as unknown as Browser;
+        const lines = Array.from(document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line'));
+        for (const line of lines) {
+          const text = (line.textContent ?? '').replace(/\u00a0/g, ' ');
+          const start = text.indexOf(lineText);
+          if (start < 0) continue;
+          let offset = start + column;
+          const walker = document.createTreeWalker(line, SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const length = node.textContent?.length ?? 0;
+            if (offset < length) {
+              const range = document.createRange();
+              range.setStart(node, offset);
+              range.setEnd(node, offset + 1);
+              const r = range.getBoundingClientRect();
+              return { x: r.x, y: r.y, width: r.width, height: r.height };
+            }
+            offset -= length;
+          }
+        }
+        return undefined;
+      },
+      { lineText, column },
+    );
+    if (!box) throw new Error(`no rendered line contains ${JSON.stringify(lineText)}`);
+    return box;
+  }
+
+  /** Hovers the first rendered occurrence of `text` and returns the hover widget's text. */
+  async hoverAt(text: string, timeoutMs = 30_000): Promise<string> {
+    const box = await this.charBox(text, Math.floor(text.length / 2));
+    await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const hover = this.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
+    await hover.waitFor({ state: 'visible', timeout: timeoutMs });
+    return (await hover.innerText()).trim();
+  }
+
+  /** Opens the Problems panel (through the status bar, not a shortcut) and reads its rows. */
+  async readProblems(expectAtLeast = 1, timeoutMs = 30_000): Promise<Problem[]> {
+    const panel = this.page.locator('.markers-panel');
+    if (!(await panel.isVisible())) {
+      await this.page.locator('#status\\.problems').click();
+      await panel.waitFor({ state: 'visible', timeout: timeoutMs });
+    }
+    const rows = panel.locator('.monaco-list-row');
+    await waitFor(`${expectAtLeast} row(s) in the Problems panel`, timeoutMs, async () =>
+      (await rows.count()) >= expectAtLeast ? true : undefined,
+    );
+    const raw = await rows.evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        label: node.getAttribute('aria-label') ?? '',
+        text: node.innerText,
+        error: !!node.querySelector('.codicon-error'),
+        warning: !!node.querySelector('.codicon-warning'),
+        info: !!node.querySelector('.codicon-info'),
+      })),
+    );
+    return raw.map((row) => ({
+      severity: row.error ? 'error' : row.warning ? 'warning' : row.info ? 'info' : 'unknown',
+      text: `${row.label} ${row.text}`.replace(/\s+/g, ' ').trim(),
+    }));
+  }
+
+  /** Expands the Outline view in the explorer side bar and returns its item names. */
+  async readOutline(expectAtLeast = 1, timeoutMs = 30_000): Promise<string[]> {
+    const header = this.page.locator('.pane-header').filter({ hasText: /^\s*outline/i }).first();
+    await header.waitFor({ state: 'visible', timeout: timeoutMs });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const rows = this.page.locator('.outline-pane .monaco-list-row, .pane-body .outline-element').first();
+    await rows.waitFor({ state: 'visible', timeout: timeoutMs });
+    return waitFor(`${expectAtLeast} item(s) in the Outline view`, timeoutMs, async () => {
+      const names = await this.page
+        .locator('.outline-pane .monaco-list-row .outline-element .monaco-highlighted-label')
+        .evaluateAll((nodes) => nodes.map((node) => (node.textContent ?? '').trim()));
+      const unique = names.filter((name, i) => name && names.indexOf(name) === i);
+      return unique.length >= expectAtLeast ? unique : undefined;
+    });
+  }
+
+  /**
+   * Waits until a log file under the user-data folder whose name contains `fileName` has a line
+   * matching `pattern`, and returns the line with its timestamp (epoch ms). The extension's log
+   * output channel is written to ".../exthost1/<extension id>/Harn Workbench.log"; the extension
+   * host's own log is "remoteexthost.log".
+   */
+  async waitForLogLine(pattern: RegExp, fileName = 'Harn Workbench', timeoutMs = 60_000): Promise<{ line: string; at: number }> {
+    return waitFor(`a "${fileName}" log line matching ${pattern}`, timeoutMs, () => {
+      for (const file of findFiles(join(this.userDataDir, 'logs'), (name) => name.includes(fileName))) {
+        const line = readFileSync(file, 'utf8')
+          .split('\n')
+          .find((l) => pattern.test(l));
+        if (line) return { line, at: logTimestamp(line) };
+      }
+      return undefined;
+    });
+  }
+
+  /** The text of the extension's log channel files, for failure messages. */
+  extensionLog(): string {
+    return findFiles(join(this.userDataDir, 'logs'), (name) => name.includes('Harn Workbench'))
+      .map((file) => `--- ${file}\n${readFileSync(file, 'utf8')}`)
+      .join('\n');
+  }
+
+  /** code-server's own output, for failure messages. */
+  serverLog(): string {
+    return this.codeServerLog;
+  }
+
+  private killCodeServer(): void {
+    const child = this.codeServer;
+    if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+
+  /** Always ends the browser and code-server (its whole process group) and removes temp files. */
+  async teardown(): Promise<void> {
+    await this.browser?.close().catch(() => undefined);
+    this.browser = undefined;
+    const child = this.codeServer;
+    if (child?.pid && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      this.killCodeServer();
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, 5_000);
+      await exited;
+      clearTimeout(timer);
+      // Children that ignored SIGTERM (extension host, language server) go with the group.
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    this.codeServer = undefined;
+    if (!process.env.HARN_E2E_KEEP) rmSync(this.tempRoot, { recursive: true, force: true });
+  }
+}
