@@ -27,7 +27,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     documentSelector: [
       { scheme: 'file', language: 'harn' },
       { scheme: 'untitled', language: 'harn' },
+      // The loud-boundary gate reads the registry and Rust sources (hover on ids, fixes on unsaved text).
+      { scheme: 'file', language: 'rust' },
+      { scheme: 'file', pattern: '**/*.toml' },
     ],
+    synchronize: {
+      // Saved, created, deleted and renamed files re-run the gate for just those files.
+      fileEvents: [
+        vscode.workspace.createFileSystemWatcher('**/*.{harn,rs,toml}'),
+        vscode.workspace.createFileSystemWatcher('**/.gitignore'),
+      ],
+    },
     outputChannel: output,
     traceOutputChannel: output,
     initializationOptions: { trusted: vscode.workspace.isTrusted },

@@ -3,7 +3,12 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { findingDiagnostics } from './boundaries/diagnostics';
+import { renderGateText } from './boundaries/gate';
+import { scanHarnBoundaries } from './boundaries/harnSites';
+import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from './boundaries/workspaceGate';
 import { harnSyntaxDiagnostics } from './diagnostics';
+import { LineIndex } from './text/lineIndex';
 import { HarnAnalysis } from './harn/analysis';
 import { FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText, sortDiagnostics } from './report/format';
 import { walkFiles } from './workspace/fileWalk';
@@ -16,6 +21,7 @@ const USAGE = `harn-workbench ${VERSION}: checks for Harn sources, the loud-boun
 
 Usage:
   harn-workbench check [PATH...] [--root DIR] [--format text|json|github|sarif]
+  harn-workbench check-loud-boundaries [--root DIR] [--registry PATH] [--funnel PATH] [--format …]
   harn-workbench --help | --version
 
 Exit status: 0 no error, 1 errors found, 2 usage or I/O error.`;
@@ -106,8 +112,59 @@ function runCheck(args: ParsedArgs): number {
     const analysis = new HarnAnalysis(readText(file));
     const rel = toPosix(path.relative(root, file)) || path.basename(file);
     for (const d of harnSyntaxDiagnostics(analysis)) diagnostics.push({ ...d, path: rel });
+    for (const p of scanHarnBoundaries(analysis).problems) {
+      diagnostics.push({ path: rel, range: analysis.lineIndex.rangeOf(p.range.start, p.range.end), severity: 'warning', source: 'harn.boundaries', code: p.code, message: p.message });
+    }
   }
-  return report(sortDiagnostics(diagnostics), format, `${files.length} .harn file(s) checked`);
+  let checked = `${files.length} .harn file(s) checked`;
+  // The loud-boundary gate, when the tree has a registry.
+  if (fs.existsSync(path.join(root, DEFAULT_GATE_SETTINGS.registryPath))) {
+    const gate = new BoundaryGateWorkspace(root, DEFAULT_GATE_SETTINGS);
+    const run = gate.run();
+    diagnostics.push(...gateDiagnostics(gate, run));
+    checked += `, loud-boundary gate: ${run.result.findings.length} finding(s)`;
+  }
+  return report(sortDiagnostics(diagnostics), format, checked);
+}
+
+function gateDiagnostics(gate: BoundaryGateWorkspace, run: GateRun): FileDiagnostic[] {
+  const out: FileDiagnostic[] = [];
+  const indexes = new Map<string, LineIndex | undefined>();
+  for (const finding of run.result.findings) {
+    const where = finding.location.path;
+    if (!indexes.has(where)) {
+      const text = gate.readFile(where);
+      indexes.set(where, text === undefined ? undefined : new LineIndex(text));
+    }
+    for (const d of findingDiagnostics(finding, indexes.get(where))) out.push({ ...d, path: where });
+  }
+  return out;
+}
+
+function runCheckLoudBoundaries(args: ParsedArgs): number {
+  if (args.positional.length) throw new UsageError(`check-loud-boundaries takes no paths (got ${args.positional.join(' ')}); use --root`);
+  const root = path.resolve(args.options.get('--root') ?? '.');
+  const format = formatOf(args);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new IoError(`--root is not a folder: ${root}`);
+  const settings: GateSettings = {
+    ...DEFAULT_GATE_SETTINGS,
+    registryPath: toPosix(args.options.get('--registry') ?? DEFAULT_GATE_SETTINGS.registryPath),
+    funnelPath: toPosix(args.options.get('--funnel') ?? DEFAULT_GATE_SETTINGS.funnelPath),
+  };
+  const gate = new BoundaryGateWorkspace(root, settings);
+  const run = gate.run();
+  const io = run.result.findings.find((f) => f.kind === 'missing_registry' || f.kind === 'missing_funnel' || (run.result.refused && f.kind === 'path_outside_root'));
+  if (io) throw new IoError(io.message);
+  if (format === 'text') {
+    const text = renderGateText(run.result, settings.registryPath);
+    // As upstream: the OK line on stdout, a failure report on stderr.
+    if (run.result.findings.length === 0) process.stdout.write(text + '\n');
+    else process.stderr.write(text + '\n');
+    return run.result.findings.length === 0 ? 0 : 1;
+  }
+  // Gate diagnostics keep the gate's finding order (upstream's), not path order.
+  report(gateDiagnostics(gate, run), format, '');
+  return run.result.findings.length === 0 ? 0 : 1;
 }
 
 function report(diagnostics: FileDiagnostic[], format: OutputFormat, checked: string): number {
@@ -145,6 +202,8 @@ export function main(argv: string[]): number {
     switch (args.command) {
       case 'check':
         return runCheck(args);
+      case 'check-loud-boundaries':
+        return runCheckLoudBoundaries(args);
       default:
         throw new UsageError(`unknown command ${args.command}`);
     }

@@ -2,8 +2,11 @@
 
 import * as path from 'node:path';
 import {
+  CodeAction,
+  CodeActionKind,
   createConnection,
   DidChangeConfigurationNotification,
+  FileChangeType,
   InitializeResult,
   ProposedFeatures,
   TextDocuments,
@@ -11,8 +14,12 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { harnSyntaxDiagnostics } from './diagnostics';
+import { BoundaryService } from './features/boundaryFeatures';
+import { DiagnosticsStore } from './features/diagnosticsStore';
+import { guarded } from './features/handler';
 import { registerHarnFeatures, toLspDiagnostic } from './features/harnFeatures';
 import { StatusNotification } from './protocol';
+import { readSettings, WorkbenchSettings } from './workspace/settings';
 import { HarnWorkspace, uriToPath } from './workspace/harnWorkspace';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -21,8 +28,12 @@ let workspaceRoots: string[] = [];
 
 const workspace = new HarnWorkspace(documents, () => workspaceRoots);
 const firstRoot = (): string | undefined => workspaceRoots[0];
+const store = new DiagnosticsStore(connection);
+const boundaries = new BoundaryService(documents, store, (message) => connection.console.info(message));
+let supportsConfiguration = false;
 
 connection.onInitialize((params): InitializeResult => {
+  supportsConfiguration = params.capabilities.workspace?.configuration === true;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
   if (workspaceRoots.length === 0 && params.rootUri) workspaceRoots = [uriToPath(params.rootUri)];
   return {
@@ -34,16 +45,53 @@ connection.onInitialize((params): InitializeResult => {
       hoverProvider: true,
       definitionProvider: true,
       completionProvider: { triggerCharacters: ['.', '"'], resolveProvider: false },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: 'harn-workbench', version: '0.1.0' },
   };
 });
 
+async function loadSettings(): Promise<WorkbenchSettings> {
+  const raw: unknown = supportsConfiguration ? await connection.workspace.getConfiguration('harn') : undefined;
+  const { settings, problems } = readSettings(raw);
+  // An invalid value is reported, not silently replaced.
+  for (const problem of problems) {
+    connection.console.warn(problem);
+    void connection.window.showWarningMessage(`Harn Workbench: ${problem}`);
+  }
+  return settings;
+}
+
+async function startDomains(): Promise<void> {
+  const root = firstRoot();
+  if (!root) return;
+  const settings = await loadSettings();
+  boundaries.start(root, settings.boundaries);
+}
+
 connection.onInitialized(() => {
-  void connection.client.register(DidChangeConfigurationNotification.type, undefined).catch(() => undefined);
-  connection.console.info('Harn language server ready');
-  void connection.sendNotification(StatusNotification, { state: 'ready' });
+  if (supportsConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, undefined).catch(() => undefined);
+  void startDomains()
+    .catch((error) => connection.console.error(`starting the workspace checks failed: ${String(error)}`))
+    .finally(() => {
+      connection.console.info('Harn language server ready');
+      void connection.sendNotification(StatusNotification, { state: 'ready' });
+    });
 });
+
+connection.onDidChangeConfiguration(() => {
+  void startDomains().catch((error) => connection.console.error(`reloading settings failed: ${String(error)}`));
+});
+
+connection.onDidChangeWatchedFiles((params) => boundaries.filesChanged(params.changes));
+documents.onDidSave((e) => boundaries.filesChanged([{ uri: e.document.uri, type: FileChangeType.Changed }]));
+
+// Live boundary checks depend on the registry: re-check open .harn documents after each gate run.
+boundaries.whenGateRuns(() => {
+  for (const doc of documents.all()) if (doc.languageId === 'harn') scheduleValidation(doc);
+});
+
+connection.onCodeAction(guarded(connection, 'codeAction', [] as CodeAction[], (params) => boundaries.codeActions(params)));
 
 // Diagnostics as you type (opening a document counts as its first change): validate after a short pause; a result for an outdated version is dropped.
 const pending = new Map<string, NodeJS.Timeout>();
@@ -67,9 +115,10 @@ function validate(uri: string, version: number): void {
   try {
     const started = performance.now();
     if (doc.languageId !== 'harn') return;
-    const diagnostics = harnSyntaxDiagnostics(workspace.analysisOf(doc)).map(toLspDiagnostic);
+    const analysis = workspace.analysisOf(doc);
+    const diagnostics = [...harnSyntaxDiagnostics(analysis).map(toLspDiagnostic), ...boundaries.liveDiagnostics(analysis)];
     if (documents.get(uri)?.version !== version) return;
-    void connection.sendDiagnostics({ uri, version, diagnostics });
+    store.set(uri, 'harn', diagnostics, version);
     const root = firstRoot();
     const file = uriToPath(uri);
     void connection.sendNotification(StatusNotification, {
@@ -82,13 +131,19 @@ function validate(uri: string, version: number): void {
   }
 }
 
-documents.onDidChangeContent((e) => scheduleValidation(e.document));
+documents.onDidChangeContent((e) => {
+  scheduleValidation(e.document);
+  boundaries.documentChanged(e.document.uri);
+});
 documents.onDidClose((e) => {
   workspace.forget(e.document.uri);
-  void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  store.clear(e.document.uri, 'harn');
 });
 
-registerHarnFeatures(connection, documents, workspace, firstRoot);
+registerHarnFeatures(connection, documents, workspace, firstRoot, {
+  hover: (doc, offset) => boundaries.hover(doc, offset),
+  completion: (analysis, offset) => boundaries.completion(analysis, offset),
+});
 
 documents.listen(connection);
 connection.listen();

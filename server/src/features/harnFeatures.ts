@@ -86,11 +86,20 @@ export function toDocumentSymbols(symbols: OutlineSymbol[], analysis: HarnAnalys
   }));
 }
 
+/** Features of other domains that answer first in the same handlers (one handler per LSP method). */
+export interface FeatureExtensions {
+  /** Hover for any synced document; undefined lets the Harn hover answer. */
+  hover?(doc: TextDocument, offset: number): Hover | undefined;
+  /** Completion inside special strings of a `.harn` document; undefined lets the Harn completion answer. */
+  completion?(analysis: HarnAnalysis, offset: number): CompletionItem[] | undefined;
+}
+
 export function registerHarnFeatures(
   connection: Connection,
   documents: TextDocuments<TextDocument>,
   workspace: HarnWorkspace,
   workspaceRoot: () => string | undefined,
+  extensions: FeatureExtensions = {},
 ): void {
   /** The analysis of an open .harn document, or undefined for other documents. */
   const harnDoc = (uri: string): { doc: TextDocument; analysis: HarnAnalysis; file: string } | undefined => {
@@ -142,6 +151,9 @@ export function registerHarnFeatures(
 
   connection.onHover(
     guarded(connection, 'hover', null as Hover | null, (params) => {
+      const doc = documents.get(params.textDocument.uri);
+      const extra = doc && extensions.hover?.(doc, doc.offsetAt(params.position));
+      if (extra) return extra;
       const h = harnDoc(params.textDocument.uri);
       if (!h) return null;
       const offset = h.analysis.lineIndex.offsetAt(params.position);
@@ -179,6 +191,8 @@ export function registerHarnFeatures(
       const h = harnDoc(params.textDocument.uri);
       if (!h) return [];
       const offset = h.analysis.lineIndex.offsetAt(params.position);
+      const extra = extensions.completion?.(h.analysis, offset);
+      if (extra) return extra;
       return completionsAt(h.analysis, h.file, offset, workspace, workspaceRoot()).map((c) => {
         const item: CompletionItem = { label: c.label, kind: COMPLETION_KINDS[c.kind], sortText: c.sortText };
         if (c.detail) item.detail = c.detail;

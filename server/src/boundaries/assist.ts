@@ -1,0 +1,148 @@
+// Editor help for boundaries, as pure functions: live checks of a `.harn` text against the registry,
+// hover text for an id, completion items, and the fixes (minimal registry or source edits) for each
+// finding kind.
+
+import { closestIds } from './gate';
+import { BOUNDARY_KINDS, HarnBoundaryScan } from './harnSites';
+import { addAnchor, addBoundaryEntry, removeAnchor, removeEntry, TextEdit } from './registryEdits';
+import { BoundaryEntry, BoundarySite, Registry, TextRange } from './types';
+
+export interface LiveProblem {
+  code: 'unknown_boundary' | 'boundary_payload_incomplete' | 'invalid_boundary_kind';
+  message: string;
+  range: TextRange;
+  data?: { id: string; suggestions: string[] };
+}
+
+export function registeredIds(registry: Registry): Set<string> {
+  return new Set(registry.boundaries.map((b) => b.id?.value).filter((id): id is string => !!id));
+}
+
+/** As-you-type problems in one `.harn` text: ids the registry does not know, payload problems. */
+export function liveHarnProblems(scan: HarnBoundaryScan, registry: Registry | undefined): LiveProblem[] {
+  const problems: LiveProblem[] = scan.problems.map((p) => ({ code: p.code, message: p.message, range: p.range }));
+  if (!registry?.parsed) return problems;
+  const known = registeredIds(registry);
+  for (const ref of scan.references) {
+    if (known.has(ref.id)) continue;
+    const suggestions = closestIds(ref.id, known);
+    const hint = suggestions.length ? ` Did you mean \`${suggestions[0]}\`?` : '';
+    const via = ref.viaConstant ? ` (through \`${ref.viaConstant}\`)` : '';
+    problems.push({
+      code: 'unknown_boundary',
+      message: `reports boundary \`${ref.id}\`${via}, which is not in the registry.${hint}`,
+      range: ref.range,
+      data: { id: ref.id, suggestions },
+    });
+  }
+  return problems;
+}
+
+export function findEntry(registry: Registry | undefined, id: string): BoundaryEntry | undefined {
+  return registry?.boundaries.find((b) => b.id?.value === id);
+}
+
+/** Markdown describing a registered boundary; `link` turns a root-relative path into a Markdown link target. */
+export function entryMarkdown(id: string, registry: Registry | undefined, sites: BoundarySite[], link: (relative: string) => string): string {
+  const entry = findEntry(registry, id);
+  if (!entry) {
+    const audited = registry?.audited.find((a) => a.id?.value === id);
+    if (audited) {
+      const anchors = audited.anchors.map((a) => `[${a.value}](${link(a.value)})`).join(', ');
+      return [`**${id}** — audited boundary: ${audited.title?.value ?? ''}`, `Event: \`${audited.event?.value ?? '?'}\` · marker \`${audited.marker?.value ?? ''}\``, `Anchors: ${anchors || 'none'}`].join('\n\n');
+    }
+    return `**${id}** is not in the loud-boundary registry.`;
+  }
+  const parts = [`**${id}** — ${entry.title?.value ?? '(no title)'}`];
+  if (entry.drops) parts.push(`Drops: ${entry.drops.value}`);
+  const anchors = entry.anchors.map((a) => `[${a.value}](${link(a.value)})`);
+  parts.push(`Anchors: ${anchors.length ? anchors.join(', ') : 'none'}`);
+  parts.push(`Test: ${entry.test ? `[${entry.test.value}](${link(entry.test.value)})` : 'none'}`);
+  const where = [...new Set(sites.filter((s) => s.id === id).map((s) => s.path))].sort();
+  if (where.length) parts.push(`Reported in: ${where.map((p) => `[${p}](${link(p)})`).join(', ')}`);
+  if (entry.event) parts.push(`Event: \`${entry.event.value}\`${entry.wasSilent ? ' · was silent before it was registered' : ''}`);
+  return parts.join('\n\n');
+}
+
+export interface BoundaryCompletion {
+  label: string;
+  detail: string;
+  documentation: string;
+}
+
+export function idCompletions(registry: Registry | undefined): BoundaryCompletion[] {
+  return (registry?.boundaries ?? [])
+    .filter((b) => b.id?.value)
+    .map((b) => ({ label: b.id!.value, detail: b.title?.value ?? '', documentation: b.drops ? `Drops: ${b.drops.value}` : '' }));
+}
+
+export function kindCompletions(): BoundaryCompletion[] {
+  return [...BOUNDARY_KINDS].map(([kind, owner]) => ({
+    label: kind,
+    detail: `owner: ${owner}`,
+    documentation: owner === 'policy' ? 'A policy cap ended the output (owner "policy").' : 'The harness lost model output (owner "harness").',
+  }));
+}
+
+/** A fix: edits to one file (root-relative), titled for the light bulb. */
+export interface Fix {
+  title: string;
+  path: string;
+  edits: TextEdit[];
+  preferred?: boolean;
+}
+
+export interface FixContext {
+  registryPath: string;
+  registryText: string;
+  registry: Registry;
+  sites: BoundarySite[];
+}
+
+/** Fixes for a gate or live finding of `kind` about `id`, shown in file `path` (root-relative). */
+export function fixesFor(kind: string, id: string, path: string, context: FixContext, extra: { suggestions?: string[]; anchorPath?: string; idRange?: TextRange; sourceText?: string } = {}): Fix[] {
+  const { registryPath, registryText, registry } = context;
+  const fixes: Fix[] = [];
+  const push = (title: string, file: string, edits: TextEdit[], preferred = false): void => {
+    if (edits.length) fixes.push({ title, path: file, edits, preferred });
+  };
+  switch (kind) {
+    case 'unknown_boundary':
+      for (const [i, suggestion] of (extra.suggestions ?? []).entries()) {
+        const edit = extra.idRange && extra.sourceText !== undefined ? replaceHarnString(extra.sourceText, extra.idRange, suggestion) : undefined;
+        if (edit) push(`Change to '${suggestion}'`, path, [edit], i === 0);
+      }
+      push(`Register boundary '${id}' in ${registryPath}`, registryPath, addBoundaryEntry(registryText, registry, { id, anchors: [path] }), !extra.suggestions?.length);
+      break;
+    case 'unregistered_site':
+      push(`Add ${path} to the anchors of '${id}'`, registryPath, addAnchor(registryText, registry, id, path), true);
+      break;
+    case 'missing_anchor':
+      if (extra.anchorPath) push(`Remove the missing anchor ${extra.anchorPath} from '${id}'`, registryPath, removeAnchor(registryText, registry, id, extra.anchorPath), true);
+      break;
+    case 'stale_entry':
+    case 'orphan_entry':
+      push(`Remove the entry '${id}' from ${registryPath}`, registryPath, removeEntry(registryText, registry, id), true);
+      break;
+    case 'unregistered_boundary': {
+      const anchors = [...new Set(context.sites.filter((s) => s.id === id).map((s) => s.path))].sort();
+      push(`Add a [[boundary]] entry for '${id}'`, registryPath, addBoundaryEntry(registryText, registry, { id, anchors }), true);
+      break;
+    }
+  }
+  return fixes;
+}
+
+/** Replaces a `.harn` string literal's content, keeping its quoting (`"…"` or `r"…"`); undefined when the id comes through a constant. */
+function replaceHarnString(text: string, range: TextRange, value: string): TextEdit | undefined {
+  const original = text.slice(range.start, range.end);
+  if (!/^(r#*)?"/.test(original)) return undefined;
+  const raw = /^r#*"/.exec(original);
+  if (raw) {
+    const hashes = raw[0].length - 2;
+    const closing = '"' + '#'.repeat(hashes);
+    return { start: range.start, end: range.end, newText: `${raw[0]}${value}${closing}` };
+  }
+  const escaped = value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\$/g, '\\$');
+  return { start: range.start, end: range.end, newText: `"${escaped}"` };
+}

@@ -1,0 +1,276 @@
+// The loud-boundary gate as a pure function over gathered inputs: the same rules, finding kinds,
+// messages and order as upstream's scripts/check_loud_boundaries.harn (`evaluate`), plus where each
+// finding belongs in the editor (the registry entry, anchor or test string; the `.harn` id; the
+// `BoundaryId::X` token).
+
+import { Funnel, FindingKind, Registry, BoundarySite, TextRange, LocatedString, BoundaryEntry } from './types';
+
+export interface GateInput {
+  registryPath: string;
+  funnelPath: string;
+  registry: Registry;
+  funnel: Funnel;
+  /** Construction sites found in the scanned files, exempt paths (funnel, tests) already removed. */
+  sites: BoundarySite[];
+  /** Referenced paths (anchors, tests, audited anchors) that exist as files inside the root. */
+  existing: ReadonlySet<string>;
+  /** The text of referenced existing files that the test and marker checks read. */
+  contents: ReadonlyMap<string, string>;
+  /** Referenced paths that were not read because they leave the root, with the reason. */
+  refused: ReadonlyMap<string, string>;
+}
+
+export type GateFindingKind = FindingKind | 'path_outside_root' | 'toml_syntax' | 'missing_registry' | 'missing_funnel';
+
+export interface Finding {
+  kind: GateFindingKind;
+  id: string;
+  /** The path upstream prints (`[kind] id @ path`). */
+  path: string;
+  message: string;
+  /** Where the finding is shown and fixed: a file and the ranges in it (several for repeated mentions). */
+  location: { path: string; ranges: TextRange[] };
+}
+
+export interface GateResult {
+  findings: Finding[];
+  /** True when the gate could not run (missing or unparsable registry, missing or vacuous funnel). */
+  refused: boolean;
+  boundaryCount: number;
+  auditedCount: number;
+}
+
+const at = (path: string, range: TextRange | undefined): { path: string; ranges: TextRange[] } => ({ path, ranges: range ? [range] : [] });
+
+/** Ranges of an entry to point at when the finding is about the entry as a whole. */
+function entryRange(entry: BoundaryEntry): TextRange {
+  return entry.id?.range ?? entry.headerRange;
+}
+
+export function evaluateGate(input: GateInput): GateResult {
+  const { registry, funnel, registryPath, funnelPath } = input;
+  const findings: Finding[] = [];
+  const result = (refused: boolean): GateResult => ({
+    findings,
+    refused,
+    boundaryCount: registry.boundaries.length,
+    auditedCount: registry.audited.length,
+  });
+
+  if (!registry.parsed) {
+    for (const p of registry.problems) {
+      findings.push({ kind: 'toml_syntax', id: '', path: registryPath, message: `failed to parse ${registryPath}: ${p.message}`, location: at(registryPath, p.range) });
+    }
+    return result(true);
+  }
+  if (funnel.arms.length === 0) {
+    findings.push({
+      kind: 'vacuous_funnel',
+      id: '',
+      path: funnelPath,
+      message: `could not read any \`Self::Variant => "wire"\` arms from ${funnelPath}; the gate would pass vacuously`,
+      location: at(funnelPath, { start: 0, end: 0 }),
+    });
+    return result(true);
+  }
+
+  // Schema problems other than a missing id (which upstream reports itself, below) come first.
+  for (const p of registry.problems) {
+    if (/entry has (no|an empty) `id`/.test(p.message)) continue;
+    findings.push({ kind: 'invalid_entry', id: p.id ?? '', path: registryPath, message: p.message, location: at(registryPath, p.range) });
+  }
+
+  // registered_ids: blank and duplicate ids.
+  const registered = new Map<string, BoundaryEntry>();
+  for (const entry of registry.boundaries) {
+    const id = entry.id?.value ?? '';
+    if (id === '') {
+      findings.push({ kind: 'invalid_entry', id: '', path: registryPath, message: 'a [[boundary]] entry has no `id`', location: at(registryPath, entry.headerRange) });
+    } else if (registered.has(id)) {
+      findings.push({ kind: 'duplicate_entry', id, path: registryPath, message: 'registered twice', location: at(registryPath, entryRange(entry)) });
+    } else {
+      registered.set(id, entry);
+    }
+  }
+
+  // Rule 1: the enum and the registry correspond 1:1 (wire ids read from the `as_str` arms).
+  const enumIds = new Set<string>();
+  for (const arm of funnel.arms) {
+    enumIds.add(arm.wire);
+    if (!registered.has(arm.wire)) {
+      findings.push({
+        kind: 'unregistered_boundary',
+        id: arm.wire,
+        path: funnelPath,
+        message: `BoundaryId::${arm.variant} has no [[boundary]] entry`,
+        location: at(funnelPath, arm.variantRange),
+      });
+    }
+  }
+  for (const [id, entry] of registered) {
+    if (!enumIds.has(id)) {
+      findings.push({ kind: 'orphan_entry', id, path: registryPath, message: 'no BoundaryId variant maps to this id', location: at(registryPath, entryRange(entry)) });
+    }
+  }
+
+  // Rules 2, 3 and 5, per entry (duplicates included, as upstream).
+  for (const entry of registry.boundaries) {
+    const id = entry.id?.value ?? '';
+    if (id === '') continue;
+    anchorFindings(input, entry, id, findings);
+    testFindings(input, entry, id, findings);
+  }
+
+  // Rule 4: a site naming an id nobody registered.
+  for (const [key, group] of groupSites(input.sites)) {
+    const [path, id] = splitKey(key);
+    if (registered.has(id)) continue;
+    findings.push({
+      kind: 'unknown_boundary',
+      id,
+      path,
+      message: `reports boundary \`${id}\`, which is not in the registry`,
+      location: { path, ranges: group.map((s) => s.range) },
+    });
+  }
+
+  auditedFindings(input, findings);
+  return result(false);
+}
+
+const KEY_SEPARATOR = '\u0000';
+const splitKey = (key: string): [string, string] => key.split(KEY_SEPARATOR) as [string, string];
+
+/** Sites grouped by (path, id), keeping the order in which each pair is first seen (upstream's `unique()`). */
+function groupSites(sites: BoundarySite[]): Map<string, BoundarySite[]> {
+  const groups = new Map<string, BoundarySite[]>();
+  for (const site of sites) {
+    const key = site.path + KEY_SEPARATOR + site.id;
+    const group = groups.get(key);
+    if (group) group.push(site);
+    else groups.set(key, [site]);
+  }
+  return groups;
+}
+
+/** Refused paths get their own finding and no other (they were never looked at). */
+function refusedFinding(input: GateInput, located: LocatedString, id: string, findings: Finding[]): boolean {
+  const reason = input.refused.get(located.value);
+  if (reason === undefined) return false;
+  findings.push({ kind: 'path_outside_root', id, path: located.value, message: reason, location: at(input.registryPath, located.range) });
+  return true;
+}
+
+function anchorFindings(input: GateInput, entry: BoundaryEntry, id: string, findings: Finding[]): void {
+  const { registryPath } = input;
+  if (entry.anchors.length === 0) {
+    findings.push({ kind: 'no_anchor', id, path: registryPath, message: 'entry declares no `anchors`', location: at(registryPath, entry.anchorsRange ?? entryRange(entry)) });
+  }
+  const anchorSet = new Set<string>();
+  for (const anchor of entry.anchors) {
+    anchorSet.add(anchor.value);
+    if (refusedFinding(input, anchor, id, findings)) continue;
+    if (!input.existing.has(anchor.value)) {
+      findings.push({ kind: 'missing_anchor', id, path: anchor.value, message: 'anchor file does not exist', location: at(registryPath, anchor.range) });
+    }
+  }
+  const live = new Map<string, BoundarySite[]>();
+  for (const site of input.sites) {
+    if (site.id !== id) continue;
+    const list = live.get(site.path);
+    if (list) list.push(site);
+    else live.set(site.path, [site]);
+  }
+  if (live.size === 0) {
+    findings.push({ kind: 'stale_entry', id, path: registryPath, message: 'no file constructs this boundary any more', location: at(registryPath, entryRange(entry)) });
+  }
+  for (const path of [...live.keys()].sort()) {
+    if (anchorSet.has(path)) continue;
+    findings.push({
+      kind: 'unregistered_site',
+      id,
+      path,
+      message: `constructs \`${id}\` but is not one of its registered anchors`,
+      location: { path, ranges: live.get(path)!.map((s) => s.range) },
+    });
+  }
+}
+
+function testFindings(input: GateInput, entry: BoundaryEntry, id: string, findings: Finding[]): void {
+  const { registryPath } = input;
+  const test = entry.test;
+  if (!test || test.value === '') {
+    findings.push({ kind: 'no_test', id, path: registryPath, message: 'entry declares no `test`', location: at(registryPath, test?.range ?? entryRange(entry)) });
+    return;
+  }
+  if (refusedFinding(input, test, id, findings)) return;
+  if (!input.existing.has(test.value)) {
+    findings.push({ kind: 'missing_test', id, path: test.value, message: 'test file does not exist', location: at(registryPath, test.range) });
+    return;
+  }
+  if (!(input.contents.get(test.value) ?? '').includes(id)) {
+    findings.push({ kind: 'inert_test', id, path: test.value, message: `test file never mentions \`${id}\``, location: at(registryPath, test.range) });
+  }
+}
+
+function auditedFindings(input: GateInput, findings: Finding[]): void {
+  for (const entry of input.registry.audited) {
+    const id = entry.id?.value ?? '';
+    const marker = entry.marker?.value ?? '';
+    for (const anchor of entry.anchors) {
+      if (refusedFinding(input, anchor, id, findings)) continue;
+      if (!input.existing.has(anchor.value)) {
+        findings.push({ kind: 'missing_audited_anchor', id, path: anchor.value, message: 'audited anchor file does not exist', location: at(input.registryPath, anchor.range) });
+      } else if (marker !== '' && !(input.contents.get(anchor.value) ?? '').includes(marker)) {
+        findings.push({
+          kind: 'audited_event_gone',
+          id,
+          path: anchor.value,
+          message: `no longer contains \`${marker}\` — the boundary may have gone silent`,
+          location: at(input.registryPath, anchor.range),
+        });
+      }
+    }
+  }
+}
+
+/** The registered ids closest to `id` by edit distance (at most a third of its length), closest first. */
+export function closestIds(id: string, candidates: Iterable<string>, limit = 3): string[] {
+  const scored: { candidate: string; distance: number }[] = [];
+  const budget = Math.max(2, Math.floor(id.length / 3));
+  for (const candidate of candidates) {
+    const distance = editDistance(id, candidate);
+    if (distance > 0 && distance <= budget) scored.push({ candidate, distance });
+  }
+  return scored
+    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .slice(0, limit)
+    .map((s) => s.candidate);
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}
+
+/** Upstream's text output: the OK line, or the failure header and one line per finding. */
+export function renderGateText(result: GateResult, registryPath: string): string {
+  if (result.findings.length === 0) {
+    return `loud-boundary registry OK (${result.boundaryCount} funnelled boundary(ies), ${result.auditedCount} audited)`;
+  }
+  const lines = [`::error::loud-boundary registry failed (${result.findings.length} finding(s)):`];
+  for (const f of result.findings) lines.push(`  [${f.kind}] ${f.id} @ ${f.path}: ${f.message}`);
+  lines.push(
+    `hint: a boundary that can drop model output must report through crate::boundary::BoundaryFailure and be listed in ${registryPath}. See the header of that file for the checklist.`,
+  );
+  return lines.join('\n');
+}

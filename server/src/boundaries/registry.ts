@@ -1,0 +1,291 @@
+// Reads scripts/loud_boundaries.toml (spec/harn-artifacts.md §6) into located entries and schema problems.
+// Pure: text in, plain data out. Offsets are UTF-16 code units into the text as given (a BOM counts as one).
+
+import { z } from 'zod';
+import { getStaticTOMLValue, ParseError, parseTOML, type AST } from 'toml-eslint-parser';
+import type { AuditedEntry, BoundaryEntry, LocatedString, Registry, RegistryProblem, TextRange } from './types';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Schema. The zod field types are the source of truth for which keys an entry may hold and what they must be.
+
+const nonEmpty = (what: string) => z.string().min(1, `${what} must not be empty`);
+
+export const boundaryFields = {
+  id: nonEmpty('`id`'),
+  title: z.string(),
+  drops: z.string(),
+  was_silent: z.boolean(),
+  event: z.string(),
+  anchors: z.array(nonEmpty('an anchor')),
+  test: z.string(),
+  notes: z.string(),
+};
+
+export const auditedFields = {
+  id: nonEmpty('`id`'),
+  title: z.string(),
+  event: z.string(),
+  anchors: z.array(nonEmpty('an anchor')),
+  marker: z.string(),
+};
+
+/** Every key optional except `id`; unknown keys rejected. */
+export const BoundaryTableSchema = z.strictObject(boundaryFields).partial().required({ id: true });
+export const AuditedTableSchema = z.strictObject(auditedFields).partial().required({ id: true });
+
+/** A `[[boundary]]` table as TOML data, once valid. */
+export type BoundaryTable = z.infer<typeof BoundaryTableSchema>;
+/** An `[[audited]]` table as TOML data, once valid. */
+export type AuditedTable = z.infer<typeof AuditedTableSchema>;
+
+type SectionName = 'boundary' | 'audited';
+const SECTIONS: readonly SectionName[] = ['boundary', 'audited'];
+const FIELDS: Record<SectionName, Record<string, z.ZodType>> = { boundary: boundaryFields, audited: auditedFields };
+const SCHEMAS: Record<SectionName, z.ZodType> = { boundary: BoundaryTableSchema, audited: AuditedTableSchema };
+const ARTICLE: Record<SectionName, string> = { boundary: 'a', audited: 'an' };
+
+// ---------------------------------------------------------------------------------------------------------------
+// TOML access shared with registryEdits.
+
+/**
+ * Parses TOML 1.0 text. A leading BOM is read as a space so that every offset stays an offset into `text`.
+ * Throws the parser's ParseError on a syntax error.
+ */
+export function parseTomlAst(text: string): AST.TOMLProgram {
+  const source = text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
+  return parseTOML(source, { tomlVersion: '1.0' });
+}
+
+/** The static value of a whole document (tables as plain objects, arrays, strings, numbers, booleans, Dates). */
+export function tomlDocumentValue(ast: AST.TOMLProgram): Record<string, unknown> {
+  return getStaticTOMLValue(ast) as Record<string, unknown>;
+}
+
+/** The name of a key part, bare or quoted. */
+export function keyPartName(part: AST.TOMLBare | AST.TOMLQuoted): string {
+  return part.type === 'TOMLBare' ? part.name : part.value;
+}
+
+/** The range of a `[[name]]` / `[name]` header: from the first `[` through the last `]`. */
+export function tableHeaderRange(text: string, table: AST.TOMLTable): TextRange {
+  const closing = table.kind === 'array' ? ']]' : ']';
+  const at = text.indexOf(closing, table.key.range[1]);
+  return { start: table.range[0], end: at < 0 ? table.key.range[1] : at + closing.length };
+}
+
+function isSyntaxError(e: unknown): e is ParseError {
+  return e instanceof ParseError || (e instanceof SyntaxError && typeof (e as Partial<ParseError>).index === 'number');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const range = (r: readonly [number, number]): TextRange => ({ start: r[0], end: r[1] });
+
+function describeNode(node: AST.TOMLContentNode): string {
+  if (node.type === 'TOMLArray') return 'an array';
+  if (node.type === 'TOMLInlineTable') return 'an inline table';
+  switch (node.kind) {
+    case 'string':
+      return 'a string';
+    case 'integer':
+      return 'an integer';
+    case 'float':
+      return 'a float';
+    case 'boolean':
+      return 'a boolean';
+    default:
+      return 'a date/time';
+  }
+}
+
+function describeExpected(expected: string): string {
+  if (expected === 'array') return 'an array of strings';
+  if (expected === 'boolean') return 'a boolean';
+  if (expected === 'string') return 'a string';
+  return expected;
+}
+
+/** Reads one `[[section]]` table: its located values, and the problems of its keys and values. */
+function readEntry(
+  text: string,
+  section: SectionName,
+  table: AST.TOMLTable,
+  problems: RegistryProblem[],
+): { values: Map<string, AST.TOMLKeyValue>; id: string | undefined; headerRange: TextRange } {
+  const headerRange = tableHeaderRange(text, table);
+  const fields = FIELDS[section];
+  const values = new Map<string, AST.TOMLKeyValue>();
+  const data: Record<string, unknown> = {};
+  const local: RegistryProblem[] = [];
+  for (const kv of table.body) {
+    const name = keyPartName(kv.key.keys[0]);
+    if (kv.key.keys.length > 1) {
+      const dotted = text.slice(kv.key.range[0], kv.key.range[1]);
+      local.push({
+        code: 'invalid_entry',
+        message:
+          name in fields
+            ? `\`${dotted}\` makes \`${name}\` a table; write \`${name} = …\``
+            : `unknown key \`${dotted}\` in ${ARTICLE[section]} [[${section}]] entry`,
+        range: range(kv.key.range),
+      });
+      continue;
+    }
+    values.set(name, kv);
+    data[name] = getStaticTOMLValue(kv.value);
+  }
+
+  const idKv = values.get('id');
+  const idValue = idKv && fields.id.safeParse(data.id).success ? (data.id as string) : undefined;
+
+  const result = SCHEMAS[section].safeParse(data);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          const kv = values.get(key);
+          local.push({
+            code: 'invalid_entry',
+            message: `unknown key \`${key}\` in ${ARTICLE[section]} [[${section}]] entry`,
+            range: kv ? range(kv.key.range) : headerRange,
+          });
+        }
+        continue;
+      }
+      const key = issue.path[0];
+      const kv = typeof key === 'string' ? values.get(key) : undefined;
+      if (typeof key !== 'string' || !kv) {
+        // Only `id` is required: a missing key is a missing id, reported on the header as upstream words it.
+        local.push({
+          code: 'invalid_entry',
+          message: `${ARTICLE[section]} [[${section}]] entry has no \`${String(key ?? 'id')}\``,
+          range: headerRange,
+        });
+        continue;
+      }
+      const index = issue.path[1];
+      const element = typeof index === 'number' && kv.value.type === 'TOMLArray' ? kv.value.elements[index] : undefined;
+      const node = element ?? kv.value;
+      let message: string;
+      if (issue.code === 'invalid_type') {
+        message = element
+          ? `each element of \`${key}\` must be ${describeExpected(issue.expected)}, not ${describeNode(element)}`
+          : `\`${key}\` must be ${describeExpected(issue.expected)}, not ${describeNode(kv.value)}`;
+      } else if (issue.code === 'too_small' && key === 'id') {
+        message = `${ARTICLE[section]} [[${section}]] entry has an empty \`id\``;
+      } else {
+        message = issue.message;
+      }
+      local.push({ code: 'invalid_entry', message, range: range(node.range) });
+    }
+  }
+  local.sort((a, b) => a.range.start - b.range.start);
+  for (const problem of local) problems.push(idValue === undefined ? problem : { ...problem, id: idValue });
+  return { values, id: idValue, headerRange };
+}
+
+function locatedString(kv: AST.TOMLKeyValue | undefined, nonEmptyOnly = false): LocatedString | undefined {
+  const node = kv?.value;
+  if (!node || node.type !== 'TOMLValue' || node.kind !== 'string') return undefined;
+  if (nonEmptyOnly && node.value === '') return undefined;
+  return { value: node.value, range: range(node.range) };
+}
+
+function locatedAnchors(kv: AST.TOMLKeyValue | undefined): { anchors: LocatedString[]; anchorsRange: TextRange | undefined } {
+  if (!kv) return { anchors: [], anchorsRange: undefined };
+  const anchors: LocatedString[] = [];
+  if (kv.value.type === 'TOMLArray') {
+    for (const element of kv.value.elements) {
+      if (element.type === 'TOMLValue' && element.kind === 'string' && element.value !== '') {
+        anchors.push({ value: element.value, range: range(element.range) });
+      }
+    }
+  }
+  return { anchors, anchorsRange: range(kv.range) };
+}
+
+/** Parses the registry. Never throws: a syntax error or schema violation becomes a RegistryProblem. */
+export function parseRegistry(text: string): Registry {
+  let ast: AST.TOMLProgram;
+  try {
+    ast = parseTomlAst(text);
+  } catch (e) {
+    // Anything the parser throws is reported, never thrown: a parse error at its index, anything else at 0.
+    const index = isSyntaxError(e) ? e.index : 0;
+    const reason = e instanceof Error ? e.message : String(e);
+    // A 1-char range at the error, kept inside the text (an error at the end marks the last character).
+    let start = Math.max(0, Math.min(index, text.length - 1));
+    if (text[start] === '\n' && text[start - 1] === '\r') start--;
+    let end = Math.min(start + 1, text.length);
+    const code = text.charCodeAt(start);
+    if (code >= 0xd800 && code <= 0xdbff && end < text.length) end++; // never split a surrogate pair
+    return {
+      parsed: false,
+      boundaries: [],
+      audited: [],
+      problems: [{ code: 'toml_syntax', message: `TOML syntax error: ${reason}`, range: { start, end } }],
+    };
+  }
+
+  const registry: Registry = { parsed: true, boundaries: [], audited: [], problems: [] };
+  const problems = registry.problems;
+  for (const node of ast.body[0].body) {
+    if (node.type === 'TOMLKeyValue') {
+      const name = keyPartName(node.key.keys[0]);
+      if ((SECTIONS as readonly string[]).includes(name)) {
+        problems.push({
+          code: 'invalid_entry',
+          message: `\`${text.slice(node.key.range[0], node.key.range[1])}\` is not read: write each entry as a [[${name}]] table`,
+          range: range(node.key.range),
+        });
+      }
+      continue;
+    }
+    const section = node.resolvedKey[0];
+    if (section !== 'boundary' && section !== 'audited') continue;
+    if (node.kind !== 'array' || node.resolvedKey.length !== 2) {
+      const written = text.slice(node.key.range[0], node.key.range[1]);
+      const index = node.resolvedKey[1];
+      const owner = typeof index === 'number' ? (section === 'boundary' ? registry.boundaries : registry.audited)[index] : undefined;
+      const problem: RegistryProblem = {
+        code: 'invalid_entry',
+        message:
+          node.resolvedKey.length === 1
+            ? `\`[${written}]\` is not read: write each entry as a [[${section}]] table`
+            : `\`${written}\` makes a table inside ${ARTICLE[section]} [[${section}]] entry; entries hold only plain keys`,
+        range: range(node.key.range),
+      };
+      if (owner?.id) problem.id = owner.id.value;
+      problems.push(problem);
+      continue;
+    }
+    const { values, headerRange } = readEntry(text, section, node, problems);
+    const located = { headerRange, range: range(node.range) };
+    if (section === 'boundary') {
+      const wasSilent = values.get('was_silent')?.value;
+      const entry: BoundaryEntry = {
+        id: locatedString(values.get('id'), true),
+        title: locatedString(values.get('title')),
+        drops: locatedString(values.get('drops')),
+        wasSilent: wasSilent?.type === 'TOMLValue' && wasSilent.kind === 'boolean' ? wasSilent.value : undefined,
+        event: locatedString(values.get('event')),
+        ...locatedAnchors(values.get('anchors')),
+        test: locatedString(values.get('test')),
+        notes: locatedString(values.get('notes')),
+        ...located,
+      };
+      registry.boundaries.push(entry);
+    } else {
+      const entry: AuditedEntry = {
+        id: locatedString(values.get('id'), true),
+        title: locatedString(values.get('title')),
+        event: locatedString(values.get('event')),
+        ...locatedAnchors(values.get('anchors')),
+        marker: locatedString(values.get('marker')),
+        ...located,
+      };
+      registry.audited.push(entry);
+    }
+  }
+  return registry;
+}
