@@ -17,6 +17,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status.text = '$(sync~spin) Harn: starting';
   status.command = { title: 'Show log', command: 'harn.showLog' };
   context.subscriptions.push(status);
+  // Untrusted folders: the extension never spawns a process or writes a file anyway, and says so.
+  const trustNote = (): string => (vscode.workspace.isTrusted ? '' : ' · Restricted Mode: files are only read; no process is run and no file is written');
 
   const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
   const serverOptions: ServerOptions = {
@@ -36,6 +38,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       fileEvents: [
         vscode.workspace.createFileSystemWatcher('**/*.{harn,rs,toml}'),
         vscode.workspace.createFileSystemWatcher('**/.gitignore'),
+        // Deleting a folder reports only the folder: watch deletions of everything.
+        vscode.workspace.createFileSystemWatcher('**/*', true, true, false),
       ],
     },
     outputChannel: output,
@@ -59,12 +63,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       status.severity = vscode.LanguageStatusSeverity.Information;
       const last = s.lastChecked ? ` · ${s.lastChecked} in ${s.lastCheckMs ?? 0} ms` : '';
       status.text = s.state === 'ready' ? '$(check) Harn' : '$(sync~spin) Harn: checking';
-      status.detail = `Server ${s.state}${last}` + (s.limitations?.length ? ` · ${s.limitations.join('; ')}` : '');
+      status.detail = `Server ${s.state}${last}` + (s.limitations?.length ? ` · ${s.limitations.join('; ')}` : '') + trustNote();
     }),
     vscode.commands.registerCommand('harn.showLog', () => output.show(true)),
     vscode.commands.registerCommand('harn.restartServer', async () => {
       output.info('Restarting the Harn language server');
       await client?.restart();
+    }),
+  );
+
+  status.detail = trustNote();
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      status.detail = (status.detail ?? '').replace(/ · Restricted Mode:.*$/, '');
     }),
   );
 

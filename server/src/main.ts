@@ -8,7 +8,9 @@ import {
   DidChangeConfigurationNotification,
   FileChangeType,
   InitializeResult,
+  MessageType,
   ProposedFeatures,
+  ShowMessageNotification,
   TextDocuments,
   TextDocumentSyncKind,
 } from 'vscode-languageserver/node';
@@ -57,7 +59,8 @@ async function loadSettings(): Promise<WorkbenchSettings> {
   // An invalid value is reported, not silently replaced.
   for (const problem of problems) {
     connection.console.warn(problem);
-    void connection.window.showWarningMessage(`Harn Workbench: ${problem}`);
+    // A notification, not window/showMessageRequest: no answer is needed, and a client that refuses the request must not crash us.
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Harn Workbench: ${problem}` });
   }
   return settings;
 }
@@ -116,7 +119,7 @@ function validate(uri: string, version: number): void {
     const started = performance.now();
     if (doc.languageId !== 'harn') return;
     const analysis = workspace.analysisOf(doc);
-    const diagnostics = [...harnSyntaxDiagnostics(analysis).map(toLspDiagnostic), ...boundaries.liveDiagnostics(analysis)];
+    const diagnostics = [...harnSyntaxDiagnostics(analysis).map(toLspDiagnostic), ...boundaries.liveDiagnostics(uri, analysis)];
     if (documents.get(uri)?.version !== version) return;
     store.set(uri, 'harn', diagnostics, version);
     const root = firstRoot();
@@ -135,9 +138,11 @@ documents.onDidChangeContent((e) => {
   scheduleValidation(e.document);
   boundaries.documentChanged(e.document.uri);
 });
+documents.onDidOpen((e) => boundaries.documentOpened(e.document.uri));
 documents.onDidClose((e) => {
   workspace.forget(e.document.uri);
   store.clear(e.document.uri, 'harn');
+  boundaries.documentClosed(e.document.uri);
 });
 
 registerHarnFeatures(connection, documents, workspace, firstRoot, {

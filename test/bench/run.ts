@@ -6,6 +6,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
+import { runBoundaryBenchmarks } from './boundaries';
 import { parseRate, runHarnBenchmarks } from './harn';
 
 function metric(name: string, value: number, unit: string, goal: string): void {
@@ -29,10 +30,11 @@ async function main(): Promise<void> {
   const wanted = (name: string): boolean => only.length === 0 || only.some((o) => name.startsWith(o));
   if (corpusSkip) {
     console.log(`SKIP harn benchmarks: ${corpusSkip}`);
-    return;
+  } else {
+    const sources = corpusFiles().map((f) => readCorpus(f));
+    await runHarnBenchmarks(sources, metric, wanted, childRate);
   }
-  const sources = corpusFiles().map((f) => readCorpus(f));
-  await runHarnBenchmarks(sources, metric, wanted, childRate);
+  await runBoundaryBenchmarks(metric, wanted);
 }
 
 main().catch((error) => {

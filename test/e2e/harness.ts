@@ -42,6 +42,8 @@ const USER_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'git.enabled': false,
   'editor.minimap.enabled': false,
+  // One tree item per folder, so openFileFromExplorer can click its way down a path.
+  'explorer.compactFolders': false,
   'editor.hover.delay': 100,
   'files.autoSave': 'off',
 };
@@ -187,7 +189,7 @@ export class Editor {
 
   constructor(
     private readonly toolchain: Toolchain,
-    private readonly name: string,
+    private name: string,
   ) {
     this.tempRoot = mkdtempSync(join(tmpdir(), 'harn-e2e-'));
     this.userDataDir = join(this.tempRoot, 'user-data');
@@ -195,12 +197,9 @@ export class Editor {
     this.workspace = join(this.tempRoot, 'workspace');
     mkdirSync(join(this.userDataDir, 'User'), { recursive: true });
     mkdirSync(this.extensionsDir, { recursive: true });
-    writeFileSync(join(this.userDataDir, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
-    // Screenshots of this run replace the previous run's for the same scenario.
-    mkdirSync(screenshotDir, { recursive: true });
-    for (const file of readdirSync(screenshotDir)) {
-      if (file.startsWith(`${this.name}-`)) rmSync(join(screenshotDir, file), { force: true });
-    }
+    const settings = process.env.HARN_E2E_TRACE ? { ...USER_SETTINGS, 'harn.trace.server': 'messages' } : USER_SETTINGS;
+    writeFileSync(join(this.userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+    this.clearScreenshots();
     // If the test process ends early, code-server (in its own process group) goes with it.
     process.once('exit', () => this.killCodeServer());
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -209,6 +208,24 @@ export class Editor {
         process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
       });
     }
+  }
+
+  /** Screenshots of this run replace the previous run's for the same scenario. */
+  private clearScreenshots(): void {
+    mkdirSync(screenshotDir, { recursive: true });
+    for (const file of readdirSync(screenshotDir)) {
+      if (file.startsWith(`${this.name}-`)) rmSync(join(screenshotDir, file), { force: true });
+    }
+  }
+
+  /**
+   * Starts naming screenshots after another scenario (several scenarios can share one editor):
+   * .e2e-screenshots/<name>-01-<step>.png, ...
+   */
+  beginScenario(name: string): void {
+    this.name = name;
+    this.step = 0;
+    this.clearScreenshots();
   }
 
   get page(): Page {
@@ -232,9 +249,13 @@ export class Editor {
     this.timings[name] = Math.round(performance.now() - started);
   }
 
-  /** Installs the .vsix, starts code-server on a free loopback port and opens the fixture. */
-  async open(fixture: string, vsix: string): Promise<void> {
+  /**
+   * Installs the .vsix, starts code-server on a free loopback port and opens a copy of the
+   * fixture; `overlay` (a folder) is copied over it, adding or replacing files.
+   */
+  async open(fixture: string, vsix: string, overlay?: string): Promise<void> {
     cpSync(fixture, this.workspace, { recursive: true });
+    if (overlay) cpSync(overlay, this.workspace, { recursive: true });
 
     let started = performance.now();
     const install = spawnSync(this.toolchain.node, [...this.codeServerArgs(), '--install-extension', vsix], {
@@ -261,6 +282,8 @@ export class Editor {
         '--disable-update-check',
         '--disable-workspace-trust',
         '--disable-getting-started-override',
+        // HARN_E2E_TRACE=1: every LSP message in the extension's log (with HARN_E2E_KEEP=1 to read it).
+        ...(process.env.HARN_E2E_TRACE ? ['--log', 'trace'] : []),
         this.workspace,
       ],
       // Its own process group, so teardown ends code-server and everything it started.
@@ -325,29 +348,39 @@ export class Editor {
   /**
    * Opens a file by clicking its explorer tree item (keyboard shortcuts can land in the Chat
    * panel) and returns the wall-clock time (epoch ms) of the click. `path` may name folders
-   * ("pipelines/triage.harn"): each is expanded by clicking it first.
+   * ("pipelines/triage.harn"): each is expanded by clicking it first, and each segment is looked
+   * up among the children of the one before it (two folders may both be called `src`).
    */
   async openFileFromExplorer(path: string): Promise<number> {
     const segments = path.split('/').filter(Boolean);
-    const name = segments.pop() ?? path;
     const tree = this.page.locator('.explorer-folders-view');
-    for (const folder of segments) {
-      const item = tree.getByRole('treeitem', { name: folder, exact: true });
-      await item.waitFor({ state: 'visible', timeout: 30_000 });
-      if ((await item.getAttribute('aria-expanded')) !== 'true') {
+    let parent: { index: number; level: number } | undefined;
+    let clickedAt = 0;
+    for (const [i, segment] of segments.entries()) {
+      const isFile = i === segments.length - 1;
+      const found: { index: number; level: number } = await waitFor(`the explorer item ${segments.slice(0, i + 1).join('/')}`, 30_000, async () => {
+        const rows = await tree.getByRole('treeitem', { name: segment, exact: true }).evaluateAll((nodes) =>
+          nodes.map((node) => ({ index: Number(node.getAttribute('data-index')), level: Number(node.getAttribute('aria-level')) })),
+        );
+        const candidates = parent
+          ? rows.filter((r) => r.index > parent!.index && r.level === parent!.level + 1)
+          : rows.filter((r) => r.level === Math.min(...rows.map((x) => x.level)));
+        return candidates.sort((a, b) => a.index - b.index)[0];
+      });
+      const item = tree.locator(`.monaco-list-row[role="treeitem"][data-index="${found.index}"]`);
+      await item.scrollIntoViewIfNeeded();
+      if (isFile) {
+        clickedAt = Date.now();
         await item.click();
-        await waitFor(`the folder ${folder} to expand`, 30_000, async () =>
+      } else if ((await item.getAttribute('aria-expanded')) !== 'true') {
+        await item.click();
+        await waitFor(`the folder ${segment} to expand`, 30_000, async () =>
           (await item.getAttribute('aria-expanded')) === 'true' ? true : undefined,
         );
       }
+      parent = found;
     }
-    const item = tree.getByRole('treeitem', { name, exact: true });
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
-    const clickedAt = Date.now();
-    await item.click();
-    await this.page.locator(`.tabs-container .tab[data-resource-name="${name}"]`).or(
-      this.page.locator('.tabs-container .tab').filter({ hasText: name }),
-    ).first().waitFor({ timeout: 30_000 });
+    await this.waitForActiveTab(segments[segments.length - 1] ?? path, 30_000);
     await this.page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 30_000 });
     return clickedAt;
   }
@@ -416,6 +449,137 @@ export class Editor {
     return box;
   }
 
+  /**
+   * Clicks a character of the visible editor text (see charBox): `before` puts the caret just
+   * before it, `on` clicks its middle. Waits until the editor has keyboard focus.
+   */
+  async clickText(lineText: string, column: number, where: 'before' | 'on' = 'on'): Promise<Box> {
+    const box = await this.charBox(lineText, column);
+    const x = where === 'before' ? box.x + 1 : box.x + box.width / 2;
+    await this.page.mouse.click(x, box.y + box.height / 2);
+    await this.page.locator('.editor-instance .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+    return box;
+  }
+
+  /** The rendered lines of the active editor, top to bottom (only the lines in view). */
+  async visibleLines(): Promise<string[]> {
+    const lines = await this.page.locator('.editor-instance .monaco-editor .view-lines .view-line').evaluateAll((nodes) =>
+      nodes.map((node) => ({ top: parseFloat((node as unknown as { style: { top: string } }).style.top) || 0, text: (node.textContent ?? '').replace(/\u00a0/g, ' ') })),
+    );
+    return lines.sort((a, b) => a.top - b.top).map((l) => l.text);
+  }
+
+  /** Waits until a rendered line of the active editor satisfies `accept`; returns every rendered line. */
+  async waitForLine(what: string, accept: (line: string) => boolean, timeoutMs = 15_000): Promise<string[]> {
+    let last: string[] = [];
+    try {
+      return await waitFor(what, timeoutMs, async () => {
+        last = await this.visibleLines();
+        return last.some(accept) ? last : undefined;
+      });
+    } catch (error) {
+      throw new Error(`${String(error)}\nrendered lines:\n${last.join('\n')}`);
+    }
+  }
+
+  /** The file name on the active editor tab. */
+  async activeTabName(): Promise<string> {
+    const tab = this.page.locator('.tabs-container .tab.active').first();
+    await tab.waitFor({ timeout: 10_000 });
+    return (await tab.getAttribute('data-resource-name')) ?? (await tab.locator('.label-name').first().innerText()).trim();
+  }
+
+  /** Waits for the active tab to be `name` (e.g. after Go to Definition). */
+  async waitForActiveTab(name: string, timeoutMs = 15_000): Promise<void> {
+    let last = '';
+    try {
+      await waitFor(`the active editor tab to be ${name}`, timeoutMs, async () => {
+        last = await this.activeTabName().catch(() => '');
+        return last === name ? true : undefined;
+      });
+    } catch (error) {
+      throw new Error(`${String(error)} (the active tab is ${JSON.stringify(last)})`);
+    }
+  }
+
+  /** The caret position from the status bar item "Ln 22, Col 8" (1-based, as shown). */
+  async cursorPosition(): Promise<{ line: number; column: number; text: string }> {
+    const text = (await this.page.locator('#status\\.editor\\.selection').first().innerText()).trim();
+    const m = /Ln (\d+), Col (\d+)/.exec(text);
+    return { line: m ? Number(m[1]) : NaN, column: m ? Number(m[2]) : NaN, text };
+  }
+
+  /** Waits until the status bar shows the caret on `line` (1-based). */
+  async waitForCursorLine(line: number, timeoutMs = 10_000): Promise<{ line: number; column: number; text: string }> {
+    let last = { line: NaN, column: NaN, text: '' };
+    try {
+      return await waitFor(`the caret on line ${line}`, timeoutMs, async () => {
+        last = await this.cursorPosition().catch(() => last);
+        return last.line === line ? last : undefined;
+      });
+    } catch (error) {
+      throw new Error(`${String(error)} (the status bar shows ${JSON.stringify(last.text)})`);
+    }
+  }
+
+  /**
+   * Waits for the suggest widget of the active editor and returns its row labels (at least one).
+   * It opens by itself on a trigger character; `trigger` presses Ctrl+Space first.
+   */
+  async suggestions(trigger = false, timeoutMs = 15_000): Promise<string[]> {
+    if (trigger) await this.page.keyboard.press('Control+Space');
+    const widget = this.page.locator('.editor-instance .monaco-editor .suggest-widget.visible');
+    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+    return waitFor('rows in the suggest widget', timeoutMs, async () => {
+      const labels = await widget
+        .locator('.monaco-list-row')
+        .evaluateAll((nodes) =>
+          nodes.map((node) => {
+            const name = (node as unknown as { querySelector(s: string): { textContent: string | null } | null }).querySelector('.label-name');
+            return (name?.textContent ?? node.getAttribute('aria-label') ?? '').trim();
+          }),
+        );
+      return labels.length ? labels : undefined;
+    });
+  }
+
+  /** Opens the Quick Fix menu at the caret (Ctrl+.) and returns the titles of its items. */
+  async openCodeActions(timeoutMs = 15_000): Promise<string[]> {
+    await this.page.keyboard.press('Control+Period');
+    const rows = this.page.locator('.action-widget .monaco-list-row');
+    await rows.first().waitFor({ state: 'visible', timeout: timeoutMs });
+    return rows.evaluateAll((nodes) => nodes.map((node) => (node.getAttribute('aria-label') || node.textContent || '').replace(/\s+/g, ' ').trim()));
+  }
+
+  /** Clicks the item of the open Quick Fix menu whose title matches, and waits for the menu to close. */
+  async pickCodeAction(title: RegExp, timeoutMs = 15_000): Promise<void> {
+    const row = this.page.locator('.action-widget .monaco-list-row').filter({ hasText: title }).first();
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+    await row.click();
+    await this.page.locator('.action-widget .monaco-list-row').first().waitFor({ state: 'hidden', timeout: timeoutMs });
+  }
+
+  /**
+   * Finds `text` in the active editor with the Find widget (Ctrl+F), which selects and reveals the
+   * first match after the caret, then closes the widget. Returns the widget's count ("1 of 1").
+   */
+  async findInEditor(text: string, timeoutMs = 10_000): Promise<string> {
+    await this.page.keyboard.press('Control+F');
+    const widget = this.page.locator('.editor-instance .find-widget.visible');
+    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+    const input = widget.locator('.find-part .input, .find-part textarea').first();
+    await input.fill(text);
+    const count = widget.locator('.matchesCount');
+    const shown = await waitFor(`the Find widget to count matches of ${text}`, timeoutMs, async () => {
+      const value = (await count.innerText()).trim();
+      return /\d+ of \d+|No results/i.test(value) ? value : undefined;
+    });
+    await input.press('Enter');
+    await this.page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: timeoutMs });
+    return shown;
+  }
+
   /** Hovers the first rendered occurrence of `text` and returns the hover widget's text. */
   async hoverAt(text: string, timeoutMs = 30_000): Promise<string> {
     const box = await this.charBox(text, Math.floor(text.length / 2));
@@ -423,6 +587,49 @@ export class Editor {
     const hover = this.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
     await hover.waitFor({ state: 'visible', timeout: timeoutMs });
     return (await hover.innerText()).trim();
+  }
+
+  /** Opens the Problems panel (through the status bar, not a shortcut) if it is not shown. */
+  async showProblems(timeoutMs = 30_000): Promise<Locator> {
+    const panel = this.page.locator('.markers-panel');
+    if (!(await panel.isVisible())) {
+      await this.page.locator('#status\\.problems').click();
+      await panel.waitFor({ state: 'visible', timeout: timeoutMs });
+    }
+    return panel;
+  }
+
+  /**
+   * Waits until the Problems panel's rows satisfy `accept` (e.g. a row appears, or one is gone)
+   * and returns them. The panel is opened first if needed; its tree shows every file expanded.
+   */
+  async waitForProblems(what: string, accept: (rows: Problem[]) => boolean, timeoutMs = 30_000): Promise<Problem[]> {
+    const panel = await this.showProblems(timeoutMs);
+    let last: Problem[] = [];
+    try {
+      return await waitFor(what, timeoutMs, async () => {
+        last = await this.problemRows(panel);
+        return accept(last) ? last : undefined;
+      });
+    } catch (error) {
+      throw new Error(`${String(error)}\nProblems panel rows: ${JSON.stringify(last, null, 1)}`);
+    }
+  }
+
+  private async problemRows(panel: Locator): Promise<Problem[]> {
+    const raw = await panel.locator('.monaco-list-row').evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        label: node.getAttribute('aria-label') ?? '',
+        text: node.innerText,
+        error: !!node.querySelector('.codicon-error'),
+        warning: !!node.querySelector('.codicon-warning'),
+        info: !!node.querySelector('.codicon-info'),
+      })),
+    );
+    return raw.map((row) => ({
+      severity: row.error ? 'error' : row.warning ? 'warning' : row.info ? 'info' : 'unknown',
+      text: `${row.label} ${row.text}`.replace(/\s+/g, ' ').trim(),
+    }));
   }
 
   /** Opens the Problems panel (through the status bar, not a shortcut) and reads its rows. */

@@ -4,6 +4,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import {
+  ConfigurationRequest,
   createProtocolConnection,
   InitializeRequest,
   InitializedNotification,
@@ -14,6 +15,10 @@ import {
   StreamMessageWriter,
   DidOpenTextDocumentNotification,
   DidChangeTextDocumentNotification,
+  DidSaveTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  FileEvent,
   TextDocumentContentChangeEvent,
   ShutdownRequest,
   ExitNotification,
@@ -22,12 +27,32 @@ import { URI } from 'vscode-uri';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
+/** Notifications recorded besides diagnostics. */
+const RECORDED_NOTIFICATIONS = ['window/logMessage', 'window/showMessage', 'harn/status'];
+
+/** A notification other than diagnostics (log messages, status, …), in arrival order. */
+export interface ReceivedNotification {
+  method: string;
+  params: unknown;
+}
+
+export interface InitializeOptions {
+  /**
+   * When given, the client declares the `workspace.configuration` capability and answers each
+   * `workspace/configuration` item with `configuration[section]` (undefined → null).
+   */
+  configuration?: Record<string, unknown>;
+}
+
 export class TestClient {
   readonly connection: ProtocolConnection;
   private readonly child: ChildProcess;
-  private readonly diagnostics = new Map<string, PublishDiagnosticsParams[]>();
+  /** Every diagnostics publication per URI, each with a sequence number shared by all URIs. */
+  private readonly diagnostics = new Map<string, { seq: number; params: PublishDiagnosticsParams }[]>();
+  private seq = 0;
   private readonly waiters: Array<() => void> = [];
   readonly stderr: string[] = [];
+  readonly notifications: ReceivedNotification[] = [];
   private readonly versions = new Map<string, number>();
 
   constructor() {
@@ -36,20 +61,35 @@ export class TestClient {
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       const list = this.diagnostics.get(params.uri) ?? [];
-      list.push(params);
+      list.push({ seq: ++this.seq, params });
       this.diagnostics.set(params.uri, list);
-      for (const wake of this.waiters.splice(0)) wake();
+      this.wake();
     });
+    for (const method of RECORDED_NOTIFICATIONS) {
+      this.connection.onNotification(method, (params: unknown) => {
+        this.notifications.push({ method, params });
+        this.wake();
+      });
+    }
     this.connection.listen();
   }
 
-  async initialize(rootPath: string): Promise<void> {
+  private wake(): void {
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  async initialize(rootPath: string, options: InitializeOptions = {}): Promise<void> {
+    const configuration = options.configuration;
+    if (configuration) {
+      this.connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section ? (configuration[item.section] ?? null) : null)));
+    }
     await this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: URI.file(rootPath).toString(),
       workspaceFolders: [{ uri: URI.file(rootPath).toString(), name: path.basename(rootPath) }],
       capabilities: {
         textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, definition: { linkSupport: true } },
+        workspace: configuration ? { configuration: true } : {},
       },
     });
     await this.connection.sendNotification(InitializedNotification.type, {});
@@ -71,22 +111,93 @@ export class TestClient {
     return version;
   }
 
-  /** Waits for a diagnostics publication for `uri` matching `accept` (by default: any, for the latest version). */
-  async waitForDiagnostics(uri: string, accept: (p: PublishDiagnosticsParams) => boolean = () => true, timeoutMs = 10000): Promise<PublishDiagnosticsParams> {
+  async save(uri: string): Promise<void> {
+    await this.connection.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri } });
+  }
+
+  async close(uri: string): Promise<void> {
+    this.versions.delete(uri);
+    await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  }
+
+  /** `workspace/didChangeWatchedFiles`, as the editor's file watcher sends it. */
+  async filesChanged(changes: FileEvent[]): Promise<void> {
+    await this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes });
+  }
+
+  /** The sequence number of the last publication so far: pass it as `since` to wait only for later ones. */
+  mark(): number {
+    return this.seq;
+  }
+
+  /** The latest publication of every URI that had one. */
+  allLatestDiagnostics(): PublishDiagnosticsParams[] {
+    return [...this.diagnostics.values()].map((list) => list[list.length - 1].params);
+  }
+
+  /** The latest publication for `uri`, if any. */
+  latestDiagnostics(uri: string): PublishDiagnosticsParams | undefined {
+    return this.diagnostics.get(uri)?.at(-1)?.params;
+  }
+
+  /**
+   * Waits for a diagnostics publication for `uri` matching `accept` (by default: any), published after
+   * the mark `since`; returns the latest such one.
+   */
+  async waitForDiagnostics(uri: string, accept: (p: PublishDiagnosticsParams) => boolean = () => true, timeoutMs = 10000, since = 0): Promise<PublishDiagnosticsParams> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const found = (this.diagnostics.get(uri) ?? []).filter(accept).pop();
-      if (found) return found;
+      const found = (this.diagnostics.get(uri) ?? []).filter((p) => p.seq > since && accept(p.params)).pop();
+      if (found) return found.params;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no matching diagnostics for ${uri} within ${timeoutMs} ms; stderr: ${this.stderr.join('')}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      if (left <= 0) {
+        const last = this.latestDiagnostics(uri);
+        throw new Error(`no matching diagnostics for ${uri} within ${timeoutMs} ms; last: ${JSON.stringify(last?.diagnostics)}; stderr: ${this.stderr.join('')}`);
+      }
+      await this.sleepUntilNews(left);
     }
+  }
+
+  /** Waits for a notification of `method` matching `accept` that arrived at or after index `from` of `notifications`. */
+  async waitForNotification(method: string, accept: (params: unknown) => boolean = () => true, timeoutMs = 10000, from = 0): Promise<unknown> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.notifications.slice(from).find((n) => n.method === method && accept(n.params));
+      if (found) return found.params;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no ${method} notification within ${timeoutMs} ms; stderr: ${this.stderr.join('')}`);
+      await this.sleepUntilNews(left);
+    }
+  }
+
+  /** Waits until `condition` holds, re-checking after each message from the server; false on timeout. */
+  async waitUntil(condition: () => boolean, timeoutMs = 10000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await this.sleepUntilNews(left);
+    }
+    return true;
+  }
+
+  /** Messages the server logged (`window/logMessage`) with the given type (1 error, 2 warning, 3 info, 4 log). */
+  logMessages(type?: number): string[] {
+    return this.notifications
+      .filter((n) => n.method === 'window/logMessage')
+      .map((n) => n.params as { type: number; message: string })
+      .filter((p) => type === undefined || p.type === type)
+      .map((p) => p.message);
+  }
+
+  private sleepUntilNews(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   async shutdown(): Promise<void> {

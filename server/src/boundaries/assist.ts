@@ -24,7 +24,8 @@ export function liveHarnProblems(scan: HarnBoundaryScan, registry: Registry | un
   if (!registry?.parsed) return problems;
   const known = registeredIds(registry);
   for (const ref of scan.references) {
-    if (known.has(ref.id)) continue;
+    // `boundary: ""` is an id still being typed (completion offers the ids there).
+    if (known.has(ref.id) || ref.id === '') continue;
     const suggestions = closestIds(ref.id, known);
     const hint = suggestions.length ? ` Did you mean \`${suggestions[0]}\`?` : '';
     const via = ref.viaConstant ? ` (through \`${ref.viaConstant}\`)` : '';
@@ -103,6 +104,8 @@ export interface FixContext {
 export function fixesFor(kind: string, id: string, path: string, context: FixContext, extra: { suggestions?: string[]; anchorPath?: string; idRange?: TextRange; sourceText?: string } = {}): Fix[] {
   const { registryPath, registryText, registry } = context;
   const fixes: Fix[] = [];
+  // An empty id (`boundary: ""` half typed) is nothing to register: the registry requires a non-empty id.
+  if (id === '') return fixes;
   const push = (title: string, file: string, edits: TextEdit[], preferred = false): void => {
     if (edits.length) fixes.push({ title, path: file, edits, preferred });
   };

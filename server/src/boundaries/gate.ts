@@ -3,7 +3,7 @@
 // finding belongs in the editor (the registry entry, anchor or test string; the `.harn` id; the
 // `BoundaryId::X` token).
 
-import { Funnel, FindingKind, Registry, BoundarySite, TextRange, LocatedString, BoundaryEntry } from './types';
+import { Funnel, FunnelArm, FindingKind, Registry, BoundarySite, TextRange, LocatedString, BoundaryEntry } from './types';
 
 export interface GateInput {
   registryPath: string;
@@ -74,9 +74,10 @@ export function evaluateGate(input: GateInput): GateResult {
     return result(true);
   }
 
-  // Schema problems other than a missing id (which upstream reports itself, below) come first.
+  // Schema problems come first, except a [[boundary]] entry's missing or empty id, which upstream reports
+  // itself (below). An [[audited]] entry's missing id is kept: upstream has no finding for it.
   for (const p of registry.problems) {
-    if (/entry has (no|an empty) `id`/.test(p.message)) continue;
+    if (/^a \[\[boundary\]\] entry has (no|an empty) `id`$/.test(p.message)) continue;
     findings.push({ kind: 'invalid_entry', id: p.id ?? '', path: registryPath, message: p.message, location: at(registryPath, p.range) });
   }
 
@@ -93,9 +94,13 @@ export function evaluateGate(input: GateInput): GateResult {
     }
   }
 
-  // Rule 1: the enum and the registry correspond 1:1 (wire ids read from the `as_str` arms).
+  // Rule 1: the enum and the registry correspond 1:1 (wire ids read from the `as_str` arms). Upstream keeps
+  // the arms and the registered ids in Harn dicts, which iterate in key order: variants sorted (the last arm
+  // of a variant wins), then registered ids sorted.
   const enumIds = new Set<string>();
-  for (const arm of funnel.arms) {
+  const byVariant = new Map<string, FunnelArm>();
+  for (const arm of funnel.arms) byVariant.set(arm.variant, arm);
+  for (const arm of [...byVariant.values()].sort((a, b) => compareCodePoints(a.variant, b.variant))) {
     enumIds.add(arm.wire);
     if (!registered.has(arm.wire)) {
       findings.push({
@@ -103,11 +108,12 @@ export function evaluateGate(input: GateInput): GateResult {
         id: arm.wire,
         path: funnelPath,
         message: `BoundaryId::${arm.variant} has no [[boundary]] entry`,
-        location: at(funnelPath, arm.variantRange),
+        // On the enum variant where it is declared, else on its `as_str` arm.
+        location: at(funnelPath, funnel.enumVariants.find((v) => v.name === arm.variant)?.range ?? arm.variantRange),
       });
     }
   }
-  for (const [id, entry] of registered) {
+  for (const [id, entry] of [...registered].sort(([a], [b]) => compareCodePoints(a, b))) {
     if (!enumIds.has(id)) {
       findings.push({ kind: 'orphan_entry', id, path: registryPath, message: 'no BoundaryId variant maps to this id', location: at(registryPath, entryRange(entry)) });
     }
@@ -136,6 +142,18 @@ export function evaluateGate(input: GateInput): GateResult {
 
   auditedFindings(input, findings);
   return result(false);
+}
+
+/** Code point (= UTF-8 byte) order, as Harn sorts strings and orders dict keys. */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
 }
 
 const KEY_SEPARATOR = '\u0000';
@@ -184,7 +202,7 @@ function anchorFindings(input: GateInput, entry: BoundaryEntry, id: string, find
   if (live.size === 0) {
     findings.push({ kind: 'stale_entry', id, path: registryPath, message: 'no file constructs this boundary any more', location: at(registryPath, entryRange(entry)) });
   }
-  for (const path of [...live.keys()].sort()) {
+  for (const path of [...live.keys()].sort(compareCodePoints)) {
     if (anchorSet.has(path)) continue;
     findings.push({
       kind: 'unregistered_site',
@@ -262,8 +280,12 @@ function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** Upstream's text output: the OK line, or the failure header and one line per finding. */
+/**
+ * Upstream's text output: the OK line, or the failure header and one line per finding, or — when the gate
+ * could not run (unparsable registry, vacuous funnel, missing or refused file) — upstream's `::error::` line.
+ */
 export function renderGateText(result: GateResult, registryPath: string): string {
+  if (result.refused) return result.findings.map((f) => `::error::${f.message}`).join('\n');
   if (result.findings.length === 0) {
     return `loud-boundary registry OK (${result.boundaryCount} funnelled boundary(ies), ${result.auditedCount} audited)`;
   }

@@ -118,7 +118,8 @@ function checkEmission(call: A.Call, problems: HarnPayloadProblem[]): void {
   const kind = keys.get('kind')?.value;
   if (kind) {
     for (const literal of stringLeaves(kind)) {
-      if (literal.value !== undefined && !BOUNDARY_KINDS.has(literal.value)) {
+      // An empty string is a value still being typed: completion offers the kinds there.
+      if (literal.value !== undefined && literal.value !== '' && !BOUNDARY_KINDS.has(literal.value)) {
         problems.push({
           code: 'invalid_boundary_kind',
           message: `\`${literal.value}\` is not a boundary failure kind (dropped, unrecognized, truncated, killed or capped)`,

@@ -71,6 +71,19 @@ function cpWidth(cp: number | undefined): number {
   return cp !== undefined && cp > 0xffff ? 2 : 1;
 }
 
+/** End of the identifier whose rest starts at `from`: ASCII by hand, `\p{XID_Continue}` past anything else. */
+function identEnd(text: string, from: number): number {
+  let j = from;
+  for (;;) {
+    const c = text.charCodeAt(j); // NaN past the end
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f) j++;
+    else break;
+  }
+  if (!(text.charCodeAt(j) >= 0x80)) return j;
+  IDENT_REST.lastIndex = j;
+  return IDENT_REST.exec(text) ? IDENT_REST.lastIndex : j;
+}
+
 /**
  * Splits Rust source into tokens, whitespace dropped. Never throws: an unterminated comment or literal
  * runs to the end of the text (flagged `unterminated`), and any character that starts nothing else is a
@@ -95,7 +108,9 @@ export function lexRust(text: string): RustToken[] {
   }
 
   const push = (token: Omit<RustToken, 'value'> & { value?: string }): void => {
-    tokens.push({ ...token, value: token.value ?? text.slice(token.start, token.end) });
+    // The object given becomes the token (a copy costs more than the whole scan of most tokens).
+    if (token.value === undefined) token.value = text.slice(token.start, token.end);
+    tokens.push(token as RustToken);
   };
 
   while (i < n) {
@@ -110,7 +125,7 @@ export function lexRust(text: string): RustToken[] {
     // Comments.
     if (c === 0x2f /* / */ && next === '/') {
       const end = lineEnd(text, i);
-      push({ kind: 'comment', start, end });
+      tokens.push({ kind: 'comment', start, end, value: text.slice(start, end) });
       i = end;
       continue;
     }
@@ -150,8 +165,7 @@ export function lexRust(text: string): RustToken[] {
       if (text[j] === 'r' && (text[j + 1] === '"' || text[j + 1] === '#')) {
         // `r#ident` is a raw identifier, not a raw string (only without a b/c prefix).
         if (!prefix && text[j + 1] === '#' && isIdStart(cpAt(text, j + 2))) {
-          IDENT_REST.lastIndex = j + 2 + cpWidth(cpAt(text, j + 2));
-          const end = IDENT_REST.exec(text) ? IDENT_REST.lastIndex : j + 3;
+          const end = identEnd(text, j + 2 + cpWidth(cpAt(text, j + 2)));
           push({ kind: 'ident', start, end, value: text.slice(j + 2, end), raw: true });
           i = end;
           continue;
@@ -172,9 +186,8 @@ export function lexRust(text: string): RustToken[] {
     }
 
     if (isIdStart(cpAt(text, i))) {
-      IDENT_REST.lastIndex = i + cpWidth(cpAt(text, i));
-      const end = IDENT_REST.exec(text) ? IDENT_REST.lastIndex : i + 1;
-      push({ kind: 'ident', start, end });
+      const end = identEnd(text, i + cpWidth(cpAt(text, i)));
+      tokens.push({ kind: 'ident', start, end, value: text.slice(start, end) });
       i = end;
       continue;
     }
@@ -207,14 +220,15 @@ export function lexRust(text: string): RustToken[] {
         push({ kind: 'char', start, end: j + 1, prefix: '' });
         i = j + 1;
       } else {
-        push({ kind: 'lifetime', start, end: j });
+        tokens.push({ kind: 'lifetime', start, end: j, value: text.slice(start, j) });
         i = j;
       }
       continue;
     }
 
     if (isDigit(c)) {
-      const radix = /^0[xob]/i.test(text.slice(i, i + 2));
+      const x = text.charCodeAt(i + 1) | 0x20; // `0x`, `0o`, `0b` in either case
+      const radix = c === 0x30 && (x === 0x78 || x === 0x6f || x === 0x62);
       let j = i + 1;
       for (;;) {
         while (j < n && isIdContinue(cpAt(text, j))) j += cpWidth(cpAt(text, j));
@@ -225,23 +239,18 @@ export function lexRust(text: string): RustToken[] {
         if (!more) break;
         j++;
       }
-      push({ kind: 'number', start, end: j });
+      tokens.push({ kind: 'number', start, end: j, value: text.slice(start, j) });
       i = j;
       continue;
     }
 
-    if (c === 0x3a /* : */ && next === ':') {
-      push({ kind: 'punct', start, end: i + 2 });
+    if ((c === 0x3a /* : */ && next === ':') || ((c === 0x3d /* = */ || c === 0x2d /* - */) && next === '>')) {
+      tokens.push({ kind: 'punct', start, end: i + 2, value: text.slice(i, i + 2) });
       i += 2;
       continue;
     }
-    if ((c === 0x3d /* = */ || c === 0x2d /* - */) && next === '>') {
-      push({ kind: 'punct', start, end: i + 2 });
-      i += 2;
-      continue;
-    }
-    const width = cpWidth(cpAt(text, i));
-    push({ kind: 'punct', start, end: i + width });
+    const width = c < 0xd800 || c > 0xdbff ? 1 : cpWidth(cpAt(text, i));
+    tokens.push({ kind: 'punct', start, end: i + width, value: width === 1 ? text[i] : text.slice(i, i + width) });
     i += width;
   }
   return tokens;
@@ -256,10 +265,11 @@ function lineEnd(text: string, i: number): number {
 
 /** From just after an opening quote: the offset after the closing one, honouring `\` escapes. */
 function quotedEnd(text: string, from: number, quote: string): { end: number; unterminated: boolean } {
+  const q = quote.charCodeAt(0);
   for (let j = from; j < text.length; j++) {
-    const ch = text[j];
-    if (ch === '\\') j++;
-    else if (ch === quote) return { end: j + 1, unterminated: false };
+    const ch = text.charCodeAt(j);
+    if (ch === 0x5c /* \\ */) j++;
+    else if (ch === q) return { end: j + 1, unterminated: false };
   }
   return { end: text.length, unterminated: true };
 }
@@ -329,7 +339,13 @@ function isIdent(token: RustToken | undefined, value?: string): token is RustTok
  * count. Every name is kept (`BoundaryId::ALL` too); the caller decides which are variants.
  */
 export function scanRustMentions(text: string): RustMention[] {
-  const code = lexRust(text).filter(isCode);
+  // Exact shortcut: a mention needs a `BoundaryId` identifier, whose name is always written out in full.
+  if (!text.includes(BOUNDARY_ID)) return [];
+  // lexRust(text).filter(isCode), compacted in place rather than copied.
+  const code = lexRust(text);
+  let kept = 0;
+  for (const token of code) if (isCode(token)) code[kept++] = token;
+  code.length = kept;
   const mentions: RustMention[] = [];
   for (let i = 0; i + 2 < code.length; i++) {
     if (!isIdent(code[i], BOUNDARY_ID) || !isPunct(code[i + 1], '::')) continue;

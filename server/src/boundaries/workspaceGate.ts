@@ -5,14 +5,14 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { minimatch } from 'minimatch';
+import { Minimatch } from 'minimatch';
 import { HarnAnalysis } from '../harn/analysis';
 import { walkFiles } from '../workspace/fileWalk';
 import { evaluateGate, GateResult } from './gate';
 import { HarnBoundaryScan, scanHarnBoundaries } from './harnSites';
 import { parseRegistry } from './registry';
 import { isExemptSitePath, parseFunnel, scanRustMentions } from './rust';
-import { BoundarySite, Funnel, Registry } from './types';
+import { BoundarySite, Funnel, Registry, RustMention, TextRange } from './types';
 
 export interface GateSettings {
   registryPath: string;
@@ -56,8 +56,13 @@ export function refusalReason(root: string, relative: string): string | undefine
   return undefined;
 }
 
+/**
+ * What one scanned file names: Rust variants (mapped to wire ids with the current funnel on every run, so a
+ * changed funnel never leaves stale ids behind) or `.harn` ids.
+ */
 interface FileScan {
-  sites: BoundarySite[];
+  rust: RustMention[];
+  harn: { id: string; range: TextRange }[];
 }
 
 export interface GateRun {
@@ -73,7 +78,13 @@ export class BoundaryGateWorkspace {
   private readonly scans = new Map<string, FileScan>();
   private fileList: string[] | undefined;
   private readonly referenced = new Map<string, { exists: boolean; text: string | undefined }>();
+  /** Disk text of the registry and the funnel (undefined: unreadable), until invalidated. */
+  private readonly diskTexts = new Map<string, string | undefined>();
+  private parsedRegistry: { text: string; registry: Registry } | undefined;
+  private parsedFunnel: { text: string; funnel: Funnel } | undefined;
   private lastRun: GateRun | undefined;
+  /** Compiled scan globs (compiling one costs more than matching a path with it). */
+  private readonly matchers = new Map<string, Minimatch>();
 
   constructor(
     readonly root: string,
@@ -92,19 +103,55 @@ export class BoundaryGateWorkspace {
   /** Whether a root-relative path is scanned for sites. */
   isScanned(relative: string): boolean {
     const globs = relative.endsWith('.rs') ? this.settings.rustGlobs : relative.endsWith('.harn') ? this.settings.harnGlobs : [];
-    return globs.some((g) => minimatch(relative, g, { dot: true }));
+    return globs.some((g) => this.matcher(g).match(relative));
+  }
+
+  /** `minimatch(path, glob, { dot: true })`, compiled once per glob. */
+  private matcher(glob: string): Minimatch {
+    let compiled = this.matchers.get(glob);
+    if (!compiled) {
+      compiled = new Minimatch(glob, { dot: true });
+      this.matchers.set(glob, compiled);
+    }
+    return compiled;
+  }
+
+  /** Whether a folder may hold a scanned file: false only when no glob's leading literal folders lead into it. */
+  private mayHoldScanned(folder: string): boolean {
+    const parts = folder.split('/');
+    return [...this.settings.rustGlobs, ...this.settings.harnGlobs].some((glob) => {
+      const literal = literalPrefix(glob);
+      if (literal === undefined) return true;
+      for (let i = 0; i < Math.min(parts.length, literal.length); i++) if (parts[i] !== literal[i]) return false;
+      return true;
+    });
   }
 
   /** A root-relative file's text: the open document's when the server has it, else the disk's. */
   readFile(relative: string): string | undefined {
-    const absolute = path.join(this.root, relative);
-    const open = this.source.openText(absolute);
+    const open = this.source.openText(path.join(this.root, relative));
     if (open !== undefined) return open;
+    return this.readDisk(relative);
+  }
+
+  /** The one place file contents are read from disk (undefined when unreadable); tests count calls here. */
+  protected readDisk(relative: string): string | undefined {
     try {
-      return fs.readFileSync(absolute, 'utf8');
+      return fs.readFileSync(path.join(this.root, relative), 'utf8');
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The registry's or the funnel's text: an open document's on every run (it follows unsaved edits and
+   * falls back to the disk when closed), else the disk's, read once until the file is invalidated.
+   */
+  private configuredText(relative: string): string | undefined {
+    const open = this.source.openText(path.join(this.root, relative));
+    if (open !== undefined) return open;
+    if (!this.diskTexts.has(relative)) this.diskTexts.set(relative, this.readDisk(relative));
+    return this.diskTexts.get(relative);
   }
 
   private isFile(relative: string): boolean {
@@ -120,6 +167,7 @@ export class BoundaryGateWorkspace {
   invalidate(relative: string, change: 'changed' | 'created' | 'deleted' = 'changed'): void {
     this.scans.delete(relative);
     this.referenced.delete(relative);
+    this.diskTexts.delete(relative);
     if (change !== 'changed') this.fileList = undefined;
   }
 
@@ -127,26 +175,24 @@ export class BoundaryGateWorkspace {
   reset(): void {
     this.scans.clear();
     this.referenced.clear();
+    this.diskTexts.clear();
     this.fileList = undefined;
   }
 
-  private scanFile(relative: string, funnel: Funnel): FileScan {
+  /**
+   * A scanned file's sites, cached. Its text is read once: the funnel's comes from the funnel read, and
+   * the text of a scanned file the registry also references (an anchor, a test) is kept for that use.
+   */
+  private scanFile(relative: string, referenced: ReadonlySet<string>): FileScan {
     const cached = this.scans.get(relative);
     if (cached) return cached;
-    const text = this.readFile(relative);
-    const sites: BoundarySite[] = [];
+    const text = relative === this.settings.funnelPath ? this.configuredText(relative) : this.readFile(relative);
+    if (text !== undefined && referenced.has(relative) && !this.referenced.has(relative)) this.referenced.set(relative, { exists: true, text });
+    const scan: FileScan = { rust: [], harn: [] };
     if (text !== undefined) {
-      if (relative.endsWith('.rs')) {
-        const wire = new Map(funnel.arms.map((a) => [a.variant, a.wire]));
-        for (const mention of scanRustMentions(text)) {
-          const id = wire.get(mention.variant);
-          if (id !== undefined) sites.push({ path: relative, id, range: mention.range });
-        }
-      } else {
-        for (const ref of scanHarn(text).references) sites.push({ path: relative, id: ref.id, range: ref.range });
-      }
+      if (relative.endsWith('.rs')) scan.rust = scanRustMentions(text);
+      else scan.harn = scanHarn(text).references.map((ref) => ({ id: ref.id, range: ref.range }));
     }
-    const scan = { sites };
     this.scans.set(relative, scan);
     return scan;
   }
@@ -180,27 +226,40 @@ export class BoundaryGateWorkspace {
       const reason = refusalReason(this.root, configured);
       if (reason) return (this.lastRun = empty('path_outside_root', configured, reason));
     }
-    const registryText = this.readFile(registryPath);
+    const registryText = this.configuredText(registryPath);
     if (registryText === undefined) return (this.lastRun = empty('missing_registry', registryPath, `missing ${registryPath}`));
-    const registry = parseRegistry(registryText);
-    const funnelText = this.readFile(funnelPath);
+    if (this.parsedRegistry?.text !== registryText) this.parsedRegistry = { text: registryText, registry: parseRegistry(registryText) };
+    const registry = this.parsedRegistry.registry;
+    const funnelText = this.configuredText(funnelPath);
     if (funnelText === undefined) return (this.lastRun = empty('missing_funnel', funnelPath, `missing the funnel definition ${funnelPath}`, registry));
-    const funnel = parseFunnel(funnelText);
-    // Rust sites depend on the funnel's variants: a changed funnel means re-reading every .rs file.
-    if (this.lastRun?.funnel && !sameArms(this.lastRun.funnel, funnel)) {
-      for (const key of [...this.scans.keys()]) if (key.endsWith('.rs')) this.scans.delete(key);
-    }
+    if (this.parsedFunnel?.text !== funnelText) this.parsedFunnel = { text: funnelText, funnel: parseFunnel(funnelText) };
+    const funnel = this.parsedFunnel.funnel;
 
-    this.fileList ??= walkFiles(this.root, { accept: (rel) => this.isScanned(rel) });
+    this.fileList ??= walkFiles(this.root, { accept: (rel) => this.isScanned(rel), enter: (rel) => this.mayHoldScanned(rel) });
+    const referencedPaths = new Set<string>();
+    for (const entry of registry.boundaries) {
+      for (const a of entry.anchors) referencedPaths.add(a.value);
+      if (entry.test?.value) referencedPaths.add(entry.test.value);
+    }
+    for (const entry of registry.audited) for (const a of entry.anchors) referencedPaths.add(a.value);
+
     const allSites: BoundarySite[] = [];
     const sites: BoundarySite[] = [];
+    // Rust sites map to ids through the funnel's arms (a variant with no arm is not a site, as upstream).
+    const wire = new Map(funnel.arms.map((a) => [a.variant, a.wire]));
     // Rust sites first, then .harn, as upstream concatenates its two greps.
     const ordered = [...this.fileList.filter((f) => f.endsWith('.rs')), ...this.fileList.filter((f) => !f.endsWith('.rs'))];
     for (const relative of ordered) {
-      const scan = this.scanFile(relative, funnel);
-      for (const site of scan.sites) {
+      const scan = this.scanFile(relative, referencedPaths);
+      const exempt = relative.endsWith('.rs') && (relative === funnelPath || isExemptSitePath(relative));
+      const found: BoundarySite[] = [];
+      for (const mention of scan.rust) {
+        const id = wire.get(mention.variant);
+        if (id !== undefined) found.push({ path: relative, id, range: mention.range });
+      }
+      for (const ref of scan.harn) found.push({ path: relative, id: ref.id, range: ref.range });
+      for (const site of found) {
         allSites.push(site);
-        const exempt = relative.endsWith('.rs') && (relative === funnelPath || isExemptSitePath(relative));
         if (!exempt) sites.push(site);
       }
     }
@@ -208,12 +267,6 @@ export class BoundaryGateWorkspace {
     const existing = new Set<string>();
     const contents = new Map<string, string>();
     const refused = new Map<string, string>();
-    const referencedPaths = new Set<string>();
-    for (const entry of registry.boundaries) {
-      for (const a of entry.anchors) referencedPaths.add(a.value);
-      if (entry.test?.value) referencedPaths.add(entry.test.value);
-    }
-    for (const entry of registry.audited) for (const a of entry.anchors) referencedPaths.add(a.value);
     for (const relative of referencedPaths) {
       const reason = refusalReason(this.root, relative);
       if (reason) {
@@ -232,11 +285,28 @@ export class BoundaryGateWorkspace {
   }
 }
 
-function sameArms(a: Funnel, b: Funnel): boolean {
-  return a.arms.length === b.arms.length && a.arms.every((arm, i) => arm.variant === b.arms[i].variant && arm.wire === b.arms[i].wire);
+/**
+ * The folders a glob's path must start with — its leading segments free of glob syntax, the file name
+ * excepted — or undefined when that cannot be told (no such segment; `.`, `..` or an empty segment, which
+ * matching may normalise).
+ */
+function literalPrefix(glob: string): string[] | undefined {
+  const segments = glob.split('/');
+  const literal: string[] = [];
+  for (const segment of segments.slice(0, -1)) {
+    if (/[*?[\]{}()!+@\\#]/.test(segment)) break;
+    if (segment === '' || segment === '.' || segment === '..') return undefined;
+    literal.push(segment);
+  }
+  return literal.length > 0 ? literal : undefined;
 }
 
-/** Scans a `.harn` text for boundary references and payload problems. */
+/**
+ * Scans a `.harn` text for boundary references and payload problems. Both need the word `boundary` in
+ * the source (a `boundary` key; the `"boundary_failure"` event type), and no escape can spell a letter,
+ * so a text without it is not parsed.
+ */
 export function scanHarn(text: string): HarnBoundaryScan {
+  if (!text.includes('boundary')) return { references: [], problems: [] };
   return scanHarnBoundaries(new HarnAnalysis(text));
 }

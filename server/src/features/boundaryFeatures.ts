@@ -2,6 +2,7 @@
 // any scanned file or the registry (re-reading only what changed), live checks of `.harn` files as
 // you type, hover on ids in `.harn`, `.rs` and the registry, completion of ids and kinds, and fixes.
 
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   CodeAction,
@@ -19,12 +20,13 @@ import {
   WorkspaceEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { entryMarkdown, fixesFor, idCompletions, kindCompletions, liveHarnProblems } from '../boundaries/assist';
+import { entryMarkdown, fixesFor, idCompletions, kindCompletions, liveHarnProblems, registeredIds } from '../boundaries/assist';
 import { findingDiagnostics, BOUNDARY_SOURCE } from '../boundaries/diagnostics';
 import { boundaryFieldAt, scanHarnBoundaries } from '../boundaries/harnSites';
 import { TextEdit } from '../boundaries/registryEdits';
-import { parseFunnel, scanRustMentions } from '../boundaries/rust';
-import { BoundarySite, Registry } from '../boundaries/types';
+import { parseRegistry } from '../boundaries/registry';
+import { isExemptSitePath, parseFunnel, scanRustMentions } from '../boundaries/rust';
+import { BoundarySite, Registry, TextRange } from '../boundaries/types';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from '../boundaries/workspaceGate';
 import { HarnAnalysis } from '../harn/analysis';
 import { LineIndex } from '../text/lineIndex';
@@ -58,7 +60,12 @@ export class BoundaryService {
   start(root: string, settings: Partial<GateSettings>): void {
     const merged: GateSettings = { ...DEFAULT_GATE_SETTINGS, ...stripUndefined(settings) };
     this.gate = new BoundaryGateWorkspace(root, merged, {
-      openText: (absolute) => this.documents.get(pathToUri(absolute))?.getText(),
+      // Unsaved text of open documents, but only for files on disk: a document whose file was deleted,
+      // or never saved, is no file of the tree (git would not see it either).
+      openText: (absolute) => {
+        const doc = this.documents.get(pathToUri(absolute));
+        return doc && fs.existsSync(absolute) ? doc.getText() : undefined;
+      },
     });
     this.runNow('workspace opened');
   }
@@ -97,7 +104,10 @@ export class BoundaryService {
     for (const change of changes) {
       const rel = this.relative(change.uri);
       if (rel === undefined) continue;
-      if (rel.endsWith('.gitignore')) {
+      // A changed .gitignore changes which files are scanned; a deleted folder (reported alone, without
+      // its files) may have held scanned files or anchors: read the tree again.
+      const folderLike = change.type === FileChangeType.Deleted && !/\.(harn|rs|toml)$/.test(rel);
+      if (rel.endsWith('.gitignore') || folderLike) {
         this.gate.reset();
         relevant = true;
         continue;
@@ -115,6 +125,22 @@ export class BoundaryService {
       this.gate?.invalidate(this.gate.settings.registryPath);
       this.schedule();
     }
+  }
+
+  /** Opening a `.harn` file hands its unknown ids from the gate to the live checks: republish without them. */
+  documentOpened(uri: string): void {
+    if (uri.endsWith('.harn') && this.gate?.last) this.publish(this.gate.last);
+  }
+
+  /** A closed document is read from disk again (its unsaved text may have been scanned), and the gate reports it again. */
+  documentClosed(uri: string): void {
+    this.filesChanged([{ uri, type: FileChangeType.Changed }]);
+  }
+
+  /** The registry as it is now (open document or disk): the last gate run may predate an edit. */
+  private currentRegistry(): Registry | undefined {
+    const text = this.gate?.readFile(this.gate.settings.registryPath);
+    return text === undefined ? undefined : parseRegistry(text);
   }
 
   private schedule(): void {
@@ -167,8 +193,11 @@ export class BoundaryService {
   }
 
   /** As-you-type checks of one `.harn` document. */
-  liveDiagnostics(analysis: HarnAnalysis): Diagnostic[] {
+  liveDiagnostics(uri: string, analysis: HarnAnalysis): Diagnostic[] {
     if (!this.gate?.last?.registry) return [];
+    // Only files the gate scans (harnGlobs): elsewhere a boundary report is not a site upstream knows.
+    const relative = this.relative(uri);
+    if (relative === undefined || !this.gate.isScanned(relative)) return [];
     const problems = liveHarnProblems(scanHarnBoundaries(analysis), this.gate.last.registry);
     return problems.map((p) => {
       const d: Diagnostic = {
@@ -186,45 +215,55 @@ export class BoundaryService {
   // ------------------------------------------------------------------------------------ hover
 
   hover(doc: TextDocument, offset: number): Hover | undefined {
-    const id = this.idAt(doc, offset);
-    if (!id || !this.gate) return undefined;
+    const registry = this.currentRegistry();
+    // Without a readable registry there is nothing to say about an id; other hovers answer instead.
+    if (!this.gate || !registry?.parsed) return undefined;
+    const id = this.idAt(doc, offset, registry);
+    if (!id) return undefined;
     const root = this.gate.root;
-    const markdown = entryMarkdown(id.id, this.registry, this.sites, (rel) => pathToUri(path.join(root, rel)));
+    const markdown = entryMarkdown(id.id, registry, this.sites, (rel) => pathToUri(path.join(root, rel)));
     return { contents: { kind: MarkupKind.Markdown, value: markdown }, range: id.range };
   }
 
-  /** The boundary id named at `offset` in a `.harn`, `.rs` or registry document. */
-  private idAt(doc: TextDocument, offset: number): { id: string; range: Hover['range'] } | undefined {
+  /** The boundary id named at `offset` in a `.harn`, `.rs` or registry document (ranges read from the document's own text). */
+  private idAt(doc: TextDocument, offset: number, registry: Registry): { id: string; range: Hover['range'] } | undefined {
     if (!this.gate?.last) return undefined;
     const text = doc.getText();
-    const rangeOf = (start: number, end: number) => ({ start: doc.positionAt(start), end: doc.positionAt(end) });
+    const at = (r: TextRange) => (r.start <= offset && offset <= r.end ? { start: doc.positionAt(r.start), end: doc.positionAt(r.end) } : undefined);
     if (doc.languageId === 'harn') {
       for (const ref of scanHarnBoundaries(new HarnAnalysis(text)).references) {
-        if (ref.range.start <= offset && offset <= ref.range.end) return { id: ref.id, range: rangeOf(ref.range.start, ref.range.end) };
+        const range = at(ref.range);
+        if (range) return { id: ref.id, range };
       }
       return undefined;
     }
     if (doc.uri.endsWith('.rs')) {
-      const funnel = this.gate.last.funnel ?? parseFunnel(text);
+      // The funnel maps variants to wire ids; when this is the funnel, read it from the (maybe unsaved) text.
+      const isFunnel = this.relative(doc.uri) === this.gate.settings.funnelPath;
+      const funnel = isFunnel ? parseFunnel(text) : this.gate.last.funnel;
+      if (!funnel) return undefined;
       const wire = new Map(funnel.arms.map((a) => [a.variant, a.wire]));
       for (const mention of scanRustMentions(text)) {
         const id = wire.get(mention.variant);
-        if (id && mention.range.start <= offset && offset <= mention.range.end) return { id, range: rangeOf(mention.range.start, mention.range.end) };
+        const range = at(mention.range);
+        if (id && range) return { id, range };
       }
-      // The funnel's own arms.
+      if (!isFunnel) return undefined;
       for (const arm of funnel.arms) {
-        if (this.relative(doc.uri) !== this.gate.settings.funnelPath) break;
-        if ((arm.variantRange.start <= offset && offset <= arm.variantRange.end) || (arm.wireRange.start <= offset && offset <= arm.wireRange.end)) {
-          return { id: arm.wire, range: rangeOf(arm.wireRange.start, arm.wireRange.end) };
-        }
+        const range = at(arm.wireRange) ?? at(arm.variantRange);
+        if (range) return { id: arm.wire, range };
+      }
+      for (const variant of funnel.enumVariants) {
+        const id = wire.get(variant.name);
+        const range = at(variant.range);
+        if (id && range) return { id, range };
       }
       return undefined;
     }
     if (this.isRegistry(doc.uri)) {
-      const registry = this.registry;
-      for (const entry of [...(registry?.boundaries ?? []), ...(registry?.audited ?? [])]) {
-        const r = entry.id?.range;
-        if (entry.id && r && r.start <= offset && offset <= r.end) return { id: entry.id.value, range: rangeOf(r.start, r.end) };
+      for (const entry of [...registry.boundaries, ...registry.audited]) {
+        const range = entry.id && at(entry.id.range);
+        if (entry.id && range) return { id: entry.id.value, range };
       }
     }
     return undefined;
@@ -236,13 +275,17 @@ export class BoundaryService {
   completion(analysis: HarnAnalysis, offset: number): CompletionItem[] | undefined {
     const field = boundaryFieldAt(analysis, offset);
     if (!field) return undefined;
-    const items = field.field === 'boundary' ? idCompletions(this.registry) : kindCompletions();
-    // Replace the string's content (between the quotes, or to the end of an unterminated one).
-    const contentStart = field.literal.start + 1;
+    // Replace the string's content: between the delimiters (`"`, `r#"…"#`, `"""`), or to the end of an unterminated one.
+    const { start, end, raw, triple } = field.literal;
     const text = analysis.text;
-    const closed = field.literal.end - field.literal.start > 1 && text.charCodeAt(field.literal.end - 1) === 34;
-    const contentEnd = closed ? field.literal.end - 1 : field.literal.end;
+    const opening = raw ? (/^r#*"/.exec(text.slice(start, end))?.[0] ?? 'r"') : triple ? '"""' : '"';
+    const closing = raw ? '"' + '#'.repeat(opening.length - 2) : opening;
+    const contentStart = start + opening.length;
+    if (offset < contentStart) return undefined;
+    const closed = end - contentStart >= closing.length && text.slice(end - closing.length, end) === closing;
+    const contentEnd = closed ? end - closing.length : end;
     const range = analysis.lineIndex.rangeOf(contentStart, Math.max(contentStart, contentEnd));
+    const items = field.field === 'boundary' ? idCompletions(this.registry) : kindCompletions();
     return items.map((item, i) => ({
       label: item.label,
       kind: field.field === 'boundary' ? CompletionItemKind.EnumMember : CompletionItemKind.Value,
@@ -258,29 +301,41 @@ export class BoundaryService {
   codeActions(params: CodeActionParams): CodeAction[] {
     const gate = this.gate;
     const run = gate?.last;
-    if (!gate || !run?.registry?.parsed) return [];
+    if (!gate || !run) return [];
     const registryText = gate.readFile(gate.settings.registryPath);
-    if (registryText === undefined) return [];
+    // Edits are computed on the registry text they will apply to, not on the last run's parse of it.
+    const registry = registryText === undefined ? undefined : parseRegistry(registryText);
+    if (registryText === undefined || !registry?.parsed) return [];
     const doc = this.documents.get(params.textDocument.uri);
     const here = this.relative(params.textDocument.uri);
     if (here === undefined) return [];
-    const actions: CodeAction[] = [];
+    const funnelPath = gate.settings.funnelPath;
+    // An entry's anchors are the sites the gate checks: not the funnel, not tests.
+    const sites = run.allSites.filter((s) => !(s.path.endsWith('.rs') && (s.path === funnelPath || isExemptSitePath(s.path))));
+    // One action per title: several diagnostics (an entry both stale and orphan) share one fix.
+    const actions = new Map<string, CodeAction>();
     for (const diagnostic of params.context.diagnostics) {
       if (diagnostic.source !== SOURCE || !isBoundaryData(diagnostic.data)) continue;
       const data = diagnostic.data;
       const sourceText = doc?.getText();
       const idRange = doc ? { start: doc.offsetAt(diagnostic.range.start), end: doc.offsetAt(diagnostic.range.end) } : undefined;
-      const fixes = fixesFor(data.kind, data.id, here, { registryPath: gate.settings.registryPath, registryText, registry: run.registry, sites: run.allSites }, {
+      if (data.kind === 'unknown_boundary' && isOutdated(data.id, registry, doc, idRange)) continue;
+      const fixes = fixesFor(data.kind, data.id, here, { registryPath: gate.settings.registryPath, registryText, registry, sites }, {
         suggestions: data.suggestions,
         anchorPath: data.kind === 'missing_anchor' ? data.path : undefined,
         idRange,
         sourceText,
       });
       for (const fix of fixes) {
+        const known = actions.get(fix.title);
+        if (known) {
+          known.diagnostics?.push(diagnostic);
+          continue;
+        }
         const target = fix.path === here ? params.textDocument.uri : pathToUri(path.join(gate.root, fix.path));
         const text = fix.path === here && sourceText !== undefined ? sourceText : gate.readFile(fix.path);
         if (text === undefined) continue;
-        actions.push({
+        actions.set(fix.title, {
           title: fix.title,
           kind: CodeActionKind.QuickFix,
           diagnostics: [diagnostic],
@@ -289,8 +344,19 @@ export class BoundaryService {
         });
       }
     }
-    return actions;
+    return [...actions.values()];
   }
+}
+
+/**
+ * An unknown-id diagnostic older than the text it is asked about (the client may send one back after its
+ * fix was applied): the id is registered now, or the `.harn` document no longer names it at that range.
+ */
+function isOutdated(id: string, registry: Registry, doc: TextDocument | undefined, range: TextRange | undefined): boolean {
+  if (registeredIds(registry).has(id)) return true;
+  if (doc?.languageId !== 'harn' || !range) return false;
+  const refs = scanHarnBoundaries(new HarnAnalysis(doc.getText())).references;
+  return !refs.some((r) => r.id === id && r.range.start === range.start && r.range.end === range.end);
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

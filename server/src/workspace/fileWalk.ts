@@ -16,6 +16,11 @@ interface IgnoreLevel {
 export interface WalkOptions {
   /** Called with the root-relative posix path of each file; only files it accepts are returned. */
   accept?: (relativePath: string) => boolean;
+  /**
+   * Called with the root-relative posix path of each folder that is not ignored; a folder it refuses is
+   * not entered. Only a shortcut: it must refuse only folders that hold nothing `accept` would take.
+   */
+  enter?: (relativePath: string) => boolean;
 }
 
 export function walkFiles(root: string, options: WalkOptions = {}): string[] {
@@ -36,6 +41,8 @@ function readIgnoreFile(file: string, base: string): IgnoreLevel | undefined {
   } catch {
     return undefined;
   }
+  // A file of comments and blank lines only (git's default .git/info/exclude) ignores nothing: skip it.
+  if (text.split('\n').every((line) => line.startsWith('#') || /^ *\r?$/.test(line))) return undefined;
   return { base, rules: ignore({ allowRelativePaths: true }).add(text) };
 }
 
@@ -57,13 +64,15 @@ function visit(folder: string, relative: string, levels: IgnoreLevel[], options:
   } catch {
     return;
   }
-  const own = relative === '' ? undefined : readIgnoreFile(path.join(folder, '.gitignore'), relative);
+  // Only a folder that lists a `.gitignore` can have one (no failed read, and its exception, elsewhere).
+  const own = relative === '' || !entries.some((e) => e.name === '.gitignore') ? undefined : readIgnoreFile(path.join(folder, '.gitignore'), relative);
   const active = own ? [...levels, own] : levels;
   for (const entry of entries) {
     if (entry.isSymbolicLink()) continue;
     const rel = relative === '' ? entry.name : `${relative}/${entry.name}`;
     if (entry.isDirectory()) {
       if (entry.name === '.git') continue;
+      if (options.enter && !options.enter(rel)) continue;
       if (isIgnored(active, rel, true)) continue;
       visit(path.join(folder, entry.name), rel, active, options, out);
     } else if (entry.isFile()) {
