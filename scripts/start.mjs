@@ -7,10 +7,11 @@
 // Options: --port N (default 8080, or the next free one), --no-desktop (always use code-server).
 // No shell: every child process gets an argument array.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onPath } from './e2e/setup.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const demo = join(repoRoot, 'examples', 'demo');
@@ -26,19 +27,6 @@ function runNode(args) {
   const result = spawnSync(process.execPath, args, { cwd: repoRoot, stdio: 'inherit' });
   if (result.error) throw result.error;
   return result.status ?? 1;
-}
-
-function onPath(name) {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 // A desktop VS Code: `code` on PATH that is not the remote CLI of a code-server or remote terminal.

@@ -69,7 +69,8 @@ function capture(command, args, options = {}) {
   return { ok: !result.error && result.status === 0, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
 }
 
-function onPath(name) {
+/** The first executable file called `name` on PATH. */
+export function onPath(name) {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const candidate = join(dir, name);

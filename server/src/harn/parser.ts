@@ -721,7 +721,7 @@ class Parser {
       }
       this.pos++;
       return params;
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
   }
@@ -825,7 +825,7 @@ class Parser {
           this.reportExpected('statement separator (`;` or newline)');
         }
       }
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     this.closeBlock(open);
@@ -869,7 +869,7 @@ class Parser {
         node.end = this.prevEnd;
         this.eat(',');
       }
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     this.closeBlock(open);
@@ -897,7 +897,7 @@ class Parser {
         node.end = this.prevEnd;
         this.eat(',');
       }
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     this.closeBlock(open);
@@ -956,7 +956,7 @@ class Parser {
         }
         node.end = this.prevEnd;
       }
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     this.closeBlock(open);
@@ -1001,7 +1001,7 @@ class Parser {
         this.partial = node;
         node.end = this.prevEnd;
       }
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     this.closeBlock(open);
@@ -1036,7 +1036,7 @@ class Parser {
           this.eat(',');
         }
         this.pos++;
-            } finally {
+      } finally {
         this.newlineStack.pop();
       }
       node.end = this.prevEnd;
@@ -1057,7 +1057,7 @@ class Parser {
               this.eat(',');
             }
             this.pos++;
-                    } finally {
+          } finally {
             this.newlineStack.pop();
           }
           break;
@@ -1131,7 +1131,7 @@ class Parser {
           this.eat(',');
         }
         this.pos++;
-            } finally {
+      } finally {
         this.newlineStack.pop();
       }
       return { kind: isDict ? 'DictPattern' : 'ListPattern', entries, start: t.start, end: this.prevEnd };
@@ -1261,7 +1261,7 @@ class Parser {
           this.eat(',');
         }
         this.pos++;
-            } finally {
+      } finally {
         this.newlineStack.pop();
       }
       pattern = { kind: 'ListPattern', entries, start: open.start, end: this.prevEnd };
@@ -1310,7 +1310,7 @@ class Parser {
           this.synchronize(startPos);
         }
       }
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     this.closeBlock(open);
@@ -1351,7 +1351,7 @@ class Parser {
           this.eat(',');
         }
         this.pos++;
-            } finally {
+      } finally {
         this.newlineStack.pop();
       }
       this.expect('->');
@@ -1429,7 +1429,7 @@ class Parser {
           node.catchName = this.expectName('error variable');
           if (this.eat(':')) node.catchType = this.parseType();
           this.expect(')');
-                } finally {
+        } finally {
           this.newlineStack.pop();
         }
       } else if (this.tok.kind === TokenKind.Identifier) {
@@ -1516,7 +1516,7 @@ class Parser {
           cases.push({ kind: 'SelectCase', label: 'from', name, expr, body, start: t.start, end: this.prevEnd });
         }
       }
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     this.closeBlock(open);
@@ -1755,7 +1755,7 @@ class Parser {
           typeArgs.push(this.parseType());
           if (!this.eat(',')) break;
         }
-            } finally {
+      } finally {
         this.newlineStack.pop();
       }
       this.expect('>');
@@ -1858,7 +1858,7 @@ class Parser {
       }
       this.pos++;
       return { end: this.prevEnd, closed: true };
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
   }
@@ -1877,7 +1877,7 @@ class Parser {
       }
       this.expect(']', "']' to close the index");
       return { kind: 'Index', object, optional, index: from, start: object.start, end: this.prevEnd } as A.Index;
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
   }
@@ -1980,7 +1980,7 @@ class Parser {
         this.eat(',');
       }
       this.pos++;
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     return { kind: 'List', elements, start: open.start, end: this.prevEnd };
@@ -2014,7 +2014,7 @@ class Parser {
         this.eat(',');
       }
       this.pos++;
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     const statements = this.withNewlines(true, () => this.parseStatementList(open));
@@ -2066,7 +2066,7 @@ class Parser {
         this.eat(',');
       }
       this.pos++;
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     return entries;
@@ -2212,7 +2212,7 @@ class Parser {
               if (!this.eat(',')) break;
             }
             this.expect('>', "'>' to close the type arguments");
-                    } finally {
+          } finally {
             this.newlineStack.pop();
           }
         }
@@ -2268,7 +2268,7 @@ class Parser {
         this.eat(',');
       }
       this.pos++;
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     let result: A.TypeExpr | undefined;
@@ -2304,7 +2304,7 @@ class Parser {
         this.eat(',');
       }
       this.pos++;
-        } finally {
+    } finally {
       this.newlineStack.pop();
     }
     return { kind: 'ShapeType', fields, rest, start: open.start, end: this.prevEnd };
