@@ -92,83 +92,136 @@ function identEnd(text: string, from: number): number {
  */
 export function lexRust(text: string): RustToken[] {
   const tokens: RustToken[] = [];
-  const n = text.length;
-  let i = 0;
-  if (text.charCodeAt(0) === 0xfeff) i = 1;
+  const lexer = new RustLexer(text);
+  while (lexer.next()) tokens.push(lexer.token());
+  return tokens;
+}
 
-  // A shebang line is a comment, unless `#!` starts an inner attribute `#![…]`.
-  if (text.startsWith('#!', i)) {
-    let j = i + 2;
-    while (j < n && isWhitespace(text.charCodeAt(j))) j++;
-    if (text[j] !== '[') {
-      const end = lineEnd(text, i);
-      tokens.push({ kind: 'comment', start: i, end, value: text.slice(i, end) });
-      i = end;
+// Which optional fields a token carries (each its own object shape, built in `RustLexer.token`).
+/** `{ kind, start, end, value }` */
+const PLAIN = 0;
+/** `{ kind, start, end, block: true, unterminated, value }` */
+const BLOCK_COMMENT = 1;
+/** `{ kind, start, end, prefix, unterminated, value }` */
+const QUOTED = 2;
+/** `{ kind, start, end, prefix, hashes, unterminated, value }` */
+const RAW_STRING = 3;
+/** `{ kind, start, end, value, raw: true }`, the value without `r#` */
+const RAW_IDENT = 4;
+/** `{ kind, start, end, prefix, value }` (a char literal of several characters) */
+const PREFIX_ONLY = 5;
+
+/**
+ * The lexer behind lexRust, one token at a time into its own fields, so that a scan that needs few tokens
+ * (scanRustMentions) allocates none for the rest.
+ */
+class RustLexer {
+  kind: RustTokenKind = 'punct';
+  start = 0;
+  end = 0;
+  shape = PLAIN;
+  prefix: '' | 'b' | 'c' = '';
+  hashes = 0;
+  unterminated = false;
+  private i = 0;
+  /** The end of a leading shebang line still to be returned, or -1. */
+  private shebangEnd = -1;
+
+  constructor(private readonly text: string) {
+    const n = text.length;
+    let i = 0;
+    if (text.charCodeAt(0) === 0xfeff) i = 1;
+    // A shebang line is a comment, unless `#!` starts an inner attribute `#![…]`.
+    if (text.startsWith('#!', i)) {
+      let j = i + 2;
+      while (j < n && isWhitespace(text.charCodeAt(j))) j++;
+      if (text[j] !== '[') this.shebangEnd = lineEnd(text, i);
+    }
+    this.i = i;
+  }
+
+  /** The current token as lexRust returns it. */
+  token(): RustToken {
+    const { kind, start, end, text } = this;
+    switch (this.shape) {
+      case PLAIN:
+        return { kind, start, end, value: text.slice(start, end) };
+      case BLOCK_COMMENT:
+        return { kind, start, end, block: true, unterminated: this.unterminated, value: text.slice(start, end) };
+      case QUOTED:
+        return { kind, start, end, prefix: this.prefix, unterminated: this.unterminated, value: text.slice(start, end) };
+      case RAW_STRING:
+        return { kind, start, end, prefix: this.prefix, hashes: this.hashes, unterminated: this.unterminated, value: text.slice(start, end) };
+      case RAW_IDENT:
+        return { kind, start, end, value: text.slice(start + 2, end), raw: true };
+      default:
+        return { kind, start, end, prefix: this.prefix, value: text.slice(start, end) };
     }
   }
 
-  const push = (token: Omit<RustToken, 'value'> & { value?: string }): void => {
-    // The object given becomes the token (a copy costs more than the whole scan of most tokens).
-    if (token.value === undefined) token.value = text.slice(token.start, token.end);
-    tokens.push(token as RustToken);
-  };
+  private set(kind: RustTokenKind, start: number, end: number, shape: number): true {
+    this.kind = kind;
+    this.start = start;
+    this.end = end;
+    this.shape = shape;
+    this.i = end;
+    return true;
+  }
 
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (isWhitespace(c)) {
-      i++;
-      continue;
+  private quoted(kind: 'string' | 'char', start: number, prefix: '' | 'b' | 'c', end: { end: number; unterminated: boolean }): true {
+    this.prefix = prefix;
+    this.unterminated = end.unterminated;
+    return this.set(kind, start, end.end, QUOTED);
+  }
+
+  /** Moves to the next token; false at the end of the text. */
+  next(): boolean {
+    const text = this.text;
+    const n = text.length;
+    if (this.shebangEnd >= 0) {
+      const end = this.shebangEnd;
+      this.shebangEnd = -1;
+      return this.set('comment', this.i, end, PLAIN);
     }
+    let i = this.i;
+    while (i < n && isWhitespace(text.charCodeAt(i))) i++;
+    if (i >= n) {
+      this.i = i;
+      return false;
+    }
+    const c = text.charCodeAt(i);
     const start = i;
-    const next = text[i + 1];
+    const next = text.charCodeAt(i + 1); // NaN past the end
 
     // Comments.
-    if (c === 0x2f /* / */ && next === '/') {
-      const end = lineEnd(text, i);
-      tokens.push({ kind: 'comment', start, end, value: text.slice(start, end) });
-      i = end;
-      continue;
-    }
-    if (c === 0x2f && next === '*') {
+    if (c === 0x2f /* / */ && next === 0x2f) return this.set('comment', start, lineEnd(text, i), PLAIN);
+    if (c === 0x2f && next === 0x2a /* * */) {
       let depth = 1;
       let j = i + 2;
       while (j < n && depth > 0) {
-        if (text[j] === '/' && text[j + 1] === '*') {
+        const d = text.charCodeAt(j);
+        if (d === 0x2f /* / */ && text.charCodeAt(j + 1) === 0x2a /* * */) {
           depth++;
           j += 2;
-        } else if (text[j] === '*' && text[j + 1] === '/') {
+        } else if (d === 0x2a && text.charCodeAt(j + 1) === 0x2f) {
           depth--;
           j += 2;
         } else j++;
       }
-      push({ kind: 'comment', start, end: j, block: true, unterminated: depth > 0 });
-      i = j;
-      continue;
+      this.unterminated = depth > 0;
+      return this.set('comment', start, j, BLOCK_COMMENT);
     }
 
     // Literals with a prefix: b"…" b'…' br"…" c"…" cr"…", and raw strings r"…" r#"…"#.
     if (c === 0x62 /* b */ || c === 0x63 /* c */ || c === 0x72 /* r */) {
       const prefix: '' | 'b' | 'c' = c === 0x72 ? '' : c === 0x62 ? 'b' : 'c';
-      let j = i + (prefix ? 1 : 0);
-      if (prefix && text[j] === '"') {
-        const end = quotedEnd(text, j + 1, '"');
-        push({ kind: 'string', start, end: end.end, prefix, unterminated: end.unterminated });
-        i = end.end;
-        continue;
-      }
-      if (prefix === 'b' && text[j] === "'") {
-        const end = singleQuotedEnd(text, j + 1);
-        push({ kind: 'char', start, end: end.end, prefix, unterminated: end.unterminated });
-        i = end.end;
-        continue;
-      }
+      const j = i + (prefix ? 1 : 0);
+      if (prefix && text[j] === '"') return this.quoted('string', start, prefix, quotedEnd(text, j + 1, '"'));
+      if (prefix === 'b' && text[j] === "'") return this.quoted('char', start, prefix, singleQuotedEnd(text, j + 1));
       if (text[j] === 'r' && (text[j + 1] === '"' || text[j + 1] === '#')) {
         // `r#ident` is a raw identifier, not a raw string (only without a b/c prefix).
         if (!prefix && text[j + 1] === '#' && isIdStart(cpAt(text, j + 2))) {
-          const end = identEnd(text, j + 2 + cpWidth(cpAt(text, j + 2)));
-          push({ kind: 'ident', start, end, value: text.slice(j + 2, end), raw: true });
-          i = end;
-          continue;
+          return this.set('ident', start, identEnd(text, j + 2 + cpWidth(cpAt(text, j + 2))), RAW_IDENT);
         }
         let k = j + 1;
         while (text[k] === '#') k++;
@@ -176,28 +229,20 @@ export function lexRust(text: string): RustToken[] {
         if (text[k] === '"') {
           const closer = '"' + '#'.repeat(hashes);
           const close = text.indexOf(closer, k + 1);
-          const end = close < 0 ? n : close + closer.length;
-          push({ kind: 'string', start, end, prefix, hashes, unterminated: close < 0 });
-          i = end;
-          continue;
+          this.prefix = prefix;
+          this.hashes = hashes;
+          this.unterminated = close < 0;
+          return this.set('string', start, close < 0 ? n : close + closer.length, RAW_STRING);
         }
         // `r#` followed by neither a name nor a quote is invalid Rust; lex `r` as a name and move on.
       }
     }
 
-    if (isIdStart(cpAt(text, i))) {
-      const end = identEnd(text, i + cpWidth(cpAt(text, i)));
-      tokens.push({ kind: 'ident', start, end, value: text.slice(start, end) });
-      i = end;
-      continue;
+    if (c < 0x80 ? (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f : isIdStart(cpAt(text, i))) {
+      return this.set('ident', start, identEnd(text, i + (c < 0x80 ? 1 : cpWidth(cpAt(text, i)))), PLAIN);
     }
 
-    if (c === 0x22 /* " */) {
-      const end = quotedEnd(text, i + 1, '"');
-      push({ kind: 'string', start, end: end.end, prefix: '', unterminated: end.unterminated });
-      i = end.end;
-      continue;
-    }
+    if (c === 0x22 /* " */) return this.quoted('string', start, '', quotedEnd(text, i + 1, '"'));
 
     if (c === 0x27 /* ' */) {
       // rustc_lexer's `lifetime_or_char`.
@@ -205,25 +250,17 @@ export function lexRust(text: string): RustToken[] {
       const afterFirst = i + 1 + cpWidth(first);
       const second = cpAt(text, afterFirst);
       const canBeLifetime = second === 0x27 ? false : isIdStart(first) || isDigit(first);
-      if (!canBeLifetime) {
-        const end = singleQuotedEnd(text, i + 1);
-        push({ kind: 'char', start, end: end.end, prefix: '', unterminated: end.unterminated });
-        i = end.end;
-        continue;
-      }
+      if (!canBeLifetime) return this.quoted('char', start, '', singleQuotedEnd(text, i + 1));
       let j = afterFirst;
       // Raw lifetime `'r#name`.
       if (first === 0x72 && second === 0x23 && isIdStart(cpAt(text, afterFirst + 1))) j = afterFirst + 1;
       while (j < n && isIdContinue(cpAt(text, j))) j += cpWidth(cpAt(text, j));
       if (text[j] === "'") {
         // `'ab'`: a (malformed) char literal of several characters, as rustc reads it.
-        push({ kind: 'char', start, end: j + 1, prefix: '' });
-        i = j + 1;
-      } else {
-        tokens.push({ kind: 'lifetime', start, end: j, value: text.slice(start, j) });
-        i = j;
+        this.prefix = '';
+        return this.set('char', start, j + 1, PREFIX_ONLY);
       }
-      continue;
+      return this.set('lifetime', start, j, PLAIN);
     }
 
     if (isDigit(c)) {
@@ -239,21 +276,32 @@ export function lexRust(text: string): RustToken[] {
         if (!more) break;
         j++;
       }
-      tokens.push({ kind: 'number', start, end: j, value: text.slice(start, j) });
-      i = j;
-      continue;
+      return this.set('number', start, j, PLAIN);
     }
 
-    if ((c === 0x3a /* : */ && next === ':') || ((c === 0x3d /* = */ || c === 0x2d /* - */) && next === '>')) {
-      tokens.push({ kind: 'punct', start, end: i + 2, value: text.slice(i, i + 2) });
-      i += 2;
-      continue;
+    if ((c === 0x3a /* : */ && next === 0x3a) || ((c === 0x3d /* = */ || c === 0x2d /* - */) && next === 0x3e /* > */)) {
+      return this.set('punct', start, i + 2, PLAIN);
     }
-    const width = c < 0xd800 || c > 0xdbff ? 1 : cpWidth(cpAt(text, i));
-    tokens.push({ kind: 'punct', start, end: i + width, value: width === 1 ? text[i] : text.slice(i, i + width) });
-    i += width;
+    return this.set('punct', start, i + (c < 0xd800 || c > 0xdbff ? 1 : cpWidth(cpAt(text, i))), PLAIN);
   }
-  return tokens;
+
+  /** Whether the current token is the identifier `name` (a raw `r#name` too). */
+  isIdent(name: string): boolean {
+    if (this.kind !== 'ident') return false;
+    const from = this.shape === RAW_IDENT ? this.start + 2 : this.start;
+    return this.end - from === name.length && this.text.startsWith(name, from);
+  }
+
+  /** Whether the current token is the punctuation `p` of one or two ASCII characters. */
+  isPunct(p: string): boolean {
+    return this.kind === 'punct' && this.end - this.start === p.length && this.text.startsWith(p, this.start);
+  }
+
+  /** The current identifier as a mention: its name (without `r#`) and that name's range. */
+  mention(): RustMention {
+    const start = this.shape === RAW_IDENT ? this.start + 2 : this.start;
+    return { variant: this.text.slice(start, this.end), range: { start, end: this.end } };
+  }
 }
 
 /** End of the line containing `i`, before its `\n` (and before a `\r` that precedes it). */
@@ -341,37 +389,48 @@ function isIdent(token: RustToken | undefined, value?: string): token is RustTok
 export function scanRustMentions(text: string): RustMention[] {
   // Exact shortcut: a mention needs a `BoundaryId` identifier, whose name is always written out in full.
   if (!text.includes(BOUNDARY_ID)) return [];
-  // lexRust(text).filter(isCode), compacted in place rather than copied.
-  const code = lexRust(text);
-  let kept = 0;
-  for (const token of code) if (isCode(token)) code[kept++] = token;
-  code.length = kept;
+  // Over the code tokens (comments skipped), one at a time:
+  //   `BoundaryId` `::` Name         mentions Name, and Name may itself start the next path
+  //                                  (`BoundaryId::BoundaryId::X` in a soup of tokens);
+  //   `BoundaryId` `::` `{` … `}`    a use tree: the first name of each top-level element; scanning
+  //                                  resumes after its closing brace (or runs to the end).
   const mentions: RustMention[] = [];
-  for (let i = 0; i + 2 < code.length; i++) {
-    if (!isIdent(code[i], BOUNDARY_ID) || !isPunct(code[i + 1], '::')) continue;
-    const after = code[i + 2];
-    if (isIdent(after)) {
-      mentions.push({ variant: after.value, range: identRange(after) });
-      i += 1; // the name may itself start a path (`BoundaryId::BoundaryId::X` in a soup of tokens)
-    } else if (isPunct(after, '{')) {
-      // A use tree: the first name of each top-level element.
-      let depth = 1;
-      let elementStart = true;
-      let j = i + 3;
-      for (; j < code.length && depth > 0; j++) {
-        const token = code[j];
-        if (isPunct(token, '{')) depth++;
-        else if (isPunct(token, '}')) depth--;
-        else if (depth === 1 && isPunct(token, ',')) {
-          elementStart = true;
-          continue;
-        } else if (depth === 1 && elementStart && isIdent(token)) {
-          mentions.push({ variant: token.value, range: identRange(token) });
-        }
-        elementStart = false;
+  const lexer = new RustLexer(text);
+  let state: 'code' | 'id' | 'path' | 'tree' = 'code';
+  let depth = 0;
+  let elementStart = false;
+  while (lexer.next()) {
+    if (lexer.kind === 'comment') continue;
+    if (state === 'tree') {
+      if (lexer.isPunct('{')) depth++;
+      else if (lexer.isPunct('}')) {
+        if (--depth === 0) state = 'code';
+      } else if (depth === 1 && lexer.isPunct(',')) {
+        elementStart = true;
+        continue;
+      } else if (depth === 1 && elementStart && lexer.kind === 'ident') {
+        mentions.push(lexer.mention());
       }
-      i = j - 1;
+      elementStart = false;
+      continue;
     }
+    if (state === 'id') {
+      if (lexer.isPunct('::')) {
+        state = 'path';
+        continue;
+      }
+    } else if (state === 'path') {
+      if (lexer.kind === 'ident') {
+        mentions.push(lexer.mention());
+      } else if (lexer.isPunct('{')) {
+        state = 'tree';
+        depth = 1;
+        elementStart = true;
+        continue;
+      }
+    }
+    // This token may start a path.
+    state = lexer.isIdent(BOUNDARY_ID) ? 'id' : 'code';
   }
   return mentions;
 }
