@@ -8,6 +8,8 @@ const common = {
   target: 'node18',
   format: 'cjs',
   sourcemap: true,
+  // jsonc-parser's UMD build (its "main") uses a dynamic require esbuild cannot follow.
+  mainFields: ['module', 'main'],
   logLevel: 'warning',
 };
 

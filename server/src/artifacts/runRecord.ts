@@ -1,0 +1,1090 @@
+// Run records (spec/harn-artifacts.md §2): recognising them, reading them with the position of every value the
+// verification needs, computing what a transcript descriptor states from the transcript's bytes, and verifying
+// each `llm_jsonl` descriptor against the transcript on disk. The error kinds are upstream's
+// (`verified_llm_transcript_pointer_path`, orchestration/records/transcript_descriptor.rs) and are used as
+// diagnostic codes, plus codes of our own for the descriptor fields upstream does not re-check:
+//
+//   byte_len_mismatch       byte_len differs from the file's length (upstream folds this into digest_mismatch)
+//   event_count_mismatch    event_count differs from the number of non-blank rows
+//   completeness_mismatch   complete differs from "the transcript has a terminal row"
+//   descriptor_field_mismatch  session_id, first/last_event_type, first/last_event_id, terminal_status,
+//                           effective_tool_format or tool_schema_hash differs (`data.field` names it)
+//   malformed_json          the run record is not JSON
+//   invalid_run_record      the run record's shape differs from upstream's structs (zod)
+//
+// Upstream stops at the first error; here every independent disagreement is reported, each on the descriptor
+// field that disagrees. Upstream reads every struct with `#[serde(default)]`, so an absent field reads as its
+// default ("" / 0 / false / null) and is compared as such; the diagnostic then sits on the `descriptor` key.
+// Positions are 0-based lines and UTF-16 characters into the text as given (a BOM counts as one character).
+// The diagnostics' source (`harn.artifacts`) is added by the caller.
+
+import { createHash, type Hash } from 'node:crypto';
+import * as nodeFs from 'node:fs';
+import * as nodePath from 'node:path';
+import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import { z } from 'zod';
+import { LineIndex } from '../text/lineIndex';
+import type { ArtifactProblem, ArtifactSeverity, LineSpan } from './types';
+
+export const DESCRIPTOR_SCHEMA_VERSION = 'harn.llm_transcript_artifact.v1';
+export const LLM_JSONL = 'llm_jsonl';
+
+/** Row types that end a session (spec §1 "Terminal"); a row with `terminal: true` does too. */
+export const TERMINAL_ROW_TYPES: ReadonlySet<string> = new Set([
+  'agent_session_finalized',
+  'agent_session_terminal',
+  'run_terminal',
+  'terminal',
+]);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Recognition.
+
+/** The last segment of a path or URI (either separator). */
+function baseName(fileName: string): string {
+  const cut = Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\'));
+  return fileName.slice(cut + 1);
+}
+
+/** The text with a leading BOM read as a space, so that every offset stays an offset into `text`. */
+function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
+}
+
+/** The top-level `_type` of a JSON object text: a string, `null` when absent or not a string, undefined if no object. */
+function topLevelType(text: string): string | null | undefined {
+  const root = parseTree(withoutBom(text), [], { disallowComments: true });
+  if (!root || root.type !== 'object') return undefined;
+  const type = child(root, '_type');
+  return type && type.type === 'string' && typeof type.value === 'string' ? type.value : null;
+}
+
+/**
+ * Whether a file is a run record: `run.json` or `*.run.json` (unless its top-level `_type` names another
+ * artifact), or any `.json` file whose top-level `_type` is "run_record". Names compare case-insensitively.
+ */
+export function isRunRecord(fileName: string, text: string): boolean {
+  const name = baseName(fileName).toLowerCase();
+  if (name === 'run.json' || name.endsWith('.run.json')) {
+    const type = topLevelType(text);
+    return type === undefined || type === null || type === 'run_record';
+  }
+  if (!name.endsWith('.json')) return false;
+  // Cheap rejection before parsing.
+  if (!/"_type"\s*:\s*"run_record"/.test(text)) return false;
+  return topLevelType(text) === 'run_record';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Schema: upstream's structs (orchestration/records/types.rs). Every field may be absent (`#[serde(default)]`),
+// `Option<T>` may be null, plain `String`/`Vec`/numbers may not; unknown fields are accepted.
+
+const str = z.string({ error: 'a string' });
+const optStr = z.string({ error: 'a string or null' }).nullable();
+const uint = z
+  .number({ error: 'a non-negative integer' })
+  .int({ error: 'a non-negative integer' })
+  .nonnegative({ error: 'a non-negative integer' });
+const int = z.number({ error: 'an integer' }).int({ error: 'an integer' });
+const num = z.number({ error: 'a number' });
+const bool = z.boolean({ error: 'true or false' });
+const strings = z.array(str, { error: 'an array of strings' });
+const map = z.record(z.string(), z.unknown(), { error: 'an object' });
+const anyObjects = z.array(z.looseObject({}, { error: 'an object' }), { error: 'an array' });
+
+/** A loose object whose fields are all optional. */
+function struct<T extends z.ZodRawShape>(shape: T) {
+  return z.looseObject(shape, { error: 'an object' }).partial();
+}
+
+const UsageSchema = struct({
+  input_tokens: int,
+  output_tokens: int,
+  total_duration_ms: int,
+  call_count: int,
+  total_cost: num,
+  models: strings,
+});
+
+const StageSchema = struct({
+  id: str,
+  node_id: str,
+  kind: str,
+  status: str,
+  outcome: str,
+  branch: optStr,
+  started_at: str,
+  finished_at: optStr,
+  visible_text: optStr,
+  private_reasoning: optStr,
+  transcript: z.unknown(),
+  verification: z.unknown(),
+  usage: UsageSchema.nullable(),
+  artifacts: anyObjects,
+  consumed_artifact_ids: strings,
+  produced_artifact_ids: strings,
+  attempts: z.array(
+    struct({
+      attempt: uint,
+      status: str,
+      outcome: str,
+      branch: optStr,
+      error: optStr,
+      verification: z.unknown(),
+      started_at: str,
+      finished_at: optStr,
+    }),
+    { error: 'an array' },
+  ),
+  metadata: map,
+});
+
+const TransitionSchema = struct({
+  id: str,
+  from_stage_id: optStr,
+  from_node_id: optStr,
+  to_node_id: str,
+  branch: optStr,
+  timestamp: str,
+  consumed_artifact_ids: strings,
+  produced_artifact_ids: strings,
+});
+
+const CheckpointSchema = struct({
+  id: str,
+  ready_nodes: strings,
+  completed_nodes: strings,
+  last_stage_id: optStr,
+  persisted_at: str,
+  reason: str,
+});
+
+export const TranscriptDescriptorSchema = struct({
+  schema_version: str,
+  artifact_kind: str,
+  run_id: str,
+  session_id: optStr,
+  path: str,
+  relative_path: optStr,
+  sha256: str,
+  byte_len: uint,
+  event_count: uint,
+  first_event_type: optStr,
+  first_event_id: optStr,
+  last_event_type: optStr,
+  last_event_id: optStr,
+  complete: bool,
+  terminal_status: optStr,
+  effective_tool_format: optStr,
+  tool_schema_hash: optStr,
+});
+
+export const TranscriptPointerSchema = struct({
+  id: str,
+  label: str,
+  kind: str,
+  location: str,
+  path: optStr,
+  available: bool,
+  verification_status: str,
+  verification_error: optStr,
+  descriptor: TranscriptDescriptorSchema.nullable(),
+});
+
+export const RunObservabilitySchema = struct({
+  schema_version: uint,
+  planner_rounds: anyObjects,
+  research_fact_count: uint,
+  action_graph_nodes: anyObjects,
+  action_graph_edges: anyObjects,
+  worker_lineage: anyObjects,
+  verification_outcomes: anyObjects,
+  transcript_pointers: z.array(TranscriptPointerSchema, { error: 'an array' }),
+  compaction_events: anyObjects,
+  daemon_events: anyObjects,
+});
+
+export const RunRecordSchema = struct({
+  _type: z.literal('run_record', { error: 'the string "run_record"' }),
+  id: str,
+  workflow_id: str,
+  workflow_name: optStr,
+  task: str,
+  status: str,
+  started_at: str,
+  finished_at: optStr,
+  parent_run_id: optStr,
+  root_run_id: optStr,
+  stages: z.array(StageSchema, { error: 'an array' }),
+  transitions: z.array(TransitionSchema, { error: 'an array' }),
+  checkpoints: z.array(CheckpointSchema, { error: 'an array' }),
+  pending_nodes: strings,
+  completed_nodes: strings,
+  child_runs: anyObjects,
+  artifacts: anyObjects,
+  handoffs: anyObjects,
+  policy: map,
+  execution: map.nullable(),
+  transcript: z.unknown(),
+  usage: UsageSchema.nullable(),
+  replay_fixture: map.nullable(),
+  observability: RunObservabilitySchema.nullable(),
+  trace_spans: anyObjects,
+  tool_recordings: anyObjects,
+  hitl_questions: anyObjects,
+  persona_runtime: anyObjects,
+  metadata: map,
+  persisted_path: optStr,
+});
+
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+export type TranscriptDescriptor = z.infer<typeof TranscriptDescriptorSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parsing with positions.
+
+export const DESCRIPTOR_FIELDS = [
+  'schema_version',
+  'artifact_kind',
+  'run_id',
+  'session_id',
+  'path',
+  'relative_path',
+  'sha256',
+  'byte_len',
+  'event_count',
+  'first_event_type',
+  'first_event_id',
+  'last_event_type',
+  'last_event_id',
+  'complete',
+  'terminal_status',
+  'effective_tool_format',
+  'tool_schema_hash',
+] as const;
+export type DescriptorField = (typeof DESCRIPTOR_FIELDS)[number];
+
+export const POINTER_FIELDS = [
+  'id',
+  'label',
+  'kind',
+  'location',
+  'path',
+  'available',
+  'verification_status',
+  'verification_error',
+  'descriptor',
+] as const;
+export type PointerField = (typeof POINTER_FIELDS)[number];
+
+/** A JSON value in the text: its value, and the range of its source (strings include their quotes). */
+export interface Located {
+  value: unknown;
+  offset: number;
+  length: number;
+  span: LineSpan;
+}
+
+export interface LocatedDescriptor {
+  /** The descriptor object. */
+  span: LineSpan;
+  /** The `"descriptor"` key: where problems about absent fields go. */
+  keySpan: LineSpan;
+  fields: Partial<Record<DescriptorField, Located>>;
+}
+
+export interface LocatedPointer {
+  /** Index in `observability.transcript_pointers`. */
+  index: number;
+  span: LineSpan;
+  fields: Partial<Record<PointerField, Located>>;
+  /** Present when `descriptor` is an object. */
+  descriptor?: LocatedDescriptor;
+}
+
+export interface ParsedRunRecord {
+  /** The JSON value (undefined when the text is not JSON). */
+  value: unknown;
+  /** The value as a RunRecord when its shape is valid. */
+  record: RunRecord | undefined;
+  /** The top-level `id`. */
+  id?: Located;
+  /** Every pointer of kind `llm_jsonl`, in order. */
+  pointers: LocatedPointer[];
+  /** JSON syntax problems (`malformed_json`), else schema problems (`invalid_run_record`). */
+  problems: ArtifactProblem[];
+}
+
+/** The last property named `key` of an object node (JSON.parse and serde_json keep the last duplicate). */
+function property(node: JsonNode | undefined, key: string): JsonNode | undefined {
+  if (!node || node.type !== 'object' || !node.children) return undefined;
+  for (let i = node.children.length - 1; i >= 0; i--) {
+    const p = node.children[i];
+    if (p.children && p.children[0]?.value === key) return p;
+  }
+  return undefined;
+}
+
+function child(node: JsonNode | undefined, segment: PropertyKey): JsonNode | undefined {
+  if (!node) return undefined;
+  if (typeof segment === 'number') return node.type === 'array' ? node.children?.[segment] : undefined;
+  if (typeof segment === 'string') return property(node, segment)?.children?.[1];
+  return undefined;
+}
+
+function nodeValue(node: JsonNode): unknown {
+  switch (node.type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const p of node.children ?? []) {
+        const [k, v] = p.children ?? [];
+        if (k && v && typeof k.value === 'string') {
+          Object.defineProperty(out, k.value, { value: nodeValue(v), enumerable: true, writable: true, configurable: true });
+        }
+      }
+      return out;
+    }
+    case 'array':
+      return (node.children ?? []).map(nodeValue);
+    default: {
+      const v: unknown = node.value;
+      return v;
+    }
+  }
+}
+
+const SYNTAX_MESSAGES: Record<string, string> = {
+  InvalidSymbol: 'invalid symbol',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'a property name is expected',
+  ValueExpected: 'a value is expected',
+  ColonExpected: 'a colon is expected',
+  CommaExpected: 'a comma is expected',
+  CloseBraceExpected: 'a closing brace is expected',
+  CloseBracketExpected: 'a closing bracket is expected',
+  EndOfFileExpected: 'the end of the file is expected',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'unterminated comment',
+  UnexpectedEndOfString: 'unterminated string',
+  UnexpectedEndOfNumber: 'unterminated number',
+  InvalidUnicode: 'invalid unicode escape',
+  InvalidEscapeCharacter: 'invalid escape character',
+  InvalidCharacter: 'invalid character in a string',
+};
+
+function jsonTypeName(node: JsonNode | undefined): string {
+  if (!node) return 'absent';
+  switch (node.type) {
+    case 'object':
+      return 'an object';
+    case 'array':
+      return 'an array';
+    case 'null':
+      return 'null';
+    default: {
+      const raw = JSON.stringify(node.value) ?? String(node.value);
+      return raw.length > 40 ? `${node.type} ${raw.slice(0, 37)}…` : raw;
+    }
+  }
+}
+
+function pathText(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const s of path) out += typeof s === 'number' ? `[${s}]` : out ? `.${String(s)}` : String(s);
+  return out;
+}
+
+class Spans {
+  private readonly index: LineIndex;
+  constructor(text: string) {
+    this.index = new LineIndex(text);
+  }
+  of(offset: number, length: number): LineSpan {
+    const start = this.index.positionAt(offset);
+    const end = this.index.positionAt(offset + length);
+    return { line: start.line, startCharacter: start.character, endLine: end.line, endCharacter: end.character };
+  }
+  node(node: JsonNode): LineSpan {
+    return this.of(node.offset, node.length);
+  }
+  located(node: JsonNode): Located {
+    return { value: nodeValue(node), offset: node.offset, length: node.length, span: this.node(node) };
+  }
+}
+
+function problem(span: LineSpan, code: string, message: string, severity: ArtifactSeverity = 'error', data?: Record<string, unknown>): ArtifactProblem {
+  const p: ArtifactProblem = { ...span, code, severity, message };
+  if (data) p.data = data;
+  return p;
+}
+
+function byPosition(a: ArtifactProblem, b: ArtifactProblem): number {
+  return a.line - b.line || a.startCharacter - b.startCharacter; // stable: ties keep the order of discovery
+}
+
+/** Reads a run record: its value, the position of every value verification needs, and syntax or schema problems. */
+export function parseRunRecord(text: string): ParsedRunRecord {
+  const spans = new Spans(text);
+  const errors: ParseError[] = [];
+  const root = parseTree(withoutBom(text), errors, { disallowComments: true, allowTrailingComma: false });
+  if (errors.length || !root) {
+    const problems: ArtifactProblem[] = [];
+    const offsets = new Set<number>();
+    for (const e of errors) {
+      if (offsets.has(e.offset)) continue; // one error per place (a trailing comma reports two)
+      offsets.add(e.offset);
+      const name = printParseErrorCode(e.error);
+      problems.push(problem(spans.of(e.offset, e.length), 'malformed_json', `The run record is not JSON: ${SYNTAX_MESSAGES[name] ?? name}.`));
+    }
+    if (!problems.length) problems.push(problem(spans.of(0, 0), 'malformed_json', 'The run record is empty.'));
+    return { value: undefined, record: undefined, pointers: [], problems };
+  }
+
+  const value = nodeValue(root);
+  const problems: ArtifactProblem[] = [];
+  const parsed = RunRecordSchema.safeParse(value);
+  if (!parsed.success) {
+    const seen = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      // The deepest node that exists on the issue's path.
+      let node: JsonNode = root;
+      let found = true;
+      for (const segment of issue.path) {
+        const next = child(node, segment);
+        if (!next) {
+          found = false;
+          break;
+        }
+        node = next;
+      }
+      const subject = issue.path.length ? `\`${pathText(issue.path)}\`` : 'The run record';
+      const message =
+        issue.code === 'invalid_type' || issue.code === 'too_small' || issue.code === 'invalid_value'
+          ? `${subject} should be ${issue.message}, not ${jsonTypeName(found ? node : undefined)}.`
+          : `${subject}: ${issue.message}.`;
+      const key = `${node.offset}:${message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      problems.push(problem(spans.node(node), 'invalid_run_record', message));
+    }
+  }
+
+  const idNode = child(root, 'id');
+  const pointers: LocatedPointer[] = [];
+  const list = child(child(root, 'observability'), 'transcript_pointers');
+  if (list && list.type === 'array') {
+    (list.children ?? []).forEach((item, index) => {
+      if (item.type !== 'object') return;
+      const kind = child(item, 'kind');
+      if (!kind || kind.value !== LLM_JSONL) return;
+      const fields: Partial<Record<PointerField, Located>> = {};
+      for (const f of POINTER_FIELDS) {
+        const n = child(item, f);
+        if (n) fields[f] = spans.located(n);
+      }
+      const pointer: LocatedPointer = { index, span: spans.node(item), fields };
+      const descriptorProperty = property(item, 'descriptor');
+      const descriptorNode = descriptorProperty?.children?.[1];
+      if (descriptorProperty && descriptorNode && descriptorNode.type === 'object') {
+        const dfields: Partial<Record<DescriptorField, Located>> = {};
+        for (const f of DESCRIPTOR_FIELDS) {
+          const n = child(descriptorNode, f);
+          if (n) dfields[f] = spans.located(n);
+        }
+        pointer.descriptor = { span: spans.node(descriptorNode), keySpan: spans.node(descriptorProperty.children![0]), fields: dfields };
+      }
+      pointers.push(pointer);
+    });
+  }
+
+  const result: ParsedRunRecord = { value, record: parsed.success ? parsed.data : undefined, pointers, problems: problems.sort(byPosition) };
+  if (idNode) result.id = spans.located(idNode);
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Transcript facts: what upstream's `describe_llm_transcript_sidecar` computes, streamed by lines.
+
+export type TranscriptScanErrorKind = 'invalid_utf8' | 'malformed_jsonl' | 'empty_transcript';
+
+export interface TranscriptScanError {
+  kind: TranscriptScanErrorKind;
+  message: string;
+  /** 1-based physical line (invalid_utf8, malformed_jsonl). */
+  line?: number;
+  /** 0-based byte offset of the first invalid byte (invalid_utf8). */
+  byteOffset?: number;
+}
+
+/** What a descriptor states about a transcript, in the descriptor's own field names. */
+export interface TranscriptFacts {
+  sha256: string;
+  byte_len: number;
+  event_count: number;
+  first_event_type: string | null;
+  first_event_id: string | null;
+  last_event_type: string | null;
+  last_event_id: string | null;
+  complete: boolean;
+  terminal_status: string | null;
+  session_id: string | null;
+  effective_tool_format: string | null;
+  tool_schema_hash: string | null;
+  /**
+   * Why upstream's rescan fails, if it does (invalid UTF-8 anywhere wins over a malformed row, as upstream decodes
+   * the whole file first). With an error only `sha256` and `byte_len` describe the file; the other facts stop at
+   * the first malformed row.
+   */
+  error: TranscriptScanError | null;
+}
+
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** serde_json's `get(a).or_else(get(b))…`: the value of the first key present (even if null), not the first string. */
+function firstPresent(row: Record<string, unknown>, keys: readonly string[]): unknown {
+  for (const k of keys) if (hasOwn(row, k)) return row[k];
+  return undefined;
+}
+
+/** Rust's `char::is_whitespace` (White_Space): unlike JS's trim, U+0085 is whitespace and U+FEFF is not. */
+function isRustWhitespace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x20 ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
+function rustTrim(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isRustWhitespace(s.charCodeAt(start))) start++;
+  while (end > start && isRustWhitespace(s.charCodeAt(end - 1))) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+const U64_MAX = 18446744073709551615n;
+const I64_MIN_MAGNITUDE = 9223372036854775808n;
+
+/** serde_json's text for a finite f64 (ryu's shortest form: `1.0`, `1e20`, `0.001`, `1.5e-7`). */
+function serdeFloatText(n: number): string {
+  if (!Number.isFinite(n)) return 'null';
+  if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';
+  const sign = n < 0 ? '-' : '';
+  const [mantissa, exponent] = Math.abs(n).toExponential().split('e');
+  const digits = mantissa.replace('.', '');
+  const length = digits.length;
+  const kk = Number(exponent) + 1; // the value is 0.<digits> × 10^kk
+  if (kk >= length && kk <= 16) return sign + digits + '0'.repeat(kk - length) + '.0';
+  if (kk > 0 && kk <= 16) return sign + digits.slice(0, kk) + '.' + digits.slice(kk);
+  if (kk > -5 && kk <= 0) return sign + '0.' + '0'.repeat(-kk) + digits;
+  if (length === 1) return sign + digits + 'e' + (kk - 1);
+  return sign + digits[0] + '.' + digits.slice(1) + 'e' + (kk - 1);
+}
+
+/** serde_json's `Number::to_string` for a JSON number token: integers in u64/i64 range verbatim, else as f64. */
+export function serdeNumberText(raw: string): string {
+  if (/^-?(0|[1-9][0-9]*)$/.test(raw)) {
+    const negative = raw.startsWith('-');
+    const magnitude = BigInt(negative ? raw.slice(1) : raw);
+    if (!negative && magnitude <= U64_MAX) return raw;
+    if (negative && magnitude > 0n && magnitude <= I64_MIN_MAGNITUDE) return raw;
+  }
+  return serdeFloatText(Number(raw));
+}
+
+/** The source text of the last top-level `key` of a JSON object text. */
+function rawTopLevelValue(text: string, key: string): string | undefined {
+  const node = child(parseTree(text, []), key);
+  return node ? text.slice(node.offset, node.offset + node.length) : undefined;
+}
+
+/** Upstream's `tool_schemas.hash` as a string: strings as they are, numbers as serde_json prints them. */
+function toolSchemaHash(row: Record<string, unknown>, line: string): string | null {
+  if (!hasOwn(row, 'hash')) return null;
+  const v = row.hash;
+  let s: string;
+  if (typeof v === 'string') s = v;
+  else if (typeof v === 'number') s = serdeNumberText(rawTopLevelValue(line, 'hash') ?? String(v));
+  else s = JSON.stringify(v); // null, booleans; objects and arrays approximately (serde sorts keys)
+  return s === '' ? null : s;
+}
+
+/** The 0-based index of the first byte that is not valid UTF-8 (the WHATWG decoder's rules, as Rust's). */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lower = 0x80;
+    let upper = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lower = 0xa0;
+      if (b === 0xed) upper = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lower = 0x90;
+      if (b === 0xf4) upper = 0x8f;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || c < lower || c > upper) return i;
+      lower = 0x80;
+      upper = 0xbf;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+/**
+ * Computes a transcript's facts from chunks of its bytes, line by line (split on LF bytes, so a chunk boundary may
+ * fall anywhere). Memory holds one chunk plus the longest line. A chunk may be reused by the caller after `update`.
+ */
+export class TranscriptScanner {
+  private readonly hash: Hash = createHash('sha256');
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  private pending: Uint8Array[] = [];
+  private byteLen = 0;
+  private lineStart = 0;
+  private lineNumber = 0;
+  private utf8Error: TranscriptScanError | null = null;
+  private jsonError: TranscriptScanError | null = null;
+  private readonly facts: Omit<TranscriptFacts, 'sha256' | 'byte_len' | 'error'> = {
+    event_count: 0,
+    first_event_type: null,
+    first_event_id: null,
+    last_event_type: null,
+    last_event_id: null,
+    complete: false,
+    terminal_status: null,
+    session_id: null,
+    effective_tool_format: null,
+    tool_schema_hash: null,
+  };
+
+  update(chunk: Uint8Array): void {
+    if (!chunk.length) return;
+    this.hash.update(chunk);
+    this.byteLen += chunk.length;
+    let start = 0;
+    for (let lf = chunk.indexOf(10, start); lf >= 0; lf = chunk.indexOf(10, start)) {
+      if (this.pending.length) {
+        this.pending.push(chunk.subarray(start, lf));
+        this.line(Buffer.concat(this.pending));
+        this.pending = [];
+      } else {
+        this.line(chunk.subarray(start, lf));
+      }
+      start = lf + 1;
+    }
+    // A copy (Buffer#slice would be a view): the caller may reuse the chunk.
+    if (start < chunk.length) this.pending.push(new Uint8Array(chunk.subarray(start)));
+  }
+
+  finish(): TranscriptFacts {
+    if (this.pending.length) {
+      const last = Buffer.concat(this.pending);
+      this.pending = [];
+      this.line(last, false);
+    }
+    let error = this.utf8Error ?? this.jsonError;
+    if (!error && this.facts.event_count === 0) {
+      error = { kind: 'empty_transcript', message: 'it contains no JSONL events' };
+    }
+    return { sha256: `sha256:${this.hash.digest('hex')}`, byte_len: this.byteLen, ...this.facts, error };
+  }
+
+  private line(bytes: Uint8Array, terminated = true): void {
+    const lineNumber = ++this.lineNumber;
+    const lineStart = this.lineStart;
+    this.lineStart += bytes.length + (terminated ? 1 : 0);
+    if (this.utf8Error) return;
+    let text: string;
+    try {
+      text = this.decoder.decode(bytes);
+    } catch {
+      const at = lineStart + Math.max(0, firstInvalidUtf8(bytes));
+      this.utf8Error = { kind: 'invalid_utf8', message: `byte ${at} (line ${lineNumber}) is not UTF-8`, line: lineNumber, byteOffset: at };
+      return;
+    }
+    if (this.jsonError) return; // upstream stops at the first malformed row; only UTF-8 is still checked
+    const trimmed = rustTrim(text);
+    if (!trimmed) return;
+    let row: unknown;
+    try {
+      row = JSON.parse(trimmed);
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      this.jsonError = { kind: 'malformed_jsonl', message: `line ${lineNumber} is not JSON: ${reason}`, line: lineNumber };
+      return;
+    }
+    this.row(row, trimmed);
+  }
+
+  private row(row: unknown, text: string): void {
+    const f = this.facts;
+    const ordinal = ++f.event_count;
+    const object = isObject(row) ? row : undefined;
+    const type = object && typeof object.type === 'string' ? object.type : '';
+    const idValue = object ? firstPresent(object, ['id', 'event_id', 'call_id']) : undefined;
+    const id = typeof idValue === 'string' ? idValue : `row:${ordinal}`;
+    if (f.first_event_type === null) {
+      f.first_event_type = type;
+      f.first_event_id = id;
+    }
+    f.last_event_type = type;
+    f.last_event_id = id;
+    if (!object) return;
+    if (f.session_id === null && typeof object.session_id === 'string') f.session_id = object.session_id;
+    if (f.effective_tool_format === null && typeof object.tool_format === 'string' && object.tool_format !== '') {
+      f.effective_tool_format = object.tool_format;
+    }
+    if (type === 'tool_schemas') f.tool_schema_hash = toolSchemaHash(object, text);
+    if (TERMINAL_ROW_TYPES.has(type) || object.terminal === true) {
+      f.complete = true;
+      const status = firstPresent(object, ['final_status', 'status', 'stop_reason']);
+      f.terminal_status = typeof status === 'string' ? status : type;
+    }
+  }
+}
+
+/** A transcript's facts from its bytes (fed to the scanner in slices, so it holds no copy of the whole text). */
+export function transcriptFacts(bytes: Uint8Array, chunkSize = 1 << 20): TranscriptFacts {
+  const scanner = new TranscriptScanner();
+  for (let i = 0; i < bytes.length; i += chunkSize) scanner.update(bytes.subarray(i, i + chunkSize));
+  return scanner.finish();
+}
+
+/** Reads a file chunk by chunk into one reused buffer (opened without following a final symbolic link). */
+export function* readFileChunks(path: string, chunkSize = 1 << 20): Generator<Uint8Array> {
+  const noFollow = nodeFs.constants.O_NOFOLLOW ?? 0;
+  const fd = nodeFs.openSync(path, nodeFs.constants.O_RDONLY | noFollow);
+  try {
+    const buffer = Buffer.allocUnsafe(chunkSize);
+    for (;;) {
+      const n = nodeFs.readSync(fd, buffer, 0, chunkSize, null);
+      if (n === 0) return;
+      yield buffer.subarray(0, n);
+    }
+  } finally {
+    nodeFs.closeSync(fd);
+  }
+}
+
+/** A transcript's facts, streamed from a file. Throws the file system's error when it cannot be read. */
+export function transcriptFactsFromFile(path: string, chunkSize = 1 << 20): TranscriptFacts {
+  const scanner = new TranscriptScanner();
+  for (const chunk of readFileChunks(path, chunkSize)) scanner.update(chunk);
+  return scanner.finish();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Verification.
+
+export interface FileStat {
+  isFile(): boolean;
+  size: number;
+  mtimeMs: number;
+}
+
+/** The file system as verification sees it (injected so tests can fake and spy on it). */
+export interface RunRecordFs {
+  /** The canonical path (symbolic links resolved); throws when a component does not exist. */
+  realpath(path: string): string;
+  stat(path: string): FileStat;
+  /** The file's bytes in chunks; a chunk is only valid until the next one is requested. */
+  readChunks(path: string): Iterable<Uint8Array>;
+}
+
+export const nodeRunRecordFs: RunRecordFs = {
+  realpath: (p) => nodeFs.realpathSync.native(p),
+  stat: (p) => nodeFs.statSync(p),
+  readChunks: (p) => readFileChunks(p),
+};
+
+/** Facts by canonical transcript path, reused while the file's size and mtime stay the same. */
+export type TranscriptFactsCache = Map<string, { size: number; mtimeMs: number; facts: TranscriptFacts }>;
+
+export interface VerifyOptions {
+  cache?: TranscriptFactsCache;
+}
+
+/** Parses and verifies a run record: syntax and schema problems, then every `llm_jsonl` descriptor. */
+export function verifyRunRecord(runRecordPath: string, text: string, fs: RunRecordFs = nodeRunRecordFs, options: VerifyOptions = {}): ArtifactProblem[] {
+  const parsed = parseRunRecord(text);
+  return [...parsed.problems, ...verifyParsedRunRecord(parsed, runRecordPath, fs, options)].sort(byPosition);
+}
+
+/** Verifies every `llm_jsonl` descriptor of a parsed run record against the transcript on disk. */
+export function verifyParsedRunRecord(parsed: ParsedRunRecord, runRecordPath: string, fs: RunRecordFs = nodeRunRecordFs, options: VerifyOptions = {}): ArtifactProblem[] {
+  const out: ArtifactProblem[] = [];
+  if (parsed.value === undefined) return out;
+  const runId = parsed.id === undefined ? '' : parsed.id.value;
+  for (const pointer of parsed.pointers) verifyPointer(pointer, typeof runId === 'string' ? runId : undefined, runRecordPath, fs, options, out);
+  return out.sort(byPosition);
+}
+
+const show = (v: unknown): string => (v === undefined ? 'absent' : JSON.stringify(v) ?? String(v));
+
+/** A descriptor field as upstream reads it: the value, or its serde default when absent; undefined if ill-typed. */
+interface Stated<T> {
+  value: T;
+  span: LineSpan;
+  absent: boolean;
+}
+
+function stated<T>(d: LocatedDescriptor, field: DescriptorField, check: (v: unknown) => v is T, fallback: T): Stated<T> | undefined {
+  const located = d.fields[field];
+  if (!located) return { value: fallback, span: d.keySpan, absent: true };
+  return check(located.value) ? { value: located.value, span: located.span, absent: false } : undefined;
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isOptString = (v: unknown): v is string | null => typeof v === 'string' || v === null;
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+
+function looksAbsolute(p: string): boolean {
+  return nodePath.posix.isAbsolute(p) || nodePath.win32.isAbsolute(p) || /^[A-Za-z]:/.test(p);
+}
+
+/** Whether `target` lies strictly inside `root` (both absolute). */
+function inside(root: string, target: string): boolean {
+  const rel = nodePath.relative(root, target);
+  return rel !== '' && rel !== '..' && !rel.startsWith('..' + nodePath.sep) && !nodePath.isAbsolute(rel);
+}
+
+function errorText(e: unknown): string {
+  if (e && typeof e === 'object' && 'code' in e && typeof e.code === 'string') return e.code;
+  return e instanceof Error ? e.message : String(e);
+}
+
+type Resolution = { ok: true; file: string; field: 'relative_path' | 'path'; span: LineSpan } | { ok: false; problem: ArtifactProblem };
+
+/** Upstream's `resolve_descriptor_path` plus canonical containment: nothing outside the run's folder is read. */
+function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunRecordFs): Resolution {
+  const rel = d.fields.relative_path;
+  const useRelative = typeof rel?.value === 'string' && rel.value !== '';
+  const field = useRelative ? 'relative_path' : 'path';
+  const located = useRelative ? rel : d.fields.path;
+  const span = located?.span ?? d.keySpan;
+  const fail = (code: string, message: string, data?: Record<string, unknown>): Resolution => ({ ok: false, problem: problem(span, code, message, 'error', data) });
+  const raw = located?.value;
+  if (typeof raw !== 'string' || raw === '') {
+    return fail('missing_path', `The descriptor has no relative_path and its path is ${raw === undefined ? 'absent' : show(raw)}: the transcript cannot be located.`);
+  }
+  if (!nodePath.isAbsolute(runRecordPath)) {
+    return fail('invalid_run_path', `The run record's path ${show(runRecordPath)} is not absolute, so ${field} cannot be resolved.`);
+  }
+  const folder = nodePath.dirname(runRecordPath);
+  const parts = raw.split(/[\\/]+/);
+  if (parts.includes('..')) {
+    return fail('path_traversal', `${field} ${show(raw)} climbs out with \`..\`; it must stay inside the run's folder ${folder}, and it is not read.`, { field, path: raw });
+  }
+  if (useRelative && looksAbsolute(raw)) {
+    return fail('path_traversal', `relative_path ${show(raw)} is absolute; it must be relative to the run's folder ${folder}, and it is not read.`, { field, path: raw });
+  }
+  let realFolder: string;
+  try {
+    realFolder = fs.realpath(folder);
+  } catch (e) {
+    return fail('invalid_run_path', `The run record's folder ${folder} cannot be resolved (${errorText(e)}), so ${field} cannot be resolved.`);
+  }
+  let candidate: string;
+  if (looksAbsolute(raw)) {
+    if (!inside(folder, raw) && !inside(realFolder, raw)) {
+      return fail('path_traversal', `path ${show(raw)} is outside the run's folder ${folder}; it is not read.`, { field, path: raw });
+    }
+    candidate = raw;
+  } else {
+    candidate = nodePath.join(folder, ...parts.filter((p) => p !== '' && p !== '.'));
+  }
+  let file: string;
+  try {
+    file = fs.realpath(candidate);
+  } catch (e) {
+    return fail('unavailable', `The transcript ${field} points to, ${candidate}, cannot be read (${errorText(e)}).`, { field, path: candidate });
+  }
+  if (!inside(realFolder, file)) {
+    return fail('path_traversal', `${field} ${show(raw)} resolves through a symbolic link to ${file}, outside the run's folder ${realFolder}; it is not read.`, {
+      field,
+      path: raw,
+      resolved: file,
+    });
+  }
+  return { ok: true, file, field, span };
+}
+
+function scanTranscript(file: string, fs: RunRecordFs, cache: TranscriptFactsCache | undefined): TranscriptFacts | Error {
+  try {
+    const stat = fs.stat(file);
+    if (!stat.isFile()) return new Error('not a regular file');
+    const hit = cache?.get(file);
+    if (hit && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) return hit.facts;
+    const scanner = new TranscriptScanner();
+    for (const chunk of fs.readChunks(file)) scanner.update(chunk);
+    const facts = scanner.finish();
+    cache?.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, facts });
+    return facts;
+  } catch (e) {
+    return new Error(errorText(e));
+  }
+}
+
+function verifyPointer(
+  pointer: LocatedPointer,
+  runId: string | undefined,
+  runRecordPath: string,
+  fs: RunRecordFs,
+  options: VerifyOptions,
+  out: ArtifactProblem[],
+): void {
+  const kindSpan = pointer.fields.kind!.span;
+  // 1. Only descriptors the writer verified (complete or not) are trusted.
+  const status = pointer.fields.verification_status;
+  const statusValue = status === undefined ? '' : status.value;
+  if (typeof statusValue !== 'string') return; // a schema problem already
+  if (statusValue !== 'verified' && statusValue !== 'incomplete') {
+    const error = pointer.fields.verification_error?.value;
+    out.push(
+      problem(
+        status?.span ?? kindSpan,
+        'unverified_descriptor',
+        `The llm_jsonl pointer's verification_status is ${show(statusValue)}, not "verified" or "incomplete": the writer could not verify the transcript${typeof error === 'string' && error ? ` (${error})` : ''}.`,
+        'warning',
+        { verification_status: statusValue },
+      ),
+    );
+    return;
+  }
+  const d = pointer.descriptor;
+  if (!d) {
+    const located = pointer.fields.descriptor;
+    if (located && located.value !== null) return; // not an object: a schema problem already
+    out.push(problem(located?.span ?? kindSpan, 'missing_descriptor', `The llm_jsonl pointer is ${show(statusValue)} but has no descriptor, so the transcript cannot be verified.`));
+    return;
+  }
+
+  // 2. Identity.
+  const schema = stated(d, 'schema_version', isString, '');
+  if (schema && schema.value !== DESCRIPTOR_SCHEMA_VERSION) {
+    out.push(
+      problem(schema.span, 'schema_mismatch', `schema_version in the descriptor is ${show(schema.absent ? undefined : schema.value)}, expected ${show(DESCRIPTOR_SCHEMA_VERSION)}.`, 'error', {
+        field: 'schema_version',
+        descriptor: schema.value,
+        expected: DESCRIPTOR_SCHEMA_VERSION,
+      }),
+    );
+  }
+  const kind = stated(d, 'artifact_kind', isString, '');
+  if (kind && kind.value !== LLM_JSONL) {
+    out.push(
+      problem(kind.span, 'artifact_kind_mismatch', `artifact_kind in the descriptor is ${show(kind.absent ? undefined : kind.value)}, expected "llm_jsonl".`, 'error', {
+        field: 'artifact_kind',
+        descriptor: kind.value,
+        expected: LLM_JSONL,
+      }),
+    );
+  }
+  const descriptorRun = stated(d, 'run_id', isString, '');
+  if (descriptorRun && runId !== undefined && descriptorRun.value !== runId) {
+    out.push(
+      problem(
+        descriptorRun.span,
+        'run_id_mismatch',
+        `run_id in the descriptor is ${show(descriptorRun.absent ? undefined : descriptorRun.value)}, the run record's id is ${show(runId)}.`,
+        'error',
+        { field: 'run_id', descriptor: descriptorRun.value, actual: runId },
+      ),
+    );
+  }
+
+  // 3. The file.
+  const resolved = resolveTranscript(d, runRecordPath, fs);
+  if (!resolved.ok) {
+    out.push(resolved.problem);
+    return;
+  }
+  const facts = scanTranscript(resolved.file, fs, options.cache);
+  if (facts instanceof Error) {
+    out.push(
+      problem(resolved.span, 'unavailable', `The transcript ${resolved.field} points to, ${resolved.file}, cannot be read (${facts.message}).`, 'error', {
+        field: resolved.field,
+        path: resolved.file,
+      }),
+    );
+    return;
+  }
+
+  // 4. Digest and length (upstream's digest_mismatch covers both).
+  const mismatch = (s: Stated<unknown>, code: string, field: DescriptorField, message: string, actual: unknown): void => {
+    out.push(problem(s.span, code, message, 'error', { field, descriptor: s.absent ? null : s.value, actual, transcript: resolved.file }));
+  };
+  const stateText = (s: Stated<unknown>, field: DescriptorField): string => (s.absent ? `The descriptor has no ${field}` : `${field} in the descriptor is ${typeof s.value === 'string' && field === 'sha256' ? s.value : show(s.value)}`);
+  const sha = stated(d, 'sha256', isString, '');
+  if (sha && sha.value !== facts.sha256) {
+    mismatch(sha, 'digest_mismatch', 'sha256', `${stateText(sha, 'sha256')}, the transcript on disk hashes to ${facts.sha256}.`, facts.sha256);
+  }
+  const byteLen = stated(d, 'byte_len', isCount, 0);
+  if (byteLen && byteLen.value !== facts.byte_len) {
+    mismatch(byteLen, 'byte_len_mismatch', 'byte_len', `${stateText(byteLen, 'byte_len')}, the transcript on disk is ${facts.byte_len} bytes long.`, facts.byte_len);
+  }
+
+  // 5. Upstream's rescan.
+  if (facts.error) {
+    const what = { invalid_utf8: 'is not UTF-8', malformed_jsonl: 'is not JSONL', empty_transcript: 'is empty' }[facts.error.kind];
+    out.push(
+      problem(resolved.span, facts.error.kind, `The transcript ${resolved.field} points to, ${resolved.file}, ${what}: ${facts.error.message}.`, 'error', {
+        field: resolved.field,
+        path: resolved.file,
+        ...(facts.error.line !== undefined ? { line: facts.error.line } : {}),
+        ...(facts.error.byteOffset !== undefined ? { byteOffset: facts.error.byteOffset } : {}),
+      }),
+    );
+    return;
+  }
+
+  // 6. The facts upstream does not re-check.
+  const events = stated(d, 'event_count', isCount, 0);
+  if (events && events.value !== facts.event_count) {
+    mismatch(events, 'event_count_mismatch', 'event_count', `${stateText(events, 'event_count')}, the transcript on disk has ${facts.event_count} events (non-blank rows).`, facts.event_count);
+  }
+  const complete = stated(d, 'complete', isBool, false);
+  if (complete && complete.value !== facts.complete) {
+    const actual = facts.complete ? `has a terminal row (status ${show(facts.terminal_status)})` : 'has no terminal row';
+    mismatch(complete, 'completeness_mismatch', 'complete', `${stateText(complete, 'complete')}, the transcript on disk ${actual}.`, facts.complete);
+  }
+  const optional: DescriptorField[] = [
+    'session_id',
+    'first_event_type',
+    'first_event_id',
+    'last_event_type',
+    'last_event_id',
+    'terminal_status',
+    'effective_tool_format',
+    'tool_schema_hash',
+  ];
+  for (const field of optional) {
+    const s = stated<string | null>(d, field, isOptString, null);
+    const actual = facts[field as keyof TranscriptFacts] as string | null;
+    if (s && s.value !== actual) {
+      mismatch(s, 'descriptor_field_mismatch', field, `${stateText(s, field)}, the transcript on disk gives ${show(actual)}.`, actual);
+    }
+  }
+}
