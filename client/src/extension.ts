@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
-import { ServerStatus, StatusNotification } from '../../server/src/protocol';
+import { ServerStatus, StatusNotification, ValidateArtifactFileRequest } from '../../server/src/protocol';
 
 let client: LanguageClient | undefined;
 
@@ -32,11 +32,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // The loud-boundary gate reads the registry and Rust sources (hover on ids, fixes on unsaved text).
       { scheme: 'file', language: 'rust' },
       { scheme: 'file', pattern: '**/*.toml' },
+      // Run artifacts: transcripts, event logs and other JSONL; run records are JSON (the server checks `_type`).
+      { scheme: 'file', pattern: '**/*.jsonl' },
+      { scheme: 'file', language: 'json' },
     ],
     synchronize: {
       // Saved, created, deleted and renamed files re-run the gate for just those files.
       fileEvents: [
-        vscode.workspace.createFileSystemWatcher('**/*.{harn,rs,toml}'),
+        vscode.workspace.createFileSystemWatcher('**/*.{harn,rs,toml,jsonl,json}'),
         vscode.workspace.createFileSystemWatcher('**/.gitignore'),
         // Deleting a folder reports only the folder: watch deletions of everything.
         vscode.workspace.createFileSystemWatcher('**/*', true, true, false),
@@ -66,6 +69,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       status.detail = `Server ${s.state}${last}` + (s.limitations?.length ? ` · ${s.limitations.join('; ')}` : '') + trustNote();
     }),
     vscode.commands.registerCommand('harn.showLog', () => output.show(true)),
+    vscode.commands.registerCommand('harn.validateArtifactFile', async (target?: vscode.Uri) => {
+      // Big artifacts (over 50 MB) never reach the server through the editor: it reads them from disk.
+      const uri =
+        target ??
+        vscode.window.activeTextEditor?.document.uri ??
+        (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Run artifacts': ['jsonl', 'json'] } }))?.[0];
+      if (!uri || !client) return;
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Harn: validating ${vscode.workspace.asRelativePath(uri)}` },
+        () => client!.sendRequest(ValidateArtifactFileRequest, { uri: uri.toString() }),
+      );
+      if (!result.kind) void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(uri)} is not a Harn run artifact.`);
+      else void vscode.window.showInformationMessage(`Harn: ${result.lines} line(s) validated, ${result.problems} problem(s) — see the Problems panel.`);
+    }),
     vscode.commands.registerCommand('harn.restartServer', async () => {
       output.info('Restarting the Harn language server');
       await client?.restart();

@@ -3,6 +3,11 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from './artifacts/classify';
+import { readFirstLines } from './artifacts/jsonl';
+import { verifyRunRecord } from './artifacts/runRecord';
+import { ArtifactProblem } from './artifacts/types';
+import { ARTIFACTS_SOURCE, JsonlKind, validateArtifactFile } from './artifacts/validate';
 import { findingDiagnostics } from './boundaries/diagnostics';
 import { renderGateText } from './boundaries/gate';
 import { scanHarnBoundaries } from './boundaries/harnSites';
@@ -22,6 +27,7 @@ const USAGE = `harn-workbench ${VERSION}: checks for Harn sources, the loud-boun
 Usage:
   harn-workbench check [PATH...] [--root DIR] [--format text|json|github|sarif]
   harn-workbench check-loud-boundaries [--root DIR] [--registry PATH] [--funnel PATH] [--format …]
+  harn-workbench transcript FILE [--run-record PATH] [--root DIR] [--format …]
   harn-workbench --help | --version
 
 Exit status: 0 no error, 1 errors found, 2 usage or I/O error.`;
@@ -72,8 +78,8 @@ function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
 
-/** The .harn files named by the arguments (files as given, folders walked honouring .gitignore). */
-function collectHarnFiles(root: string, targets: string[]): string[] {
+/** The files named by the arguments (files as given, folders walked honouring .gitignore) that `accept` takes. */
+function collectFiles(root: string, targets: string[], accept: (relative: string) => boolean): string[] {
   const files = new Set<string>();
   for (const target of targets.length ? targets : [root]) {
     const absolute = path.resolve(target);
@@ -84,13 +90,15 @@ function collectHarnFiles(root: string, targets: string[]): string[] {
       throw new IoError(`no such file or folder: ${target}`);
     }
     if (stat.isDirectory()) {
-      for (const rel of walkFiles(absolute, { accept: (p) => p.endsWith('.harn') })) files.add(path.join(absolute, rel));
-    } else {
+      for (const rel of walkFiles(absolute, { accept })) files.add(path.join(absolute, rel));
+    } else if (accept(path.basename(absolute))) {
       files.add(absolute);
     }
   }
   return [...files].sort();
 }
+
+const CHECKED_FILE = /\.(harn|jsonl|json)$/i;
 
 class IoError extends Error {}
 
@@ -106,17 +114,26 @@ function readText(file: string): string {
 function runCheck(args: ParsedArgs): number {
   const root = path.resolve(args.options.get('--root') ?? '.');
   const format = formatOf(args);
-  const files = collectHarnFiles(root, args.positional);
+  const all = collectFiles(root, args.positional, (rel) => CHECKED_FILE.test(rel));
+  const files = all.filter((f) => f.endsWith('.harn'));
   const diagnostics: FileDiagnostic[] = [];
+  let artifactCount = 0;
+  for (const file of all) {
+    if (file.endsWith('.harn')) continue;
+    const found = artifactDiagnostics(file, root);
+    if (found === undefined) continue;
+    artifactCount++;
+    diagnostics.push(...found);
+  }
   for (const file of files) {
     const analysis = new HarnAnalysis(readText(file));
-    const rel = toPosix(path.relative(root, file)) || path.basename(file);
+    const rel = relativeTo(root, file);
     for (const d of harnSyntaxDiagnostics(analysis)) diagnostics.push({ ...d, path: rel });
     for (const p of scanHarnBoundaries(analysis).problems) {
       diagnostics.push({ path: rel, range: analysis.lineIndex.rangeOf(p.range.start, p.range.end), severity: 'warning', source: 'harn.boundaries', code: p.code, message: p.message });
     }
   }
-  let checked = `${files.length} .harn file(s) checked`;
+  let checked = `${files.length} .harn file(s) and ${artifactCount} run artifact(s) checked`;
   // The loud-boundary gate, when the tree has a registry.
   if (fs.existsSync(path.join(root, DEFAULT_GATE_SETTINGS.registryPath))) {
     const gate = new BoundaryGateWorkspace(root, DEFAULT_GATE_SETTINGS);
@@ -125,6 +142,51 @@ function runCheck(args: ParsedArgs): number {
     checked += `, loud-boundary gate: ${run.result.findings.length} finding(s)`;
   }
   return report(sortDiagnostics(diagnostics), format, checked);
+}
+
+function relativeTo(root: string, file: string): string {
+  return toPosix(path.relative(root, file)) || path.basename(file);
+}
+
+function problemDiagnostic(p: ArtifactProblem, rel: string): FileDiagnostic {
+  const d: FileDiagnostic = {
+    path: rel,
+    range: { start: { line: p.line, character: p.startCharacter }, end: { line: p.endLine, character: p.endCharacter } },
+    severity: p.severity,
+    source: ARTIFACTS_SOURCE,
+    code: String(p.code),
+    message: p.message,
+  };
+  if (p.data) d.data = p.data;
+  return d;
+}
+
+/** Validates one artifact file from disk (streamed); undefined when the file is not an artifact. */
+function artifactDiagnostics(file: string, root: string, forced?: JsonlKind): FileDiagnostic[] | undefined {
+  const kind = forced ?? classifyArtifact(file, root, DEFAULT_ARTIFACT_SETTINGS, () => readFirstLines(file, 5));
+  if (kind === undefined) return undefined;
+  const rel = relativeTo(root, file);
+  if (kind === 'runRecord') return verifyRunRecord(file, readText(file)).map((p) => problemDiagnostic(p, rel));
+  return validateArtifactFile(kind, file, { fileName: file }).problems.map((p) => problemDiagnostic(p, rel));
+}
+
+function runTranscript(args: ParsedArgs): number {
+  if (args.positional.length !== 1) throw new UsageError('transcript takes exactly one FILE');
+  const root = path.resolve(args.options.get('--root') ?? '.');
+  const format = formatOf(args);
+  const file = path.resolve(args.positional[0]);
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new IoError(`no such file: ${args.positional[0]}`);
+  // An event log named as such is read as one; anything else given to `transcript` is a transcript.
+  const detected = classifyArtifact(file, root, DEFAULT_ARTIFACT_SETTINGS, () => readFirstLines(file, 5));
+  const kind: JsonlKind = detected === 'eventLog' ? 'eventLog' : 'transcript';
+  const diagnostics = artifactDiagnostics(file, root, kind) ?? [];
+  const runRecord = args.options.get('--run-record');
+  if (runRecord !== undefined) {
+    const recordFile = path.resolve(runRecord);
+    if (!fs.existsSync(recordFile)) throw new IoError(`no such file: ${runRecord}`);
+    diagnostics.push(...verifyRunRecord(recordFile, readText(recordFile)).map((p) => problemDiagnostic(p, relativeTo(root, recordFile))));
+  }
+  return report(sortDiagnostics(diagnostics), format, `${relativeTo(root, file)} checked as ${kind === 'eventLog' ? 'an event log' : 'a transcript'}`);
 }
 
 function gateDiagnostics(gate: BoundaryGateWorkspace, run: GateRun): FileDiagnostic[] {
@@ -204,6 +266,8 @@ export function main(argv: string[]): number {
         return runCheck(args);
       case 'check-loud-boundaries':
         return runCheckLoudBoundaries(args);
+      case 'transcript':
+        return runTranscript(args);
       default:
         throw new UsageError(`unknown command ${args.command}`);
     }

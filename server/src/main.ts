@@ -16,11 +16,12 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { harnSyntaxDiagnostics } from './diagnostics';
+import { ArtifactService } from './features/artifactFeatures';
 import { BoundaryService } from './features/boundaryFeatures';
 import { DiagnosticsStore } from './features/diagnosticsStore';
 import { guarded } from './features/handler';
 import { registerHarnFeatures, toLspDiagnostic } from './features/harnFeatures';
-import { StatusNotification } from './protocol';
+import { StatusNotification, ValidateArtifactFileRequest } from './protocol';
 import { readSettings, WorkbenchSettings } from './workspace/settings';
 import { HarnWorkspace, uriToPath } from './workspace/harnWorkspace';
 
@@ -32,6 +33,10 @@ const workspace = new HarnWorkspace(documents, () => workspaceRoots);
 const firstRoot = (): string | undefined => workspaceRoots[0];
 const store = new DiagnosticsStore(connection);
 const boundaries = new BoundaryService(documents, store, (message) => connection.console.info(message));
+const artifacts = new ArtifactService(documents, store, (id) => {
+  const entry = boundaries.registry?.boundaries.find((b) => b.id?.value === id);
+  return entry ? { title: entry.title?.value, drops: entry.drops?.value } : undefined;
+});
 let supportsConfiguration = false;
 
 connection.onInitialize((params): InitializeResult => {
@@ -67,9 +72,9 @@ async function loadSettings(): Promise<WorkbenchSettings> {
 
 async function startDomains(): Promise<void> {
   const root = firstRoot();
-  if (!root) return;
   const settings = await loadSettings();
-  boundaries.start(root, settings.boundaries);
+  artifacts.configure(root, settings.artifacts);
+  if (root) boundaries.start(root, settings.boundaries);
 }
 
 connection.onInitialized(() => {
@@ -86,7 +91,22 @@ connection.onDidChangeConfiguration(() => {
   void startDomains().catch((error) => connection.console.error(`reloading settings failed: ${String(error)}`));
 });
 
-connection.onDidChangeWatchedFiles((params) => boundaries.filesChanged(params.changes));
+connection.onDidChangeWatchedFiles((params) => {
+  boundaries.filesChanged(params.changes);
+  artifacts.filesChanged(params.changes.map((c) => c.uri));
+});
+
+// Files too big for the editor to sync are validated from disk, on request, with progress.
+connection.onRequest(ValidateArtifactFileRequest, async (params) => {
+  const progress = await connection.window.createWorkDoneProgress();
+  const file = uriToPath(params.uri);
+  progress.begin('Harn: validating', undefined, path.basename(file));
+  try {
+    return artifacts.validateFile(file);
+  } finally {
+    progress.done();
+  }
+});
 documents.onDidSave((e) => boundaries.filesChanged([{ uri: e.document.uri, type: FileChangeType.Changed }]));
 
 // Live boundary checks depend on the registry: re-check open .harn documents after each gate run.
@@ -117,7 +137,10 @@ function validate(uri: string, version: number): void {
   if (!doc || doc.version !== version) return;
   try {
     const started = performance.now();
-    if (doc.languageId !== 'harn') return;
+    if (doc.languageId !== 'harn') {
+      artifacts.validateDocument(doc);
+      return;
+    }
     const analysis = workspace.analysisOf(doc);
     const diagnostics = [...harnSyntaxDiagnostics(analysis).map(toLspDiagnostic), ...boundaries.liveDiagnostics(uri, analysis)];
     if (documents.get(uri)?.version !== version) return;
@@ -143,10 +166,15 @@ documents.onDidClose((e) => {
   workspace.forget(e.document.uri);
   store.clear(e.document.uri, 'harn');
   boundaries.documentClosed(e.document.uri);
+  artifacts.closed(e.document.uri);
 });
 
 registerHarnFeatures(connection, documents, workspace, firstRoot, {
-  hover: (doc, offset) => boundaries.hover(doc, offset),
+  hover: (uri, position) => {
+    const doc = documents.get(uri);
+    return (doc && boundaries.hover(doc, doc.offsetAt(position))) || artifacts.hover(uri, position);
+  },
+  symbols: (uri) => artifacts.symbols(uri),
   completion: (analysis, offset) => boundaries.completion(analysis, offset),
 });
 

@@ -1104,6 +1104,11 @@ export interface ValidateOptions {
   /** See CrossRowOptions.continuation (overrides the file name). */
   continuation?: boolean;
   registryTitle?: (id: string) => string | undefined;
+  /**
+   * Results of the previous validation of the same document, by line text: an edit then re-validates only
+   * the lines it touched. validateArtifact returns the cache to pass next time (holding this version's lines).
+   */
+  lineCache?: ReadonlyMap<string, LineResult>;
 }
 
 export interface ArtifactValidation {
@@ -1112,6 +1117,8 @@ export interface ArtifactValidation {
   /** One summary per line (`summaries[i]` is line i; blank lines included). */
   summaries: RowSummary[];
   endsWithNewline: boolean;
+  /** This version's line results by text, for ValidateOptions.lineCache (validateArtifact only). */
+  lineCache?: Map<string, LineResult>;
 }
 
 export interface ArtifactFileValidation extends ArtifactValidation {
@@ -1134,8 +1141,11 @@ const byPosition = (a: ArtifactProblem, b: ArtifactProblem): number =>
 export function validateArtifact(kind: JsonlKind, text: string, options: ValidateOptions = {}): ArtifactValidation {
   const summaries: RowSummary[] = [];
   const problems: ArtifactProblem[] = [];
+  const previous = options.lineCache;
+  const lineCache = new Map<string, LineResult>();
   const scan = forEachTextLine(text, (lineText, line) => {
-    const result = validateLine(kind, lineText);
+    const result = lineCache.get(lineText) ?? previous?.get(lineText) ?? validateLine(kind, lineText);
+    lineCache.set(lineText, result);
     summaries.push(result.summary);
     for (const p of result.problems) problems.push(placeProblem(p, line));
   });
@@ -1152,7 +1162,7 @@ export function validateArtifact(kind: JsonlKind, text: string, options: Validat
     problems.push(...cross);
   }
   problems.sort(byPosition);
-  return { problems, summaries, endsWithNewline: scan.endsWithNewline };
+  return { problems, summaries, endsWithNewline: scan.endsWithNewline, lineCache };
 }
 
 /**

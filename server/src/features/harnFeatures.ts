@@ -14,6 +14,7 @@ import {
   Hover,
   LocationLink,
   MarkupKind,
+  Position,
   SymbolKind,
   TextDocuments,
 } from 'vscode-languageserver';
@@ -88,8 +89,10 @@ export function toDocumentSymbols(symbols: OutlineSymbol[], analysis: HarnAnalys
 
 /** Features of other domains that answer first in the same handlers (one handler per LSP method). */
 export interface FeatureExtensions {
-  /** Hover for any synced document; undefined lets the Harn hover answer. */
-  hover?(doc: TextDocument, offset: number): Hover | undefined;
+  /** Hover for any document (synced or not: big artifacts are served from disk); undefined lets the Harn hover answer. */
+  hover?(uri: string, position: Position): Hover | undefined;
+  /** Symbols of documents that are not `.harn`. */
+  symbols?(uri: string): DocumentSymbol[] | undefined;
   /** Completion inside special strings of a `.harn` document; undefined lets the Harn completion answer. */
   completion?(analysis: HarnAnalysis, offset: number): CompletionItem[] | undefined;
 }
@@ -111,7 +114,8 @@ export function registerHarnFeatures(
   connection.onDocumentSymbol(
     guarded(connection, 'documentSymbol', [] as DocumentSymbol[], (params) => {
       const h = harnDoc(params.textDocument.uri);
-      return h ? toDocumentSymbols(h.analysis.outline, h.analysis) : [];
+      if (h) return toDocumentSymbols(h.analysis.outline, h.analysis);
+      return extensions.symbols?.(params.textDocument.uri) ?? [];
     }),
   );
 
@@ -151,8 +155,7 @@ export function registerHarnFeatures(
 
   connection.onHover(
     guarded(connection, 'hover', null as Hover | null, (params) => {
-      const doc = documents.get(params.textDocument.uri);
-      const extra = doc && extensions.hover?.(doc, doc.offsetAt(params.position));
+      const extra = extensions.hover?.(params.textDocument.uri, params.position);
       if (extra) return extra;
       const h = harnDoc(params.textDocument.uri);
       if (!h) return null;
