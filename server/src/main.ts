@@ -74,7 +74,15 @@ async function startDomains(): Promise<void> {
   const root = firstRoot();
   const settings = await loadSettings();
   artifacts.configure(root, settings.artifacts);
-  if (root) boundaries.start(root, settings.boundaries);
+  if (!root) return;
+  // The first scan of the workspace (the loud-boundary gate) is shown as progress.
+  const progress = await connection.window.createWorkDoneProgress();
+  progress.begin('Harn: scanning the workspace', undefined, 'loud-boundary gate');
+  try {
+    boundaries.start(root, settings.boundaries);
+  } finally {
+    progress.done();
+  }
 }
 
 connection.onInitialized(() => {
