@@ -6,8 +6,8 @@
 
 import { spawnSync } from 'node:child_process';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
+import { artifactChild, runArtifactBenchmarks } from './artifacts';
 import { runBoundaryBenchmarks } from './boundaries';
-import { parseRate, runHarnBenchmarks } from './harn';
 
 function metric(name: string, value: number, unit: string, goal: string): void {
   console.log(`METRIC ${name} ${value.toFixed(2)} ${unit} goal ${goal}`);
@@ -21,7 +21,13 @@ function childRate(side: 'harn' | 'typescript'): number {
 }
 
 async function main(): Promise<void> {
+  // ./harn loads TypeScript (~50 MB of RSS): imported only where used, so the artifact children measure without it.
+  if (process.argv[2] === '--child-artifacts') {
+    artifactChild(process.argv.slice(3));
+    return;
+  }
   if (process.argv[2] === '--child-parse-rate') {
+    const { parseRate } = await import('./harn');
     const side = process.argv[3] === 'typescript' ? 'typescript' : 'harn';
     console.log(parseRate(side, side === 'harn' ? corpusFiles().map((f) => readCorpus(f)) : []));
     return;
@@ -32,9 +38,11 @@ async function main(): Promise<void> {
     console.log(`SKIP harn benchmarks: ${corpusSkip}`);
   } else {
     const sources = corpusFiles().map((f) => readCorpus(f));
+    const { runHarnBenchmarks } = await import('./harn');
     await runHarnBenchmarks(sources, metric, wanted, childRate);
   }
   await runBoundaryBenchmarks(metric, wanted);
+  await runArtifactBenchmarks(metric, wanted, __filename);
 }
 
 main().catch((error) => {
