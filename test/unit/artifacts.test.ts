@@ -24,6 +24,7 @@ import {
   ToolSchemasRowSchema,
   TRANSCRIPT_ROW_SCHEMAS,
 } from '../../server/src/artifacts/schemas';
+import { transcriptFacts } from '../../server/src/artifacts/runRecord';
 import type { ArtifactProblem } from '../../server/src/artifacts/types';
 import {
   boundaryFailureMessage,
@@ -522,6 +523,28 @@ describe('validateLine', () => {
       assert.equal(result.problems[0].severity, 'information');
       assert.equal(result.summary.shape, 'blank');
     }
+  });
+
+  test('whitespace as Harn trims it (Rust str::trim): a U+0085 or no-break-space line is blank, a padded row is a row', () => {
+    for (const text of ['\u0085', '\u00a0 \u3000', '\f\v']) {
+      const result = validateLine('transcript', text);
+      assert.deepEqual(result.problems.map(whereLine), [`0-${text.length} blank_line`], JSON.stringify(text));
+      assert.equal(result.summary.shape, 'blank');
+    }
+    const padded = '\u00a0{"type":"message","session_id":"s","message_index":"0","role":"user"}\u2003';
+    const result = validateLine('transcript', padded);
+    assert.equal(result.summary.shape, 'row');
+    const range = span(padded, '"message_index":"0"');
+    assert.deepEqual(result.problems.map(whereLine), [`${range.start}-${range.end} invalid_row`]);
+    // The descriptor scan (upstream's rules) counts the same rows.
+    const text = ['{"type":"system_prompt","content":"x"}', '\u0085', padded.replace('"0"', '0'), '{"type":"agent_session_finalized","session_id":"s","final_status":"done"}'].join('\n') + '\n';
+    assert.deepEqual(problemsOf('transcript', text).map(where), ['1:0-1:1 blank_line']);
+    const facts = transcriptFacts(Buffer.from(text));
+    assert.equal(facts.error, null);
+    assert.equal(facts.event_count, 3);
+    // A malformed padded row is reported at its real error, not at the padding.
+    const cut = '\u00a0{"type":"message","content":"ab';
+    assert.deepEqual(validateLine('transcript', cut).problems.map(whereLine), [`${cut.indexOf('"ab')}-${cut.length} malformed_jsonl`]);
   });
 
   test('a BOM at the start of a line is noted and skipped; later positions include it', () => {

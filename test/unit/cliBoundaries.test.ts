@@ -307,9 +307,12 @@ describe('check includes the gate', () => {
     assert.deepEqual(parsed.diagnostics.filter((d) => d.source !== 'harn.boundaries'), []);
   });
 
-  test('check on examples/demo: no gate finding', async () => {
+  test('check on examples/demo: no gate finding (exit 1 only for the deliberately broken run)', async () => {
     const { status, stdout } = await cli(['check', '--root', DEMO]);
-    assert.equal(status, 0, stdout);
+    assert.equal(status, 1, stdout);
     assert.match(stdout, /loud-boundary gate: 0 finding\(s\)/);
+    const located = stdout.split('\n').filter((l) => /^\S+:\d+:\d+: /.test(l));
+    assert.ok(located.length > 0);
+    for (const line of located) assert.match(line, /^runs\/broken\/\S+ (error|warning|information) \[harn\.artifacts\//);
   });
 });

@@ -548,7 +548,7 @@ function firstPresent(row: Record<string, unknown>, keys: readonly string[]): un
 }
 
 /** Rust's `char::is_whitespace` (White_Space): unlike JS's trim, U+0085 is whitespace and U+FEFF is not. */
-function isRustWhitespace(c: number): boolean {
+export function isRustWhitespace(c: number): boolean {
   return (
     (c >= 0x09 && c <= 0x0d) ||
     c === 0x20 ||
@@ -564,7 +564,8 @@ function isRustWhitespace(c: number): boolean {
   );
 }
 
-function rustTrim(s: string): string {
+/** Rust's `str::trim`, which upstream applies to each line before parsing it (and skips the line if empty). */
+export function rustTrim(s: string): string {
   let start = 0;
   let end = s.length;
   while (start < end && isRustWhitespace(s.charCodeAt(start))) start++;

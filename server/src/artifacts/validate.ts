@@ -19,6 +19,7 @@ import { basename } from 'node:path';
 import { createScanner, findNodeAtLocation, parseTree, SyntaxKind, visit, ParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { z } from 'zod';
 import { forEachLine, forEachTextLine, readLinesAt, type LineByteIndex } from './jsonl';
+import { isRustWhitespace, rustTrim } from './runRecord';
 import {
   EVENT_ROW_SCHEMAS,
   EventEnvelopeSchema,
@@ -283,13 +284,27 @@ function problem(
   return p;
 }
 
-/** Empty or only spaces and tabs (what Harn skips as a blank line). */
+/** Empty or only whitespace as Rust's `str::trim` sees it (what Harn skips as a blank line; a BOM is not). */
 function isBlank(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9) return false;
+    if (!isRustWhitespace(c)) return false;
   }
   return true;
+}
+
+/**
+ * The JSON value of a row as Harn reads it: the line trimmed (Rust's `str::trim`, so a no-break space or U+0085
+ * around the row is allowed, though JSON.parse refuses it), then parsed. Throws when it is not JSON.
+ */
+export function parseRow(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const trimmed = rustTrim(text);
+    if (trimmed === text || trimmed === '') throw error;
+    return JSON.parse(trimmed);
+  }
 }
 
 const KIND_NOUN: Record<JsonlKind, string> = { transcript: 'transcript row', eventLog: 'event', jsonl: 'line' };
@@ -314,7 +329,7 @@ export function validateLine(kind: JsonlKind, text: string): LineResult {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseRow(text);
   } catch {
     return { problems: [malformedProblem(text)], summary: summary('malformed', length, undefined, false, false) };
   }
@@ -467,12 +482,19 @@ const JSON_ERROR_TEXT: Partial<Record<ParseErrorCode, string>> = {
   [ParseErrorCode.InvalidCharacter]: 'a control character must be escaped inside a string',
 };
 
-/** `malformed_jsonl` at the first JSON error (found with jsonc-parser; JSON.parse's own messages lack positions). */
+/**
+ * `malformed_jsonl` at the first JSON error (found with jsonc-parser; JSON.parse's own messages lack positions), in
+ * the line as Harn parses it: trimmed of whitespace (Rust's `str::trim`), so a no-break space before the row is not
+ * mistaken for the error.
+ */
 function malformedProblem(text: string): LineProblem {
+  const row = rustTrim(text);
+  let shift = 0;
+  while (shift < text.length && isRustWhitespace(text.charCodeAt(shift))) shift++;
   let found: { error: ParseErrorCode; offset: number; length: number } | undefined;
   try {
     visit(
-      text,
+      row,
       {
         onError(error, offset, length) {
           if (found === undefined) found = { error, offset, length };
@@ -489,11 +511,11 @@ function malformedProblem(text: string): LineProblem {
     const range = rowRange(text);
     return problem('malformed_jsonl', range.start, range.end, 'Not valid JSON: the line cannot be parsed.');
   }
-  const start = Math.min(found.offset, length);
+  const start = Math.min(found.offset + shift, length);
   let end = Math.min(start + Math.max(found.length, 1), length);
   // Never split a surrogate pair.
   if (end < length && end > start && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end++;
-  const rowEnd = rowRange(text).end;
+  const rowEnd = rowRange(row).end;
   const cutOff =
     found.offset >= rowEnd ||
     ((found.error === ParseErrorCode.UnexpectedEndOfString || found.error === ParseErrorCode.UnexpectedEndOfNumber) &&

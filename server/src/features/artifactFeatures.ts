@@ -2,6 +2,7 @@
 // hover that explains a row, the outline, run-record integrity, and validation of files on disk that
 // VS Code never syncs (over 50 MB), whose rows still answer hovers through a byte-offset line index.
 
+import * as fs from 'node:fs';
 import { Diagnostic, DiagnosticSeverity, DocumentSymbol, Hover, MarkupKind, Position, SymbolKind, TextDocuments } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { rowHover } from '../artifacts/hover';
@@ -10,7 +11,7 @@ import { artifactOutline, OutlineNode, OutlineRow } from '../artifacts/outline';
 import { nodeRunRecordFs, TranscriptFactsCache, verifyRunRecord } from '../artifacts/runRecord';
 import { ArtifactSettings, classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from '../artifacts/classify';
 import { ArtifactKind, ArtifactProblem } from '../artifacts/types';
-import { ARTIFACTS_SOURCE, JsonlKind, LineResult, RowSummary, validateArtifact, validateArtifactFile } from '../artifacts/validate';
+import { ARTIFACTS_SOURCE, JsonlKind, LineResult, parseRow, RowSummary, validateArtifact, validateArtifactFile } from '../artifacts/validate';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { DiagnosticsStore } from './diagnosticsStore';
 
@@ -36,6 +37,11 @@ export function artifactDiagnostic(p: ArtifactProblem): Diagnostic {
   return d;
 }
 
+/** The first lines of a document's text, for classifyArtifact (the globs usually decide without them). */
+function headLines(text: string): string[] {
+  return text.slice(0, 64 * 1024).split(/\r?\n/).slice(0, 5);
+}
+
 /** The last validation of one artifact, kept for hovers and the outline. */
 interface Validated {
   kind: JsonlKind;
@@ -52,6 +58,8 @@ export class ArtifactService {
   private settings: ArtifactSettings = DEFAULT_ARTIFACT_SETTINGS;
   private root: string | undefined;
   private readonly validated = new Map<string, Validated>();
+  /** Open documents last verified as run records: their diagnostics go when they close. */
+  private readonly openRunRecords = new Set<string>();
   private readonly factsCache: TranscriptFactsCache = new Map();
 
   constructor(
@@ -77,13 +85,22 @@ export class ArtifactService {
   validateDocument(doc: TextDocument): void {
     const file = uriToPath(doc.uri);
     const text = doc.getText();
-    const kind = this.kindOf(file, () => text.slice(0, 64 * 1024).split(/\r?\n/).slice(0, 5));
-    if (kind === undefined) return;
+    const kind = this.kindOf(file, () => headLines(text));
+    if (kind === undefined) {
+      // No longer an artifact (a `.json` whose `_type` was edited away, or other settings): forget what it was.
+      const wasRunRecord = this.openRunRecords.delete(doc.uri);
+      const hadRows = this.validated.delete(doc.uri);
+      if (wasRunRecord || hadRows) this.store.clear(doc.uri, 'artifacts');
+      return;
+    }
     if (kind === 'runRecord') {
       const problems = verifyRunRecord(file, text, nodeRunRecordFs, { cache: this.factsCache });
+      this.validated.delete(doc.uri);
+      this.openRunRecords.add(doc.uri);
       this.store.set(doc.uri, 'artifacts', problems.map(artifactDiagnostic), doc.version);
       return;
     }
+    this.openRunRecords.delete(doc.uri);
     const previous = this.validated.get(doc.uri);
     const result = validateArtifact(kind, text, {
       fileName: file,
@@ -100,20 +117,47 @@ export class ArtifactService {
       this.validated.delete(uri);
       this.store.clear(uri, 'artifacts');
     }
+    // A run record verified from its open text: those diagnostics may describe unsaved edits.
+    if (this.openRunRecords.delete(uri)) this.store.clear(uri, 'artifacts');
   }
 
-  /** Validates a file from disk, streaming (for files the editor does not sync). */
+  /**
+   * Validates a file from disk, streaming (for files the editor does not sync). A document the editor has open
+   * is validated from its text instead: its diagnostics, hovers and outline then describe what the editor shows.
+   */
   validateFile(file: string): { kind: ArtifactKind | undefined; problems: number; lines: number } {
     const uri = pathToUri(file);
+    const doc = this.documents.get(uri);
+    if (doc) {
+      const text = doc.getText();
+      const kind = this.kindOf(file, () => headLines(text));
+      if (kind === undefined) return { kind, problems: 0, lines: 0 };
+      this.validateDocument(doc);
+      return { kind, problems: this.store.get(uri, 'artifacts').length, lines: doc.lineCount };
+    }
     const kind = this.kindOf(file, () => readFirstLines(file, 5));
     if (kind === undefined) return { kind, problems: 0, lines: 0 };
     if (kind === 'runRecord') {
-      const doc = this.documents.get(uri);
-      if (doc) {
-        this.validateDocument(doc);
-        return { kind, problems: this.store.get(uri, 'artifacts').length, lines: doc.lineCount };
+      let text: string;
+      try {
+        text = fs.readFileSync(file, 'utf8');
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        const unreadable: ArtifactProblem = {
+          line: 0,
+          startCharacter: 0,
+          endLine: 0,
+          endCharacter: 0,
+          code: 'unreadable_file',
+          severity: 'error',
+          message: `Cannot read ${file}: ${reason}`,
+        };
+        this.store.set(uri, 'artifacts', [artifactDiagnostic(unreadable)]);
+        return { kind, problems: 1, lines: 0 };
       }
-      return { kind, problems: 0, lines: 0 };
+      const problems = verifyRunRecord(file, text, nodeRunRecordFs, { cache: this.factsCache });
+      this.store.set(uri, 'artifacts', problems.map(artifactDiagnostic));
+      return { kind, problems: problems.length, lines: text.split(/\r\n|\r|\n/).length };
     }
     const result = validateArtifactFile(kind, file, { fileName: file, registryTitle: this.registryTitle });
     this.validated.set(uri, { kind, summaries: result.summaries, lineIndex: result.lineIndex });
@@ -126,7 +170,7 @@ export class ArtifactService {
     if (!uris.some((u) => u.endsWith('.jsonl'))) return;
     for (const doc of this.documents.all()) {
       const file = uriToPath(doc.uri);
-      if (/\.json$/i.test(file) && this.kindOf(file, () => doc.getText().slice(0, 64 * 1024).split(/\r?\n/)) === 'runRecord') this.validateDocument(doc);
+      if (/\.json$/i.test(file) && this.kindOf(file, () => headLines(doc.getText())) === 'runRecord') this.validateDocument(doc);
     }
   }
 
@@ -161,7 +205,7 @@ export class ArtifactService {
     if (text === undefined || text.trim() === '') return undefined;
     let row: unknown;
     try {
-      row = JSON.parse(text);
+      row = parseRow(text);
     } catch {
       return undefined; // the line's malformed_jsonl diagnostic says why
     }
@@ -195,7 +239,7 @@ export class ArtifactService {
     lines.forEach((text, line) => {
       if (v.summaries[line]?.shape !== 'row') return;
       try {
-        rows.push({ line, row: JSON.parse(text) });
+        rows.push({ line, row: parseRow(text) });
       } catch {
         // summarised as a row, so it parses; keep going either way
       }

@@ -1,0 +1,298 @@
+// The CLI on run artifacts: the demo's healthy run (clean) and broken run (every code, at its place), the
+// `transcript` command in every format, exit codes, and hostile files (a 10 MB line, invalid UTF-8, CRLF, BOM).
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  BROKEN_RUN_CODES,
+  DEMO,
+  EVENT_LOG,
+  expectedBrokenRun,
+  expectedRunRecord,
+  expectedTranscript,
+  HEALTHY,
+  RUN_RECORD,
+  TRANSCRIPT,
+  UNFINISHED,
+  type Expected,
+} from '../support/brokenRun';
+
+const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
+
+interface Result {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], cwd = DEMO): Result {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+interface JsonDiagnostic {
+  path: string;
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  severity: string;
+  source: string;
+  code: string;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+function json(result: Result): JsonDiagnostic[] {
+  const parsed = JSON.parse(result.stdout) as { version: number; diagnostics: JsonDiagnostic[] };
+  assert.equal(parsed.version, 1);
+  return parsed.diagnostics;
+}
+
+const key = (d: { path: string; code: string; severity: string; range: Expected['range'] }): string =>
+  `${d.path} ${d.code} ${d.severity} ${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`;
+
+describe('harn-workbench on the demo runs', () => {
+  before(() => assert.ok(fs.existsSync(CLI), 'dist/cli.js is built by `npm run build` (npm test builds first)'));
+
+  test('the healthy run: exit 0, no diagnostic in any format', () => {
+    const result = run(['check', 'runs/healthy', '--root', '.', '--format', 'json']);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.deepEqual(json(result), []);
+    const text = run(['check', 'runs/healthy', '--root', '.']);
+    assert.equal(text.status, 0);
+    assert.match(text.stdout, /^0 \.harn file\(s\) and 3 run artifact\(s\) checked, loud-boundary gate: 0 finding\(s\): 0 error\(s\), 0 warning\(s\), 0 other$/m);
+    assert.equal(run(['check', 'runs/healthy', '--root', '.', '--format', 'github']).stdout, '');
+    const sarif = JSON.parse(run(['check', HEALTHY, '--root', DEMO, '--format', 'sarif']).stdout) as { runs: Array<{ results: unknown[] }> };
+    assert.deepEqual(sarif.runs[0].results, []);
+  });
+
+  test('the broken run: every code, each at its place, paths relative to --root, source harn.artifacts', () => {
+    // From another working directory: the paths are relative to --root, not to the current directory.
+    const result = run(['check', path.join(DEMO, 'runs', 'broken'), '--root', DEMO, '--format', 'json'], os.tmpdir());
+    assert.equal(result.status, 1);
+    const diagnostics = json(result);
+    for (const d of diagnostics) {
+      assert.equal(d.source, 'harn.artifacts');
+      assert.ok(!path.isAbsolute(d.path) && !d.path.includes('\\') && d.path.startsWith('runs/broken/'), d.path);
+      assert.ok(d.message.length > 0 && d.message.length < 600, `a short message: ${d.message.slice(0, 80)}`);
+    }
+    // Exactly the expected diagnostics: nothing missing, nothing else.
+    assert.deepEqual(diagnostics.map(key).sort(), expectedBrokenRun().map(key).sort());
+    const codes = new Set(diagnostics.map((d) => d.code));
+    for (const code of BROKEN_RUN_CODES) assert.ok(codes.has(code), `${code} is produced`);
+  });
+
+  test('the broken run: positions are 0-based UTF-16 code units', () => {
+    const diagnostics = json(run(['check', 'runs/broken/event_log.jsonl', '--root', '.', '--format', 'json']));
+    const unreported = diagnostics.find((d) => d.code === 'unreported_boundary_failure');
+    assert.ok(unreported);
+    // Row 10 of the file is line 9; an emoji (two UTF-16 units, four bytes) comes before `"unreported"`.
+    assert.equal(unreported.range.start.line, 9);
+    const line = fs.readFileSync(path.join(DEMO, EVENT_LOG), 'utf8').split('\n')[9];
+    const utf16 = line.indexOf('"unreported"');
+    assert.equal(unreported.range.start.character, utf16);
+    assert.notEqual(Buffer.byteLength(line.slice(0, utf16)), utf16, 'bytes differ from UTF-16 units on this line');
+    assert.notEqual([...line.slice(0, utf16)].length, utf16, 'code points differ from UTF-16 units on this line');
+  });
+
+  test('each pointer of the broken run record shows exactly its one problem, with both values', () => {
+    const diagnostics = json(run(['check', RUN_RECORD, '--root', '.', '--format', 'json']));
+    assert.deepEqual(diagnostics.map(key), expectedRunRecord().map(key));
+    const byCode = new Map(diagnostics.map((d) => [d.code, d]));
+    assert.match(byCode.get('digest_mismatch')!.message, /descriptor is sha256:[0-9a-f]{64}, the transcript on disk hashes to sha256:[0-9a-f]{64}/);
+    assert.match(byCode.get('byte_len_mismatch')!.message, /byte_len in the descriptor is 2111, the transcript on disk is 2109 bytes long/);
+    assert.match(byCode.get('event_count_mismatch')!.message, /event_count in the descriptor is 8, the transcript on disk has 7 events/);
+    assert.match(byCode.get('run_id_mismatch')!.message, /"r12".*"r13"/);
+    assert.equal(byCode.get('unverified_descriptor')!.severity, 'warning');
+  });
+});
+
+describe('harn-workbench transcript FILE --run-record PATH', () => {
+  const args = ['transcript', TRANSCRIPT, '--run-record', RUN_RECORD, '--root', '.'];
+  const expected = () => [...expectedTranscript(), ...expectedRunRecord()];
+
+  test('json: the transcript and the run record, relative paths', () => {
+    const result = run([...args, '--format', 'json']);
+    assert.equal(result.status, 1);
+    assert.deepEqual(json(result).map(key).sort(), expected().map(key).sort());
+  });
+
+  test('text: one line per diagnostic, 1-based positions, and a summary', () => {
+    const result = run(args);
+    assert.equal(result.status, 1);
+    const lines = result.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, expected().length + 1);
+    assert.match(result.stdout, /^runs\/broken\/run-llm\/llm_transcript\.jsonl:14:152: error \[harn\.artifacts\/malformed_jsonl\] Not valid JSON at character 151: unterminated string/m);
+    assert.match(result.stdout, /^runs\/broken\/run\.json:\d+:\d+: error \[harn\.artifacts\/digest_mismatch\] /m);
+    assert.match(lines.at(-1)!, /^runs\/broken\/run-llm\/llm_transcript\.jsonl checked as a transcript: 18 error\(s\), 3 warning\(s\), 1 other$/);
+  });
+
+  test('github: workflow commands with file, line, columns and title', () => {
+    const result = run([...args, '--format', 'github']);
+    assert.equal(result.status, 1);
+    const lines = result.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, expected().length);
+    assert.ok(lines.every((l) => /^::(error|warning|notice) file=runs\/broken\/(run-llm\/llm_transcript\.jsonl|run\.json),line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=harn\.artifacts\/[a-z_0-9]+::/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => l.startsWith('::error file=runs/broken/run-llm/llm_transcript.jsonl,line=16,col=76,endLine=16,endColumn=91,title=harn.artifacts/invalid_row::')));
+    assert.ok(lines.some((l) => l.startsWith('::notice file=runs/broken/run-llm/llm_transcript.jsonl,line=15,') && l.includes('title=harn.artifacts/unknown_row_type')));
+  });
+
+  test('sarif: 2.1.0, one result per diagnostic, UTF-16 columns', () => {
+    const result = run([...args, '--format', 'sarif']);
+    assert.equal(result.status, 1);
+    interface SarifResult {
+      ruleId: string;
+      level: string;
+      locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }>;
+    }
+    const sarif = JSON.parse(result.stdout) as { version: string; runs: Array<{ columnKind: string; results: SarifResult[] }> };
+    assert.equal(sarif.version, '2.1.0');
+    assert.equal(sarif.runs[0].columnKind, 'utf16CodeUnits');
+    const results = sarif.runs[0].results;
+    const want = expected();
+    assert.equal(results.length, want.length);
+    const got = results.map((r) => {
+      const loc = r.locations[0].physicalLocation;
+      return `${loc.artifactLocation.uri} ${r.ruleId} ${loc.region.startLine}:${loc.region.startColumn}-${loc.region.endLine}:${loc.region.endColumn}`;
+    });
+    const wanted = want.map((e) => `${e.path} harn.artifacts/${e.code} ${e.range.start.line + 1}:${e.range.start.character + 1}-${e.range.end.line + 1}:${e.range.end.character + 1}`);
+    assert.deepEqual(got.sort(), wanted.sort());
+    assert.ok(results.some((r) => r.level === 'note' && r.ruleId === 'harn.artifacts/unknown_row_type'));
+  });
+
+  test('the healthy transcript with its run record: exit 0, nothing reported', () => {
+    const result = run(['transcript', 'runs/healthy/run-llm/llm_transcript.jsonl', '--run-record', 'runs/healthy/run.json', '--root', '.', '--format', 'json']);
+    assert.equal(result.status, 0, result.stdout);
+    assert.deepEqual(json(result), []);
+  });
+
+  test('an event log given to `transcript` is read as an event log', () => {
+    const result = run(['transcript', EVENT_LOG, '--root', '.']);
+    assert.equal(result.status, 1);
+    assert.match(result.stdout, /runs\/broken\/event_log\.jsonl checked as an event log: 1 error\(s\), 3 warning\(s\), 0 other$/m);
+  });
+});
+
+describe('harn-workbench exit codes on artifacts', () => {
+  test('0 with only warnings, 1 with errors', () => {
+    const warnings = run(['transcript', UNFINISHED, '--root', '.', '--format', 'json']);
+    assert.equal(warnings.status, 0);
+    assert.deepEqual(json(warnings).map((d) => d.code), ['incomplete_source']);
+    assert.equal(run(['transcript', TRANSCRIPT, '--root', '.']).status, 1);
+    assert.equal(run(['check', 'runs', '--root', '.']).status, 1);
+  });
+
+  test('2 for a missing file or a bad option', () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['transcript', 'runs/nope.jsonl'], /^harn-workbench: no such file: runs\/nope\.jsonl$/m],
+      [['transcript', TRANSCRIPT, '--run-record', 'runs/nope/run.json'], /^harn-workbench: no such file: runs\/nope\/run\.json$/m],
+      [['check', 'runs/nope'], /no such file or folder: runs\/nope/],
+      [['transcript', TRANSCRIPT, '--format', 'xml'], /--format must be one of text, json, github, sarif, not xml/],
+      [['transcript', TRANSCRIPT, '--frobnicate'], /unknown option --frobnicate/],
+      [['transcript', TRANSCRIPT, '--run-record'], /--run-record needs a value/],
+      [['transcript'], /transcript takes exactly one FILE/],
+      [['transcript', TRANSCRIPT, UNFINISHED], /transcript takes exactly one FILE/],
+      [['transcript', 'runs/broken'], /no such file: runs\/broken/],
+    ];
+    for (const [argv, stderr] of cases) {
+      const result = run(argv);
+      assert.equal(result.status, 2, `${argv.join(' ')}: ${result.stdout}${result.stderr}`);
+      assert.match(result.stderr, stderr, argv.join(' '));
+      assert.equal(result.stdout, '', `nothing on stdout for ${argv.join(' ')}`);
+    }
+  });
+});
+
+describe('harn-workbench on hostile artifact files', () => {
+  let root: string;
+  const healthyRows = fs.readFileSync(path.join(HEALTHY, 'run-llm', 'llm_transcript.jsonl'), 'utf8').trimEnd().split('\n');
+  const finalRow = healthyRows.at(-1)!;
+
+  before(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-cli-artifacts-'));
+  });
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  function write(name: string, data: string | Buffer): string {
+    const file = path.join(root, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, data);
+    return name;
+  }
+
+  test('a 10 MB line: a valid one passes, a cut-off one is reported once with a short message', () => {
+    const huge = 'x'.repeat(10 * 1024 * 1024);
+    const row = JSON.stringify({ type: 'message', timestamp: '1767225600.003', span_id: null, session_id: 's-42', message_index: 0, role: 'user', content: huge });
+    const ok = write('big/llm_transcript.jsonl', `${row}\n${finalRow}\n`);
+    const passed = run(['transcript', ok, '--root', '.', '--format', 'json'], root);
+    assert.equal(passed.status, 0, passed.stderr);
+    assert.deepEqual(json(passed), []);
+
+    const cut = write('cut/llm_transcript.jsonl', `${row.slice(0, -10)}\n${finalRow}\n`);
+    const result = run(['transcript', cut, '--root', '.', '--format', 'json'], root);
+    assert.equal(result.status, 1, result.stderr);
+    const diagnostics = json(result);
+    assert.deepEqual(diagnostics.map((d) => d.code), ['malformed_jsonl']);
+    assert.equal(diagnostics[0].range.start.line, 0);
+    assert.ok(result.stdout.length < 10_000, `the output does not echo the line (${result.stdout.length} chars)`);
+  });
+
+  test('invalid UTF-8: reported at the first bad byte in UTF-16 units of the line; the rest is still checked', () => {
+    const before = Buffer.from('{"type":"message","timestamp":"1767225600.003","span_id":null,"session_id":"s-42","message_index":0,"role":"user","content":"😀 caf', 'utf8');
+    const bad = Buffer.concat([before, Buffer.from([0xe9, 0xff]), Buffer.from('"}\n' + '{"type":"tool_result"}\n' + finalRow + '\n')]);
+    const file = write('utf8/llm_transcript.jsonl', bad);
+    const result = run(['transcript', file, '--root', '.', '--format', 'json'], root);
+    assert.equal(result.status, 1, result.stderr);
+    const diagnostics = json(result);
+    const invalid = diagnostics.find((d) => d.code === 'invalid_utf8');
+    assert.ok(invalid, JSON.stringify(diagnostics));
+    const character = before.toString('utf8').length; // UTF-16 units before the bad byte (the emoji counts 2)
+    assert.deepEqual(invalid.range, { start: { line: 0, character }, end: { line: 0, character: character + 1 } });
+    // The next row's own problems are still found.
+    assert.ok(diagnostics.some((d) => d.code === 'invalid_row' && d.range.start.line === 1), JSON.stringify(diagnostics));
+  });
+
+  test('CRLF line breaks: the healthy run converted to CRLF is read as the same rows', () => {
+    const crlf = write('crlf/run-llm/llm_transcript.jsonl', healthyRows.map((r) => r + '\r\n').join(''));
+    const result = run(['transcript', crlf, '--root', '.', '--format', 'json'], root);
+    assert.equal(result.status, 0, result.stdout);
+    assert.deepEqual(json(result), []);
+    // A problem on a CRLF line ends before the \r.
+    const rows = [...healthyRows];
+    rows[2] = rows[2].replace('"message_index":0', '"message_index":-1');
+    const badFile = write('crlf-bad/llm_transcript.jsonl', rows.map((r) => r + '\r\n').join(''));
+    const bad = json(run(['transcript', badFile, '--root', '.', '--format', 'json'], root));
+    const at = rows[2].indexOf('"message_index":-1');
+    assert.deepEqual(
+      bad.filter((d) => d.code === 'invalid_row').map((d) => d.range),
+      [{ start: { line: 2, character: at }, end: { line: 2, character: at + '"message_index":-1'.length } }],
+    );
+  });
+
+  test('a UTF-8 BOM: noted once, skipped, and line 0 is counted without it', () => {
+    const rows = [...healthyRows];
+    rows[0] = rows[0].replace('"span_id":null', '"span_id":"seven"');
+    const file = write('bom/llm_transcript.jsonl', '\ufeff' + rows.join('\n') + '\n');
+    const result = run(['transcript', file, '--root', '.', '--format', 'json'], root);
+    assert.equal(result.status, 1);
+    const diagnostics = json(result);
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ['utf8_bom', 'invalid_row'],
+    );
+    const at = rows[0].indexOf('"span_id":"seven"');
+    assert.deepEqual(diagnostics[1].range.start, { line: 0, character: at });
+    assert.equal(diagnostics[0].severity, 'information');
+  });
+
+  test('a run record with a BOM and CRLF line breaks still verifies its transcript', () => {
+    fs.cpSync(HEALTHY, path.join(root, 'healthy-copy'), { recursive: true });
+    const record = path.join(root, 'healthy-copy', 'run.json');
+    fs.writeFileSync(record, '\ufeff' + fs.readFileSync(record, 'utf8').replace(/\n/g, '\r\n'));
+    const result = run(['check', 'healthy-copy', '--root', '.', '--format', 'json'], root);
+    assert.equal(result.status, 0, result.stdout);
+    assert.deepEqual(json(result), []);
+  });
+});
