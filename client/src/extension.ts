@@ -12,7 +12,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const output = vscode.window.createOutputChannel('Harn Workbench', { log: true });
   context.subscriptions.push(output);
 
-  const status = vscode.languages.createLanguageStatusItem('harn.status', { language: 'harn' });
+  const status = vscode.languages.createLanguageStatusItem('harn.status', [
+    { language: 'harn' },
+    { pattern: '**/*.jsonl' },
+    { pattern: '**/{run.json,*.run.json,loud_boundaries.toml}' },
+  ]);
   status.name = 'Harn Workbench';
   status.text = '$(sync~spin) Harn: starting';
   status.command = { title: 'Show log', command: 'harn.showLog' };
@@ -52,9 +56,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = new LanguageClient('harn', 'Harn Workbench', serverOptions, clientOptions);
 
   let crashes = 0;
+  let restarting = false;
   context.subscriptions.push(
     client.onDidChangeState((e) => {
-      if (e.newState === State.Stopped && e.oldState === State.Running) {
+      // A restart asked for by the user passes through Stopped too: that is not a crash.
+      if (e.newState === State.Stopped && e.oldState === State.Running && !restarting) {
         crashes++;
         status.severity = vscode.LanguageStatusSeverity.Warning;
         status.text = '$(warning) Harn: server stopped';
@@ -85,7 +91,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand('harn.restartServer', async () => {
       output.info('Restarting the Harn language server');
-      await client?.restart();
+      restarting = true;
+      try {
+        await client?.restart();
+      } finally {
+        restarting = false;
+      }
     }),
   );
 

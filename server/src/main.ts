@@ -70,9 +70,15 @@ async function loadSettings(): Promise<WorkbenchSettings> {
   return settings;
 }
 
+let appliedSettings: string | undefined;
+
 async function startDomains(): Promise<void> {
   const root = firstRoot();
   const settings = await loadSettings();
+  // The client announces its configuration right after start: a change that changes nothing rescans nothing.
+  const key = JSON.stringify({ root, settings });
+  if (key === appliedSettings) return;
+  appliedSettings = key;
   artifacts.configure(root, settings.artifacts);
   if (!root) return;
   // The first scan of the workspace (the loud-boundary gate) is shown as progress.

@@ -3,9 +3,11 @@
 // the suite skips only when it cannot be installed here, and says why).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
-import { Editor, ensureToolchain, packageExtension, repoRoot, type Box, type Problem, type ToolchainResult } from './harness';
+import { createHash } from 'node:crypto';
+import { basename, join } from 'node:path';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Editor, ensureToolchain, packageExtension, repoRoot, waitFor, type Box, type Problem, type ToolchainResult } from './harness';
 
 const fixtures = join(__dirname, 'fixtures');
 
@@ -30,6 +32,19 @@ function horizontallyCovers(squiggle: Box, char: Box): boolean {
   const sameLine = squiggle.y + squiggle.height > char.y && squiggle.y < char.y + char.height + 2;
   return sameLine && squiggle.x < char.x + char.width && char.x < squiggle.x + squiggle.width;
 }
+
+/** Runs a step; a failure gets a screenshot and the tail of the extension's log in its message. */
+async function step<T>(editor: Editor, name: string, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    await editor.screenshot(`failed-${name.replace(/[^\w-]+/g, '-')}`).catch(() => undefined);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`${name}: ${message}\n--- extension log (tail):\n${editor.extensionLog().slice(-3000)}`);
+  }
+}
+
+const CRASH_NOTICE = /stopped unexpectedly/;
 
 describe('scenario 1: a broken .harn file', { skip, timeout: 240_000 }, () => {
   let editor: Editor;
@@ -102,6 +117,97 @@ describe('scenario 1: a broken .harn file', { skip, timeout: 240_000 }, () => {
 
     for (const [name, ms] of Object.entries(editor.timings)) t.diagnostic(`${name}: ${ms} ms`);
     if (editor.blockedRequests.length) t.diagnostic(`refused non-loopback requests: ${editor.blockedRequests.join(' ')}`);
+  });
+
+  // Scenario 7: what a person checks about the server itself (7c, the restart command, runs in
+  // the scenario 6 editor). main.harn is the active editor, its error squiggled.
+  test('scenario 7a: the language status item of a .harn file shows the server state', async (t) => {
+    editor.beginScenario('scenario7a');
+    await editor.waitForActiveTab('main.harn');
+    const text = await step(editor, 'language status hover', () => editor.languageStatus());
+    await editor.screenshot('language-status');
+    t.diagnostic(`language status: ${text.replace(/\s+/g, ' ')}`);
+    await editor.page.keyboard.press('Escape');
+    assert.match(text, /Harn/, `the language status names Harn: ${text}`);
+    assert.match(text, /Server ready/, `the language status shows the server state: ${text}`);
+    assert.match(text, /main\.harn in [\d.]+ ms/, `the language status names the last checked file and how long it took: ${text}`);
+    assert.match(text, /Show log/, `the language status links to the log: ${text}`);
+  });
+
+  test('scenario 7b: "Harn: Show Log" opens the "Harn Workbench" output channel with "Harn language server ready"', async (t) => {
+    editor.beginScenario('scenario7b');
+    await editor.clickText('pipeline main(task) {', 0, 'before');
+    await step(editor, 'Harn: Show Log', () => editor.runCommand('Harn: Show Log'));
+    let last = { channel: '', text: '' };
+    const shown = await step(editor, 'the output channel', async () => {
+      try {
+        return await waitFor('the Harn Workbench output channel with the ready line', 10_000, async () => {
+          last = await editor.outputPanel();
+          return last.channel === 'Harn Workbench' && last.text.includes('Harn language server ready') ? last : undefined;
+        });
+      } catch (error) {
+        throw new Error(`${String(error)}\nthe Output panel shows channel ${JSON.stringify(last.channel)}:\n${last.text}`);
+      }
+    });
+    await editor.screenshot('output-channel');
+    for (const line of shown.text.split('\n')) t.diagnostic(`output: ${line}`);
+    assert.equal(shown.channel, 'Harn Workbench');
+    assert.match(shown.text, /Harn Workbench activated in \d+ ms/, `the channel says when the extension activated:\n${shown.text}`);
+  });
+
+  test('scenario 7d: after kill -9 of the server the client restarts it, says so once, and diagnostics still work', async (t) => {
+    editor.beginScenario('scenario7d');
+    await editor.openFileFromExplorer('main.harn');
+    await editor.waitForSquiggle('error', 30_000);
+    const readyBefore = editor.logLines(/Harn language server ready/).length;
+    const pids = editor.serverPids();
+    assert.equal(pids.length, 1, `one language server process runs under the extension host: ${JSON.stringify(pids)}`);
+    const pid = pids[0]!;
+    t.diagnostic(`server pid before: ${pid}`);
+
+    const killedAt = performance.now();
+    process.kill(pid, 'SIGKILL');
+    const newPid = await step(editor, 'the client starts a new server', () => editor.waitForNewServerPid(pid));
+    await step(editor, 'the new server is ready', () => editor.waitForLogLines(/Harn language server ready/, readyBefore + 1));
+    editor.timings.killToServerReadyMs = Math.round(performance.now() - killedAt);
+    t.diagnostic(`server pid after: ${newPid}`);
+
+    // The notification: shown as a toast, and kept in the Notification Center.
+    let toast: string | undefined;
+    try {
+      toast = await waitFor('a toast saying the server stopped', 10_000, async () => (await editor.notificationToasts()).find((n) => CRASH_NOTICE.test(n)));
+    } catch {
+      toast = undefined;
+    }
+    await editor.screenshot('after-kill');
+    t.diagnostic(`toast: ${toast ?? '(none)'}`);
+
+    // Diagnostics after the restart: the error is listed again, and an edit is checked by the new
+    // server (fixing the `)` clears the error, undoing the fix brings it back).
+    const errorRow = (all: Problem[]) => all.some((p) => p.severity === 'error' && /Ln 3, Col 11/.test(p.text));
+    await step(editor, 'the error is listed after the restart', () => editor.waitForProblems('the Ln 3 error row', errorRow));
+    await editor.clickText('let x = )', 'let x = '.length, 'before');
+    await editor.page.keyboard.press('Shift+ArrowRight');
+    await editor.page.keyboard.type('1');
+    await editor.waitForLine('the fixed line', (l) => l.includes('let x = 1'));
+    await step(editor, 'the new server clears the fixed error', () => editor.waitForProblems('no Ln 3 error row', (all) => !errorRow(all)));
+    await editor.screenshot('fixed-after-restart');
+    await editor.page.keyboard.press('Control+Z');
+    await editor.waitForLine('the restored line', (l) => l.includes('let x = )'));
+    await step(editor, 'the new server reports the error again', () => editor.waitForProblems('the Ln 3 error row again', errorRow));
+    await editor.waitForSquiggle('error', 10_000);
+
+    const status = await editor.languageStatusLabel();
+    t.diagnostic(`language status after the restart: ${status}`);
+    assert.match(status, /Server ready/, `the language status is back to "Server ready": ${status}`);
+
+    const notices = (await editor.notificationCenter()).filter((n) => CRASH_NOTICE.test(n));
+    await editor.screenshot('notification-center');
+    await editor.closeNotificationCenter();
+    t.diagnostic(`crash notifications: ${JSON.stringify(notices)}`);
+    t.diagnostic(`killToServerReadyMs: ${editor.timings.killToServerReadyMs} ms`);
+    assert.ok(toast, 'a notification says the server stopped and is being restarted');
+    assert.equal(notices.length, 1, `the crash is announced once: ${JSON.stringify(notices)}`);
   });
 });
 
@@ -248,7 +354,9 @@ describe('scenarios 2-5: the demo repository', { skip, timeout: 240_000 }, () =>
     await editor.clickText('    })', 5);
     await editor.page.keyboard.press('End');
     await editor.page.keyboard.press('Enter');
-    await editor.page.keyboard.type('agent_emit_event(session_id, "boundary_failure", {boundary: "');
+    // At a person's pace: typed with no delay between keys, Monaco now and then drops an
+    // auto-closed `)` or `})` (4 lines in 30 in a loop here; none in 30 at 15 ms a key).
+    await editor.page.keyboard.type('agent_emit_event(session_id, "boundary_failure", {boundary: "', { delay: 15 });
     const typed = await editor.waitForLine('the typed call', (l) => l.includes('agent_emit_event(session_id, "boundary_failure", {boundary: "'));
     t.diagnostic(`typed line: ${typed.find((l) => l.includes('{boundary: "'))?.trim()}`);
     let labels: string[];
@@ -385,5 +493,277 @@ describe('scenarios 2-5: the demo repository', { skip, timeout: 240_000 }, () =>
 
     for (const [name, ms] of Object.entries(editor.timings)) t.diagnostic(`${name}: ${ms} ms`);
     if (editor.blockedRequests.length) t.diagnostic(`refused non-loopback requests: ${editor.blockedRequests.join(' ')}`);
+  });
+});
+
+// Scenario 6 (run artifacts) and 7c (the restart command) share one editor on a copy of
+// examples/demo plus runs/tampered: the healthy run copied with one character of its transcript
+// changed ("Charged twice" -> "Charged twicE", same length), so only the descriptor's sha256 is
+// wrong. The copy is made here, in a temporary folder; examples/ is never touched.
+const HEALTHY = 'runs/healthy';
+const TAMPERED = 'runs/tampered';
+const TRANSCRIPT = 'run-llm/llm_transcript.jsonl';
+
+function tamperedOverlay(): { dir: string; actualSha: string; statedSha: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'harn-e2e-overlay-'));
+  cpSync(join(repoRoot, 'examples', 'demo', HEALTHY), join(dir, TAMPERED), { recursive: true });
+  const transcript = join(dir, TAMPERED, TRANSCRIPT);
+  const original = readFileSync(transcript);
+  const changed = Buffer.from(original.toString('utf8').replace('Charged twice', 'Charged twicE'), 'utf8');
+  assert.notDeepEqual(changed, original, 'the transcript copy was changed');
+  assert.equal(changed.length, original.length, 'the change keeps the byte length');
+  writeFileSync(transcript, changed);
+  const runRecord = JSON.parse(readFileSync(join(dir, TAMPERED, 'run.json'), 'utf8')) as {
+    observability: { transcript_pointers: { descriptor: { sha256: string } }[] };
+  };
+  return {
+    dir,
+    actualSha: `sha256:${createHash('sha256').update(changed).digest('hex')}`,
+    statedSha: runRecord.observability.transcript_pointers[0]!.descriptor.sha256,
+  };
+}
+
+describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+  let overlay: ReturnType<typeof tamperedOverlay>;
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    overlay = tamperedOverlay();
+    editor = new Editor(toolchain.toolchain, 'scenario6');
+    await editor.open(join(repoRoot, 'examples', 'demo'), vsix(), overlay.dir);
+    await editor.waitForLogLine(/Harn language server ready/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+    if (overlay) rmSync(overlay.dir, { recursive: true, force: true });
+  });
+
+  test('scenario 6a: hovering a provider_call_response row of a transcript shows its summary', async (t) => {
+    editor.beginScenario('scenario6a');
+    // The Outline view is open while the transcript opens, as a person keeping it open would have it.
+    await editor.outlineNow();
+    const clickedAt = Date.now();
+    await editor.openFileFromExplorer(`${HEALTHY}/${TRANSCRIPT}`);
+    await editor.waitForLine('the transcript to render', (l) => l.startsWith('{"type":"provider_call_response"'));
+    const hover = await step(editor, 'hover on the provider_call_response row', () =>
+      editor.hoverUntil('"provider_call_response"', (h) => /provider_call_response/.test(h) && /Model/.test(h)),
+    );
+    editor.timings.openToRowHoverMs = Date.now() - clickedAt;
+    await editor.screenshot('hover');
+    t.diagnostic(`hover: ${hover.replace(/\s+/g, ' ')}`);
+    // Row 5 of the demo transcript: call c-01 of m-small on ollama.
+    assert.match(hover, /provider_call_response · call c-01 · iteration 0/, `the hover's title names the row: ${hover}`);
+    assert.match(hover, /Model: m-small · provider ollama/, `the hover shows the model: ${hover}`);
+    assert.match(hover, /Tokens: 412 in · 23 out/, `the hover shows the tokens: ${hover}`);
+    assert.match(hover, /Cost: \$0\.0004/, `the hover shows the cost: ${hover}`);
+    assert.match(hover, /Stop reason: tool_use/, `the hover shows the stop reason: ${hover}`);
+    assert.match(hover, /Latency: 1,190 ms/, `the hover shows the latency: ${hover}`);
+    assert.match(hover, /lookup_invoice/, `the hover lists the parsed tool call: ${hover}`);
+    await editor.page.mouse.move(5, 5);
+    await editor.page.keyboard.press('Escape');
+  });
+
+  test('scenario 6a (outline): the Outline view of the open transcript lists its session', async (t) => {
+    editor.beginScenario('scenario6a-outline');
+    await editor.waitForActiveTab('llm_transcript.jsonl');
+    let shown = { names: [] as string[], message: '' };
+    try {
+      await waitFor('the Outline view to list the transcript', 5_000, async () => {
+        shown = await editor.outlineNow();
+        return shown.names.length ? true : undefined;
+      });
+    } catch {
+      // reported below
+    }
+    const shot = basename(await editor.screenshot('outline'));
+    t.diagnostic(`Outline: ${shown.names.length ? shown.names.join(' | ') : `(empty) ${shown.message}`}`);
+    if (!shown.names.length) {
+      // The outline comes when the document changes: type a space at the end and take it back.
+      await editor.clickText('{"type":"agent_session_finalized"', 1);
+      await editor.page.keyboard.press('Control+End');
+      await editor.page.keyboard.type(' ');
+      let afterEdit: string[] = [];
+      try {
+        afterEdit = await waitFor('the Outline view after an edit', 10_000, async () => {
+          const now = await editor.outlineNow();
+          return now.names.length ? now.names : undefined;
+        });
+      } catch {
+        afterEdit = [];
+      }
+      const shotAfter = basename(await editor.screenshot('outline-after-edit'));
+      await editor.page.keyboard.press('Control+Z');
+      await editor.page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'detached', timeout: 10_000 });
+      assert.fail(
+        `PRODUCT BUG (see .e2e-screenshots/${shot} and ${shotAfter}): ` +
+          `the Outline view of an open transcript is empty ("${shown.message}"). The server answers textDocument/documentSymbol ` +
+          'with [] until its debounced validation of the opened document has run (ArtifactService.symbols needs the validation), ' +
+          'and VS Code asks for the outline as the document opens and does not ask again until the text changes. ' +
+          `After typing one character the Outline shows: ${afterEdit.length ? afterEdit.join(' | ') : '(still nothing)'}.`,
+      );
+    }
+    assert.ok(shown.names.includes('session s-42'), `the Outline lists the session: ${JSON.stringify(shown.names)}`);
+  });
+
+  test('scenario 6b: a run record whose transcript changed shows digest_mismatch on the sha256 value, with both hashes', async (t) => {
+    editor.beginScenario('scenario6b');
+    // First the healthy run record (no digest problem), then the tampered one.
+    await editor.openFileFromExplorer(`${HEALTHY}/run.json`);
+    await editor.waitForLine('the healthy run.json', (l) => l.includes('"_type": "run_record"'));
+    await editor.openFileFromExplorer(`${TAMPERED}/run.json`);
+    await editor.waitForLine('the tampered run.json', (l) => l.includes('"_type": "run_record"'));
+    t.diagnostic(`Find "sha256": ${await editor.findInEditor('"sha256":')}`);
+    const line = `"sha256": "${overlay.statedSha}",`;
+    await editor.waitForLine('the sha256 line', (l) => l.includes(line));
+
+    await step(editor, 'squiggle on the sha256 value', async () => {
+      await editor.waitForSquiggle('error', 30_000);
+      const squiggles = await editor.squiggleBoxes('error');
+      const valueStart = await editor.charBox(line, '"sha256": '.length); // the value's opening quote
+      const valueEnd = await editor.charBox(line, line.length - 2); // its closing quote
+      const key = await editor.charBox(line, 2); // inside the key "sha256"
+      await editor.screenshot('squiggle');
+      assert.ok(
+        squiggles.some((s) => horizontallyCovers(s, valueStart) && horizontallyCovers(s, valueEnd)),
+        `an error squiggle spans the sha256 value; value from ${JSON.stringify(valueStart)} to ${JSON.stringify(valueEnd)}; squiggles: ${JSON.stringify(squiggles)}`,
+      );
+      assert.ok(!squiggles.some((s) => horizontallyCovers(s, key)), `no error squiggle under the key "sha256": ${JSON.stringify(squiggles)}`);
+    });
+
+    const digest = /digest_mismatch/;
+    const problems = await step(editor, 'the digest_mismatch row', () =>
+      editor.waitForProblems('a digest_mismatch row in the Problems panel', (all) => rows(all, digest).length > 0),
+    );
+    await editor.screenshot('problems');
+    const found = rows(problems, digest);
+    for (const p of found) t.diagnostic(`Problems row: ${p.text}`);
+    assert.equal(found.length, 1, `one digest_mismatch row (the tampered run only, not the healthy one): ${JSON.stringify(found)}`);
+    const row = found[0]!;
+    assert.equal(row.severity, 'error', `the row is an error: ${row.text}`);
+    assert.ok(row.text.includes(overlay.statedSha), `the row names the descriptor's hash ${overlay.statedSha}: ${row.text}`);
+    assert.ok(row.text.includes(overlay.actualSha), `the row names the transcript's hash on disk ${overlay.actualSha}: ${row.text}`);
+    assert.match(row.text, /Ln 63, Col 21/, `the row points at the sha256 value (line 63, column 21): ${row.text}`);
+    const files = problems.filter((p) => p.severity === 'unknown' && /run\.json/.test(p.text)).map((p) => p.text);
+    assert.ok(files.some((f) => f.includes(TAMPERED)), `the row is filed under ${TAMPERED}/run.json: ${JSON.stringify(files)}`);
+    assert.ok(!files.some((f) => f.includes(HEALTHY)), `nothing is filed under ${HEALTHY}/run.json: ${JSON.stringify(files)}`);
+
+    // The hover on the squiggle shows the same message.
+    const hover = await step(editor, 'hover on the sha256 value', () => editor.hoverUntil(overlay.statedSha.slice(0, 24), (h) => digest.test(h)));
+    await editor.screenshot('hover');
+    t.diagnostic(`hover: ${hover.replace(/\s+/g, ' ')}`);
+    assert.ok(hover.includes(overlay.actualSha), `the hover names the transcript's hash on disk: ${hover}`);
+    await editor.page.mouse.move(5, 5);
+    await editor.page.keyboard.press('Escape');
+  });
+
+  test('scenario 7c: "Harn: Restart Language Server" restarts the server and diagnostics come back', async (t) => {
+    editor.beginScenario('scenario7c');
+    await editor.waitForActiveTab('run.json');
+    const line = `"sha256": "${overlay.statedSha}",`;
+    await editor.waitForLine('the tampered run.json', (l) => l.includes(line));
+    const readyBefore = editor.logLines(/Harn language server ready/).length;
+    const pids = editor.serverPids();
+    assert.equal(pids.length, 1, `one language server process runs under the extension host: ${JSON.stringify(pids)}`);
+    const pid = pids[0]!;
+
+    await editor.clickText(line, 2, 'before');
+    const startedAt = performance.now();
+    await step(editor, 'Harn: Restart Language Server', () => editor.runCommand('Harn: Restart Language Server'));
+    const newPid = await step(editor, 'a new server process', () => editor.waitForNewServerPid(pid));
+    await step(editor, 'the log says it restarts', () => editor.waitForLogLine(/Restarting the Harn language server/, 'Harn Workbench', 10_000));
+    await step(editor, 'the new server is ready', () => editor.waitForLogLines(/Harn language server ready/, readyBefore + 1));
+    editor.timings.restartCommandToServerReadyMs = Math.round(performance.now() - startedAt);
+    t.diagnostic(`server pid ${pid} -> ${newPid}`);
+
+    // Diagnostics come back: the digest_mismatch of the open run record, and a new problem for an
+    // edit made after the restart (byte_len changed), gone again when the edit is undone.
+    await step(editor, 'digest_mismatch after the restart', () =>
+      editor.waitForProblems('the digest_mismatch row after the restart', (all) => rows(all, /digest_mismatch/).length === 1),
+    );
+    await editor.waitForSquiggle('error', 10_000);
+    await editor.screenshot('restarted');
+    const lengthLine = '"byte_len": 3869,';
+    await editor.waitForLine('the byte_len line', (l) => l.includes(lengthLine));
+    await editor.clickText(lengthLine, '"byte_len": 386'.length, 'before');
+    await editor.page.keyboard.press('Shift+ArrowRight');
+    await editor.page.keyboard.type('8');
+    await editor.waitForLine('the edited byte_len', (l) => l.includes('"byte_len": 3868,'));
+    const edited = await step(editor, 'byte_len_mismatch from the new server', () =>
+      editor.waitForProblems('a byte_len_mismatch row', (all) => rows(all, /byte_len_mismatch/).length === 1),
+    );
+    await editor.screenshot('edit-checked');
+    t.diagnostic(`Problems row: ${rows(edited, /byte_len_mismatch/)[0]!.text}`);
+    await editor.page.keyboard.press('Control+Z');
+    await editor.waitForLine('the restored byte_len', (l) => l.includes(lengthLine));
+    await step(editor, 'byte_len_mismatch goes with the undo', () =>
+      editor.waitForProblems('no byte_len_mismatch row', (all) => rows(all, /byte_len_mismatch/).length === 0 && rows(all, /digest_mismatch/).length === 1),
+    );
+    await editor.page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'detached', timeout: 10_000 });
+
+    // A restart the user asked for is not a crash.
+    const toasts = (await editor.notificationToasts()).filter((n) => CRASH_NOTICE.test(n));
+    const notices = (await editor.notificationCenter()).filter((n) => CRASH_NOTICE.test(n));
+    const shot = basename(await editor.screenshot('notifications'));
+    await editor.closeNotificationCenter();
+    t.diagnostic(`restartCommandToServerReadyMs: ${editor.timings.restartCommandToServerReadyMs} ms`);
+    t.diagnostic(`crash notifications after the restart command: ${JSON.stringify(notices)} (toasts: ${JSON.stringify(toasts)})`);
+    for (const [name, ms] of Object.entries(editor.timings)) t.diagnostic(`${name}: ${ms} ms`);
+    const shown = [...new Set([...notices, ...toasts])];
+    assert.deepEqual(
+      shown,
+      [],
+      `PRODUCT BUG (see .e2e-screenshots/${shot}): "Harn: Restart Language Server" shows the crash warning ` +
+        `${JSON.stringify(shown[0])}. client/src/extension.ts treats every Running -> Stopped change as a crash, ` +
+        'and LanguageClient.restart() goes through Stopped; the warning is shown only for the first "crash", so after a ' +
+        'restart from the palette a real crash later is not announced at all.',
+    );
+  });
+
+  test('scenario 6c: the digest problem follows the transcript on disk, and does not outlive the closed run record', async (t) => {
+    editor.beginScenario('scenario6c');
+    await editor.waitForActiveTab('run.json');
+    const transcript = join(editor.workspace, TAMPERED, TRANSCRIPT);
+    const tampered = readFileSync(transcript);
+    const original = readFileSync(join(repoRoot, 'examples', 'demo', HEALTHY, TRANSCRIPT));
+    const digestRows = (all: Problem[]) => rows(all, /digest_mismatch/).length;
+
+    // Another program restores the transcript: the open run record verifies again.
+    writeFileSync(transcript, original);
+    await step(editor, 'digest_mismatch goes when the transcript is restored on disk', () =>
+      editor.waitForProblems('no digest_mismatch row', (all) => digestRows(all) === 0, 15_000),
+    );
+    await editor.screenshot('restored-on-disk');
+    writeFileSync(transcript, tampered);
+    await step(editor, 'digest_mismatch comes back when the transcript changes again', () =>
+      editor.waitForProblems('the digest_mismatch row again', (all) => digestRows(all) === 1, 15_000),
+    );
+    await editor.screenshot('changed-again');
+
+    // Close the run record (its tab's close button), then restore the transcript once more.
+    const tab = editor.page.locator('.tabs-container .tab.active');
+    await tab.hover();
+    await tab.locator('.tab-actions .action-label').first().click();
+    await editor.page.locator('.tabs-container .tab[data-resource-name="run.json"]').waitFor({ state: 'detached', timeout: 10_000 });
+    const afterClose = await editor.waitForProblems('the Problems panel', () => true);
+    t.diagnostic(`digest_mismatch rows right after closing run.json: ${digestRows(afterClose)}`);
+    writeFileSync(transcript, original);
+    let cleared = true;
+    try {
+      await editor.waitForProblems('no digest_mismatch row once the run record is closed and its transcript restored', (all) => digestRows(all) === 0, 8_000);
+    } catch {
+      cleared = false;
+    }
+    const left = await editor.waitForProblems('the Problems panel', () => true);
+    const shot = basename(await editor.screenshot('closed-and-restored'));
+    for (const p of rows(left, /digest_mismatch/)) t.diagnostic(`left in Problems: ${p.text}`);
+    assert.ok(
+      cleared,
+      `PRODUCT BUG (see .e2e-screenshots/${shot}): after ${TAMPERED}/run.json is closed its digest_mismatch stays in the ` +
+        'Problems panel and is never updated: restoring the transcript on disk does not clear it (only open run records are ' +
+        're-verified, and closing one does not clear its diagnostics, unlike .harn files and transcripts). Rows left:\n' +
+        rows(left, /digest_mismatch/).map((p) => `  ${p.text}`).join('\n'),
+    );
   });
 });

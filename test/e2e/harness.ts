@@ -3,7 +3,7 @@
 // driven headless through playwright-core. Everything it starts, teardown() ends.
 //
 // Waits are DOM conditions with timeouts, never fixed sleeps.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -114,7 +114,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -690,6 +690,186 @@ export class Editor {
       }
       return undefined;
     });
+  }
+
+  /** Every line of the log files named like `fileName` that matches `pattern`, oldest first. */
+  logLines(pattern: RegExp, fileName = 'Harn Workbench'): { line: string; at: number }[] {
+    return findFiles(join(this.userDataDir, 'logs'), (name) => name.includes(fileName))
+      .flatMap((file) => readFileSync(file, 'utf8').split('\n'))
+      .filter((l) => pattern.test(l))
+      .map((line) => ({ line, at: logTimestamp(line) }))
+      .sort((a, b) => a.at - b.at);
+  }
+
+  /** Waits until at least `count` log lines match `pattern`; returns them all. */
+  async waitForLogLines(pattern: RegExp, count: number, fileName = 'Harn Workbench', timeoutMs = 30_000): Promise<{ line: string; at: number }[]> {
+    return waitFor(`${count} "${fileName}" log line(s) matching ${pattern}`, timeoutMs, () => {
+      const lines = this.logLines(pattern, fileName);
+      return lines.length >= count ? lines : undefined;
+    });
+  }
+
+  /**
+   * Process ids of the Harn language servers of this editor: node processes running the installed
+   * extension's dist/server.js (children of code-server's extension host).
+   */
+  serverPids(): number[] {
+    const marker = join(this.extensionsDir, 'harn-workbench.harn-workbench-');
+    return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes(marker) && line.includes(join('dist', 'server.js')))
+      .map((line) => Number(line.trim().split(/\s+/)[0]))
+      .filter((pid) => Number.isInteger(pid) && pid > 0);
+  }
+
+  /** Waits for exactly one language server process other than `previous` and returns its pid. */
+  async waitForNewServerPid(previous: number | undefined, timeoutMs = 30_000): Promise<number> {
+    let last: number[] = [];
+    try {
+      return await waitFor('a new Harn language server process', timeoutMs, () => {
+        last = this.serverPids();
+        return last.length === 1 && last[0] !== previous ? last[0] : undefined;
+      });
+    } catch (error) {
+      throw new Error(`${String(error)} (server pids now: ${JSON.stringify(last)}, before: ${previous})`);
+    }
+  }
+
+  /**
+   * Runs a command from the Command Palette (F1), picking the row whose label is `title` exactly,
+   * as a person would. The editor (not a panel) should have focus first.
+   */
+  async runCommand(title: string, timeoutMs = 10_000): Promise<void> {
+    await this.page.keyboard.press('F1');
+    const widget = this.page.locator('.quick-input-widget');
+    const input = widget.locator('input').first();
+    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+    await input.fill(`>${title}`);
+    const row = widget.locator(`.quick-input-list .monaco-list-row[aria-label="${title.replace(/"/g, '\\"')}"]`).first();
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+    await row.click();
+    await input.waitFor({ state: 'hidden', timeout: timeoutMs });
+  }
+
+  /** The texts of the notification toasts on screen. */
+  async notificationToasts(): Promise<string[]> {
+    return this.page
+      .locator('.notifications-toasts .notification-toast')
+      .evaluateAll((nodes) => nodes.map((node) => (node as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()));
+  }
+
+  /**
+   * Every notification of this window (the Notification Center, which keeps the toasts that
+   * have hidden). Opens the center through the status bar bell and closes it again.
+   */
+  async notificationCenter(timeoutMs = 10_000): Promise<string[]> {
+    const center = this.page.locator('.notifications-center');
+    const wasVisible = await center.isVisible();
+    if (!wasVisible) {
+      await this.page.locator('#status\\.notifications').click();
+      await center.waitFor({ state: 'visible', timeout: timeoutMs });
+    }
+    const items = await center
+      .locator('.notification-list-item')
+      .evaluateAll((nodes) => nodes.map((node) => (node as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()));
+    return items;
+  }
+
+  /** Closes the Notification Center if it is open. */
+  async closeNotificationCenter(timeoutMs = 10_000): Promise<void> {
+    const center = this.page.locator('.notifications-center');
+    if (!(await center.isVisible())) return;
+    await this.page.locator('#status\\.notifications').click();
+    await center.waitFor({ state: 'hidden', timeout: timeoutMs });
+  }
+
+  /**
+   * Opens the language status hover (the `{}` item next to the language name in the status bar)
+   * and returns its text, one line per item. The hover stays open; Escape closes it.
+   */
+  async languageStatus(timeoutMs = 10_000): Promise<string> {
+    const item = this.page.locator('#status\\.languageStatus');
+    await item.waitFor({ state: 'visible', timeout: timeoutMs });
+    await item.click();
+    const hover = this.page.locator('.monaco-hover:not(.hidden):has(.hover-language-status)').first();
+    await hover.waitFor({ state: 'visible', timeout: timeoutMs });
+    return waitFor('the language status hover text', timeoutMs, async () => {
+      const text = (await hover.innerText({ timeout: 1_000 })).trim();
+      return text ? text : undefined;
+    });
+  }
+
+  /** The accessible label of the language status item (its items' text), without opening it. */
+  async languageStatusLabel(): Promise<string> {
+    return (await this.page.locator('#status\\.languageStatus').getAttribute('aria-label')) ?? '';
+  }
+
+  /** The channel selected in the Output panel and the panel's text (the visible part). */
+  async outputPanel(timeoutMs = 10_000): Promise<{ channel: string; text: string }> {
+    const select = this.page.locator('.panel select.monaco-select-box[aria-label="Switch Output"]').first();
+    await select.waitFor({ state: 'attached', timeout: timeoutMs });
+    const channel = await select.evaluate((node) => {
+      const s = node as unknown as { selectedIndex: number; options: ArrayLike<{ text: string }> };
+      return s.options[s.selectedIndex]?.text ?? '';
+    });
+    const view = this.page.locator('.panel .output-view .view-lines').first();
+    await view.waitFor({ state: 'visible', timeout: timeoutMs });
+    const text = await view.evaluate((node) => {
+      const lines = Array.from((node as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null; style: { top: string } }> }).querySelectorAll('.view-line'));
+      return lines
+        .map((l) => ({ top: parseFloat(l.style.top) || 0, text: (l.textContent ?? '').replace(/\u00a0/g, ' ') }))
+        .sort((a, b) => a.top - b.top)
+        .map((l) => l.text)
+        .join('\n');
+    });
+    return { channel, text };
+  }
+
+  /**
+   * Hovers the first rendered occurrence of `text` until the hover widget's text satisfies
+   * `accept` (moving the mouse away and back between tries: a hover asked for before the server
+   * has read the document shows nothing until the mouse moves again). Returns the hover text.
+   */
+  async hoverUntil(text: string, accept: (hover: string) => boolean, timeoutMs = 30_000): Promise<string> {
+    const hover = this.page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
+    let last = '';
+    try {
+      return await waitFor(`a hover over ${JSON.stringify(text)} that satisfies the test`, timeoutMs, async () => {
+        const box = await this.charBox(text, Math.floor(text.length / 2));
+        await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        try {
+          await hover.waitFor({ state: 'visible', timeout: 3_000 });
+          last = (await hover.innerText()).trim();
+        } catch {
+          last = '';
+        }
+        if (accept(last)) return last;
+        await this.page.mouse.move(5, 5);
+        await this.page.keyboard.press('Escape');
+        return undefined;
+      });
+    } catch (error) {
+      throw new Error(`${String(error)}\nlast hover text: ${JSON.stringify(last)}`);
+    }
+  }
+
+  /** The names shown in the Outline view right now (it is expanded first if needed); [] when empty. */
+  async outlineNow(timeoutMs = 10_000): Promise<{ names: string[]; message: string }> {
+    const header = this.page.locator('.pane-header').filter({ hasText: /^\s*outline/i }).first();
+    await header.waitFor({ state: 'visible', timeout: timeoutMs });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const names = await this.page
+      .locator('.outline-pane .monaco-list-row .outline-element .monaco-highlighted-label')
+      .evaluateAll((nodes) => nodes.map((node) => (node.textContent ?? '').trim()).filter(Boolean));
+    const message = (await this.page.locator('.outline-pane .outline-message').allInnerTexts().catch(() => [])).join(' ').trim();
+    return { names, message };
+  }
+
+  /** Collapses the Outline view if it is expanded. */
+  async collapseOutline(timeoutMs = 10_000): Promise<void> {
+    const header = this.page.locator('.pane-header').filter({ hasText: /^\s*outline/i }).first();
+    await header.waitFor({ state: 'visible', timeout: timeoutMs });
+    if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
   }
 
   /** The text of the extension's log channel files, for failure messages. */

@@ -199,7 +199,7 @@ export class ArtifactService {
   }
 
   hover(uri: string, position: Position): Hover | undefined {
-    const v = this.validated.get(uri);
+    const v = this.current(uri);
     if (!v) return undefined;
     const text = this.lineText(uri, position.line);
     if (text === undefined || text.trim() === '') return undefined;
@@ -230,8 +230,22 @@ export class ArtifactService {
     };
   }
 
-  symbols(uri: string): DocumentSymbol[] {
+  /**
+   * The validation of an open document at its current version. Requests (outline, hover) can arrive before
+   * the debounced check of a just-opened or just-edited document has run: validate it now then.
+   */
+  private current(uri: string): Validated | undefined {
+    const doc = this.documents.get(uri);
     const v = this.validated.get(uri);
+    if (doc && v?.version !== doc.version && (v === undefined || v.version !== undefined)) {
+      this.validateDocument(doc);
+      return this.validated.get(uri);
+    }
+    return v;
+  }
+
+  symbols(uri: string): DocumentSymbol[] {
+    const v = this.current(uri);
     const doc = this.documents.get(uri);
     if (!v || !doc) return [];
     const rows: OutlineRow[] = [];
