@@ -7,12 +7,13 @@ import { classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from './artifacts/classif
 import { readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
 import { ArtifactProblem } from './artifacts/types';
-import { ARTIFACTS_SOURCE, JsonlKind, validateArtifactFile } from './artifacts/validate';
+import { JsonlKind, validateArtifactFile } from './artifacts/validate';
 import { findingDiagnostics } from './boundaries/diagnostics';
+import { parseRegistry } from './boundaries/registry';
 import { renderGateText } from './boundaries/gate';
 import { scanHarnBoundaries } from './boundaries/harnSites';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from './boundaries/workspaceGate';
-import { harnSyntaxDiagnostics } from './diagnostics';
+import { artifactProblemDiagnostic, harnSyntaxDiagnostics } from './diagnostics';
 import { LineIndex } from './text/lineIndex';
 import { HarnAnalysis } from './harn/analysis';
 import { FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText, sortDiagnostics } from './report/format';
@@ -149,16 +150,19 @@ function relativeTo(root: string, file: string): string {
 }
 
 function problemDiagnostic(p: ArtifactProblem, rel: string): FileDiagnostic {
-  const d: FileDiagnostic = {
-    path: rel,
-    range: { start: { line: p.line, character: p.startCharacter }, end: { line: p.endLine, character: p.endCharacter } },
-    severity: p.severity,
-    source: ARTIFACTS_SOURCE,
-    code: String(p.code),
-    message: p.message,
-  };
-  if (p.data) d.data = p.data;
-  return d;
+  return { ...artifactProblemDiagnostic(p), path: rel };
+}
+
+/** Boundary titles from the root's loud-boundary registry, so boundary_failure messages name them (as in the editor). */
+function registryTitles(root: string): (id: string) => string | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(root, DEFAULT_GATE_SETTINGS.registryPath), 'utf8');
+  } catch {
+    return () => undefined;
+  }
+  const titles = new Map(parseRegistry(text).boundaries.map((b) => [b.id?.value, b.title?.value] as const));
+  return (id) => titles.get(id);
 }
 
 /** Validates one artifact file from disk (streamed); undefined when the file is not an artifact. */
@@ -167,7 +171,7 @@ function artifactDiagnostics(file: string, root: string, forced?: JsonlKind): Fi
   if (kind === undefined) return undefined;
   const rel = relativeTo(root, file);
   if (kind === 'runRecord') return verifyRunRecord(file, readText(file)).map((p) => problemDiagnostic(p, rel));
-  return validateArtifactFile(kind, file, { fileName: file }).problems.map((p) => problemDiagnostic(p, rel));
+  return validateArtifactFile(kind, file, { fileName: file, registryTitle: registryTitles(root) }).problems.map((p) => problemDiagnostic(p, rel));
 }
 
 function runTranscript(args: ParsedArgs): number {

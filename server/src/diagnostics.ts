@@ -2,6 +2,8 @@
 // (DESIGN.md "CLI contract"): UTF-16 LSP range, severity name, `harn.*` source, code, message, data.
 
 import { Range } from './text/lineIndex';
+import { ArtifactProblem } from './artifacts/types';
+import { ARTIFACTS_SOURCE } from './artifacts/validate';
 import { HarnAnalysis } from './harn/analysis';
 
 export type Severity = 'error' | 'warning' | 'information' | 'hint';
@@ -26,4 +28,17 @@ export function harnSyntaxDiagnostics(analysis: HarnAnalysis): WorkbenchDiagnost
     code: d.code,
     message: d.message,
   }));
+}
+
+/** A run-artifact problem (line + UTF-16 characters) as a workbench diagnostic. */
+export function artifactProblemDiagnostic(p: ArtifactProblem): WorkbenchDiagnostic {
+  const d: WorkbenchDiagnostic = {
+    range: { start: { line: p.line, character: p.startCharacter }, end: { line: p.endLine, character: p.endCharacter } },
+    severity: p.severity,
+    source: ARTIFACTS_SOURCE,
+    code: String(p.code),
+    message: p.message,
+  };
+  if (p.data) d.data = p.data;
+  return d;
 }

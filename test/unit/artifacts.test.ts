@@ -956,3 +956,27 @@ describe('validateArtifact and validateArtifactFile', () => {
     assert.equal(result.endsWithNewline, false);
   });
 });
+
+describe('row_after_terminal with several sessions in one sidecar', () => {
+  const msg = (session: string, index: number): string =>
+    row({ type: 'message', timestamp: '1.000', span_id: null, session_id: session, message_index: index, role: 'user', content: 'x', message: { role: 'user', content: 'x' } });
+  const fin = (session: string): string =>
+    row({ type: 'agent_session_finalized', timestamp: '2.000', span_id: null, session_id: session, final_status: 'done', stop_reason: 'natural', iterations: 1, terminal: true });
+  const sessionless = row({ type: 'system_prompt', timestamp: '3.000', span_id: null, content: 'p', hash: 1, content_hash: 'blake3:0' });
+
+  test('a sub-agent finishing first does not make the parent session late', () => {
+    const text = [msg('parent', 0), msg('child', 0), fin('child'), msg('parent', 1), fin('parent')].join('\n') + '\n';
+    assert.deepEqual(only(problemsOf('transcript', text), 'row_after_terminal'), []);
+  });
+
+  test('a row of an ended session, or a sessionless row once every session ended, is late', () => {
+    const text = [msg('parent', 0), msg('child', 0), fin('child'), msg('child', 1), msg('parent', 1), fin('parent'), sessionless].join('\n') + '\n';
+    assert.deepEqual(
+      only(problemsOf('transcript', text), 'row_after_terminal').map((p) => [p.line, p.data?.terminalLine]),
+      [
+        [3, 2],
+        [6, 5],
+      ],
+    );
+  });
+});

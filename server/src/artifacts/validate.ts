@@ -846,6 +846,12 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
   const receipts: number[] = [];
   const sessions = new Map<string, SessionCalls>();
   let terminalLine = -1;
+  let lastTerminal = -1;
+  /** The terminal row that ended each session; a terminal row without a session id ends them all. */
+  const endedAt = new Map<string, number>();
+  let allEndedAt = -1;
+  /** Sessions seen and not ended yet. */
+  const live = new Set<string>();
   let lastRow = -1;
   const session = (id: string): SessionCalls => {
     let s = sessions.get(id);
@@ -880,14 +886,22 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
     if (s.shape === 'blank') continue;
     lastRow = line;
     if (s.shape !== 'row') continue;
-    if (terminalLine >= 0) {
+    const sessionId = s.sessionId;
+    // A row is late when its own session has ended, or (without a session id) when every session seen
+    // has: several sessions (sub-agents) may share one sidecar, each ending with its own terminal row.
+    const endedOn = sessionId !== undefined ? (endedAt.get(sessionId) ?? (allEndedAt >= 0 ? allEndedAt : -1)) : live.size === 0 ? lastTerminal : -1;
+    if (endedOn >= 0) {
       out.push(
-        rowProblem('row_after_terminal', line, s, `Row after the terminal row on line ${terminalLine + 1}: a finished transcript ends with its terminal row.`, {
-          terminalLine,
-        }),
+        rowProblem(
+          'row_after_terminal',
+          line,
+          s,
+          `Row after the terminal row on line ${endedOn + 1}${sessionId !== undefined ? ` of session "${clip(sessionId)}"` : ''}: a finished session ends with its terminal row.`,
+          { terminalLine: endedOn },
+        ),
       );
     }
-    const sessionId = s.sessionId;
+    if (sessionId !== undefined && !endedAt.has(sessionId)) live.add(sessionId);
     if (s.type === 'message' && sessionId !== undefined && s.messageIndex !== undefined) {
       let indexes = messageIndexes.get(sessionId);
       if (indexes === undefined) messageIndexes.set(sessionId, (indexes = new Set()));
@@ -926,8 +940,17 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
     }
     if (s.terminal) {
       if (terminalLine < 0) terminalLine = line;
-      if (sessionId !== undefined) closeSession(session(sessionId), line);
-      else for (const calls of sessions.values()) closeSession(calls, line);
+      lastTerminal = line;
+      if (sessionId !== undefined) {
+        closeSession(session(sessionId), line);
+        if (!endedAt.has(sessionId)) endedAt.set(sessionId, line);
+        live.delete(sessionId);
+      } else {
+        for (const calls of sessions.values()) closeSession(calls, line);
+        allEndedAt = line;
+        for (const id of live) endedAt.set(id, line);
+        live.clear();
+      }
     }
   }
 

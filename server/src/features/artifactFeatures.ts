@@ -3,7 +3,7 @@
 // VS Code never syncs (over 50 MB), whose rows still answer hovers through a byte-offset line index.
 
 import * as fs from 'node:fs';
-import { Diagnostic, DiagnosticSeverity, DocumentSymbol, Hover, MarkupKind, Position, SymbolKind, TextDocuments } from 'vscode-languageserver';
+import { Diagnostic, DocumentSymbol, Hover, MarkupKind, Position, SymbolKind, TextDocuments } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { rowHover } from '../artifacts/hover';
 import { LineByteIndex, readFirstLines, readLineAt } from '../artifacts/jsonl';
@@ -11,30 +11,17 @@ import { artifactOutline, OutlineNode, OutlineRow } from '../artifacts/outline';
 import { nodeRunRecordFs, TranscriptFactsCache, verifyRunRecord } from '../artifacts/runRecord';
 import { ArtifactSettings, classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from '../artifacts/classify';
 import { ArtifactKind, ArtifactProblem } from '../artifacts/types';
-import { ARTIFACTS_SOURCE, JsonlKind, LineResult, parseRow, RowSummary, validateArtifact, validateArtifactFile } from '../artifacts/validate';
+import { JsonlKind, LineResult, parseRow, RowSummary, validateArtifact, validateArtifactFile } from '../artifacts/validate';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
+import { artifactProblemDiagnostic } from '../diagnostics';
 import { DiagnosticsStore } from './diagnosticsStore';
+import { toLspDiagnostic } from './harnFeatures';
 
 /** What the registry says of a boundary, for boundary_failure rows. */
 export type RegistryLookup = (id: string) => { title?: string; drops?: string } | undefined;
 
-const SEVERITIES = {
-  error: DiagnosticSeverity.Error,
-  warning: DiagnosticSeverity.Warning,
-  information: DiagnosticSeverity.Information,
-  hint: DiagnosticSeverity.Hint,
-} as const;
-
 export function artifactDiagnostic(p: ArtifactProblem): Diagnostic {
-  const d: Diagnostic = {
-    range: { start: { line: p.line, character: p.startCharacter }, end: { line: p.endLine, character: p.endCharacter } },
-    severity: SEVERITIES[p.severity],
-    source: ARTIFACTS_SOURCE,
-    code: p.code,
-    message: p.message,
-  };
-  if (p.data) d.data = p.data;
-  return d;
+  return toLspDiagnostic(artifactProblemDiagnostic(p));
 }
 
 /** The first lines of a document's text, for classifyArtifact (the globs usually decide without them). */
