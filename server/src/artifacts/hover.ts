@@ -11,6 +11,7 @@
 // backslash-escaped. Previews are bounded (~200 characters, with the full length shown), and JSON is
 // serialised with a budget, so a 10 MB row hovers as fast as a small one.
 
+import { EVENT_ROW_SCHEMAS, KNOWN_BOUNDARY_IDS, NEWER_HOST_EVENT_TYPES, TERMINAL_ROW_TYPES, TRANSCRIPT_ROW_SCHEMAS } from './schemas';
 import type { ArtifactKind } from './types';
 
 /** The line-per-row artifacts: 'transcript' | 'eventLog' | 'jsonl'. */
@@ -51,73 +52,29 @@ const EXCERPT_CHARS = 240;
 // Spec vocabulary
 
 /** `type`s that end a transcript (§1 Terminal). */
-export const TERMINAL_TYPES: ReadonlySet<string> = new Set(['agent_session_finalized', 'agent_session_terminal', 'run_terminal', 'terminal']);
-
-/** Transcript row types of §1 (modelled here). */
-const TRANSCRIPT_TYPES: ReadonlySet<string> = new Set([
-  'system_prompt',
-  'context_manifest',
-  'tool_schemas',
-  'routing_decision',
-  'provider_call_request',
-  'provider_call_response',
-  'interpreted_response',
-  'message',
-  'tool_call',
-  'tool_result',
-  'agent_session_finalized',
-]);
+export const TERMINAL_TYPES: ReadonlySet<string> = TERMINAL_ROW_TYPES;
 
 /** §1 "Also seen": known to exist, fields not documented. */
 const TRANSCRIPT_SEEN_TYPES: ReadonlySet<string> = new Set(['resolved_dispatch', 'template.render', 'provider_raw_capture']);
 
+/** Transcript row types of §1 with a documented shape. */
+const TRANSCRIPT_TYPES: ReadonlySet<string> = new Set(
+  [...TRANSCRIPT_ROW_SCHEMAS.keys()].filter((t) => !TRANSCRIPT_SEEN_TYPES.has(t) && (!TERMINAL_ROW_TYPES.has(t) || t === 'agent_session_finalized')),
+);
+
 /** A §1 transcript row type (documented or seen). */
 export function isTranscriptRowType(type: string): boolean {
-  return TRANSCRIPT_TYPES.has(type) || TRANSCRIPT_SEEN_TYPES.has(type) || TERMINAL_TYPES.has(type);
+  return TRANSCRIPT_ROW_SCHEMAS.has(type);
 }
 
-/** §3 AgentEvent variants named by the spec (abridged upstream; `mcp_*` is a prefix). */
-const EVENT_TYPES: ReadonlySet<string> = new Set([
-  'tool_call',
-  'tool_call_update',
-  'iteration_start',
-  'iteration_end',
-  'judge_decision',
-  'typed_checkpoint',
-  'feedback_injected',
-  'budget_exhausted',
-  'loop_stuck',
-  'agent_loop_stall_warning',
-  'loop_checkpoint',
-  'transcript_compacted',
-  'reminder_emitted',
-  'worker_update',
-  'subagent_stop',
-  'hitl_requested',
-  'tool_call_audit',
-  'cache_hit',
-  'boundary_failure',
-]);
+/** §3 AgentEvent variants named by the spec (`mcp_*` is a prefix). */
+const EVENT_TYPES: ReadonlySet<string> = new Set(EVENT_ROW_SCHEMAS.keys());
 
 /** §3: added by newer `from_host.rs`; shapes not documented. */
-const NEWER_HOST_EVENT_TYPES: ReadonlySet<string> = new Set([
-  'llm_call_log',
-  'llm_routing_decision',
-  'llm_fallback_attempt',
-  'llm_shadow_diff',
-  'semantic_cache_hit',
-  'semantic_cache_miss',
-]);
+const NEWER_HOST_TYPES: ReadonlySet<string> = new Set(NEWER_HOST_EVENT_TYPES);
 
 /** §3/§6: the six registered boundaries of harn 0.10. */
-const KNOWN_BOUNDARIES: ReadonlySet<string> = new Set([
-  'text_tool_parse',
-  'response_content_extraction',
-  'visible_text_sanitize',
-  'host_event_ingest',
-  'provider_admission_gate',
-  'chat_turn_cap',
-]);
+const KNOWN_BOUNDARIES: ReadonlySet<string> = new Set(KNOWN_BOUNDARY_IDS);
 
 const BOUNDARY_KIND_MEANING: Readonly<Record<string, string>> = {
   dropped: 'model output was dropped',
@@ -889,9 +846,9 @@ const toolCallUpdate: Renderer = ({ row, ctx }) => {
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['type', 'timestamp', 'span_id', 'index', 'emitted_at_ms', 'frame_depth', 'execution_id']);
 
 const generic: Renderer = ({ row, type, event, ctx }) => {
-  const known = event ? EVENT_TYPES.has(type) || type.startsWith('mcp_') : TRANSCRIPT_TYPES.has(type);
+  const newer = NEWER_HOST_TYPES.has(type);
+  const known = event ? (EVENT_TYPES.has(type) && !newer) || type.startsWith('mcp_') : TRANSCRIPT_TYPES.has(type);
   const seen = TRANSCRIPT_SEEN_TYPES.has(type);
-  const newer = NEWER_HOST_EVENT_TYPES.has(type);
   const id = rowIdentity(row, ctx.rowNumber ?? ctx.line + 1);
   const out = [title(type, false, [`id ${code(id)}`, sessionPart(row), iterationPart(row)])];
   out.push(

@@ -448,6 +448,16 @@ export const FeedbackInjectedEventSchema = event('feedback_injected', {
   turn_claimed_for_repair: z.unknown().optional(),
 });
 
+/** Variants added by newer `from_host.rs`, shapes not documented (UNCONFIRMED). */
+export const NEWER_HOST_EVENT_TYPES = [
+  'llm_call_log',
+  'llm_routing_decision',
+  'llm_fallback_attempt',
+  'llm_shadow_diff',
+  'semantic_cache_hit',
+  'semantic_cache_miss',
+] as const;
+
 /** Variants the spec names without a shape: the envelope plus `session_id` (every variant has one). */
 export const NAMED_EVENT_TYPES = [
   'iteration_start',
@@ -463,13 +473,7 @@ export const NAMED_EVENT_TYPES = [
   'hitl_requested',
   'tool_call_audit',
   'cache_hit',
-  // newer from_host.rs
-  'llm_call_log',
-  'llm_routing_decision',
-  'llm_fallback_attempt',
-  'llm_shadow_diff',
-  'semantic_cache_hit',
-  'semantic_cache_miss',
+  ...NEWER_HOST_EVENT_TYPES,
 ] as const;
 
 /** Any `mcp_*` variant. */
