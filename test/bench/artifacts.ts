@@ -25,6 +25,7 @@ import { URI } from 'vscode-uri';
 import { validateArtifact, validateArtifactFile } from '../../server/src/artifacts/validate';
 import { ValidateArtifactFileRequest } from '../../server/src/protocol';
 import { repoRoot } from '../support/corpus';
+import { median, mulberry32, percentile } from './stats';
 
 type Metric = (name: string, value: number, unit: string, goal: string) => void;
 
@@ -32,28 +33,6 @@ const TARGET_BYTES = 100 * 1024 * 1024;
 const SESSIONS = 4;
 const RATE_ROUNDS = 3;
 const HOVERS = 200;
-
-/** A deterministic PRNG so every run writes the same file. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 const mb = (bytes: number): string => (bytes / 1e6).toFixed(1);
 

@@ -9,30 +9,9 @@ import { harnSyntaxDiagnostics } from '../../server/src/diagnostics';
 import { toDocumentSymbols } from '../../server/src/features/harnFeatures';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import { parse } from '../../server/src/harn/parser';
+import { median, mulberry32, percentile } from './stats';
 
 type Metric = (name: string, value: number, unit: string, goal: string) => void;
-
-/** A deterministic PRNG so runs are comparable. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /** Seconds to run `body` once over all inputs. */
 function timeOnce(body: () => void): number {
