@@ -1,17 +1,8 @@
-// Small helpers shared by the benchmarks: a seeded PRNG (so every run generates the same inputs) and
-// order statistics.
+// Small helpers shared by the benchmarks: the tests' seeded PRNG (so every run generates the same inputs)
+// and order statistics.
 
 /** A deterministic PRNG (mulberry32). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng as mulberry32 } from '../support/random';
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -6,17 +6,8 @@ import { Worker } from 'node:worker_threads';
 import { AnyNode, forEachChild } from '../../server/src/harn/ast';
 import { parse } from '../../server/src/harn/parser';
 
-/** mulberry32: small, fast and deterministic; returns floats in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from './random';
+import { prng } from './random';
 
 /** Fragments worth inserting: brackets, quotes, string and comment delimiters, keywords, odd characters. */
 export const FRAGMENTS: readonly string[] = [
