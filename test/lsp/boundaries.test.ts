@@ -1,7 +1,8 @@
 // The loud-boundary features of the language server, driven over stdio on a temporary copy of
 // examples/demo (a tree the gate passes): live `.harn` checks as you type, the gate on save and on
 // watched-file changes with its findings on the right files, completion, hover, every code action
-// applied to the text it was computed on (byte-for-byte on the registry), and a broken registry.
+// applied to the text it was computed on (byte-for-byte on the registry and the funnel), and a broken
+// registry.
 
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -39,6 +40,7 @@ const CONFORMANCE = 'conformance/tests/boundary_events.harn';
 /** A `.harn` file under the scanned globs that exists only in the editor (never saved). */
 const NOTES = 'crates/harn-stdlib/src/stdlib/agent/notes.harn';
 const ORIGINAL_REGISTRY = fs.readFileSync(path.join(DEMO, REGISTRY), 'utf8');
+const ORIGINAL_FUNNEL = fs.readFileSync(path.join(DEMO, FUNNEL), 'utf8');
 
 const SOURCE = 'harn.boundaries';
 
@@ -308,6 +310,13 @@ function editsFor(edit: WorkspaceEdit | undefined, uri: string): TextEdit[] {
   return edit.changes[uri];
 }
 
+/** The edits of a workspace edit, by URI, checking that it edits exactly `uris`. */
+function editsByUri(edit: WorkspaceEdit | undefined, uris: string[]): Record<string, TextEdit[]> {
+  assert.ok(edit?.changes, 'no edit');
+  assert.deepEqual(Object.keys(edit.changes).sort(), [...uris].sort());
+  return edit.changes;
+}
+
 function byTitle(actions: CodeAction[], title: string): CodeAction {
   const found = actions.filter((a) => a.title === title);
   assert.equal(found.length, 1, `expected one action titled ${JSON.stringify(title)}, got ${JSON.stringify(actions.map((a) => a.title))}`);
@@ -352,6 +361,18 @@ const REGISTERED_CAPP = replaceOnce(
     'event = "agent_event:boundary_failure"\n' +
     'anchors = ["crates/harn-stdlib/src/stdlib/agent/notes.harn"]\n',
 );
+
+/** The demo funnel after registering 'chat_turn_capp': a documented variant at the end of the enum, its `as_str` arm. */
+const FUNNEL_CAPP = replaceOnce(
+  replaceOnce(ORIGINAL_FUNNEL, '    ChatTurnCap,\n}', '    ChatTurnCap,\n    /// TODO: describe this boundary\n    ChatTurnCapp,\n}'),
+  '            Self::ChatTurnCap => "chat_turn_cap",\n',
+  '            Self::ChatTurnCap => "chat_turn_cap",\n            Self::ChatTurnCapp => "chat_turn_capp",\n',
+);
+
+const REGISTER_BOTH = "Register boundary 'chat_turn_capp' in scripts/loud_boundaries.toml and crates/harn-vm/src/boundary.rs";
+const REGISTER_ONLY = "Register boundary 'chat_turn_capp' in the registry only";
+const ADD_VARIANT = "Add BoundaryId::ChatTurnCapp for 'chat_turn_capp' to crates/harn-vm/src/boundary.rs";
+const REMOVE_CAPP = "Remove the entry 'chat_turn_capp' from scripts/loud_boundaries.toml";
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -680,40 +701,87 @@ describe('boundary code actions over stdio', () => {
     await demo.stop();
   });
 
-  test('unknown id: "Change to" edits the string, "Register boundary" adds an entry; applied, neither is offered again', async () => {
-    const doc = await demo.open(NOTES, EMITTER);
-    await doc.type('"chat_turn_cap"', 14, 'p');
+  test('unknown id: "Register boundary" adds the [[boundary]] entry and the BoundaryId variant in one edit; the gate then asks only for a test', async () => {
+    // Saved (a new file), so that the new entry's anchor exists and constructs the boundary.
+    const doc = await demo.open(NOTES, EMITTER.replace('"chat_turn_cap"', '"chat_turn_capp"'));
+    await demo.save(doc);
+    await demo.client.filesChanged([{ uri: doc.uri, type: FileChangeType.Created }]);
     const diagnostic = only(await demo.live(doc), 'unknown_boundary');
     const actions = await demo.codeActions(doc.uri, [diagnostic]);
     assert.deepEqual(
       actions.map((a) => [a.title, a.isPreferred ?? false]),
       [
         ["Change to 'chat_turn_cap'", true],
-        ["Register boundary 'chat_turn_capp' in scripts/loud_boundaries.toml", false],
+        [REGISTER_BOTH, false],
+        [REGISTER_ONLY, false],
       ],
     );
     for (const a of actions) assert.deepEqual(a.diagnostics, [diagnostic]);
 
-    // Register: a new [[boundary]] after the last one, this file as its anchor.
-    const register = byTitle(actions, "Register boundary 'chat_turn_capp' in scripts/loud_boundaries.toml");
+    // One WorkspaceEdit, two files: the entry after the last [[boundary]], the variant (+ as_str arm) in the funnel.
+    const register = byTitle(actions, REGISTER_BOTH);
+    const changes = editsByUri(register.edit, [demo.uri(REGISTRY), demo.uri(FUNNEL)]);
+    assert.equal(applyTextEdits(ORIGINAL_REGISTRY, changes[demo.uri(REGISTRY)]), REGISTERED_CAPP);
+    assert.equal(applyTextEdits(ORIGINAL_FUNNEL, changes[demo.uri(FUNNEL)]), FUNNEL_CAPP);
+    // The registry-only variant edits the registry alike, and nothing else.
+    assert.deepEqual(editsFor(byTitle(actions, REGISTER_ONLY).edit, demo.uri(REGISTRY)), changes[demo.uri(REGISTRY)]);
+
+    const mark = demo.client.mark();
+    await demo.apply(register.edit);
+    assert.equal(demo.read(REGISTRY), REGISTERED_CAPP);
+    assert.equal(demo.read(FUNNEL), FUNNEL_CAPP);
+    await demo.diagnostics(doc.uri, lacks('unknown_boundary'), mark);
+    // The gate: no orphan, no unregistered variant, no stale entry; only the new entry's missing test.
+    const onRegistry = await demo.diagnostics(REGISTRY, (p) => codes(p).join() === 'no_test', mark);
+    assert.match(messageOf(onRegistry.diagnostics[0]), /^chat_turn_capp: entry declares no `test`/);
+    const published = demo.client.allLatestDiagnostics().filter((p) => p.diagnostics.length > 0);
+    assert.deepEqual(
+      published.map((p) => [p.uri, codes(p)]),
+      [[demo.uri(REGISTRY), ['no_test']]],
+    );
+    assert.deepEqual(await demo.codeActions(doc.uri, [diagnostic]), []);
+  });
+
+  test('unknown id: "Change to" edits the string, "in the registry only" adds an entry (an orphan); applied, neither is offered again', async () => {
+    const doc = await demo.open(NOTES, EMITTER);
+    await doc.type('"chat_turn_cap"', 14, 'p');
+    const diagnostic = only(await demo.live(doc), 'unknown_boundary');
+    const actions = await demo.codeActions(doc.uri, [diagnostic]);
+    assert.deepEqual(
+      actions.map((a) => a.title),
+      ["Change to 'chat_turn_cap'", REGISTER_BOTH, REGISTER_ONLY],
+    );
+
+    // Register in the registry only: a new [[boundary]] after the last one, this file as its anchor.
+    const register = byTitle(actions, REGISTER_ONLY);
     assert.equal(applyTextEdits(ORIGINAL_REGISTRY, editsFor(register.edit, demo.uri(REGISTRY))), REGISTERED_CAPP);
     let mark = demo.client.mark();
     await demo.apply(register.edit);
     assert.equal(demo.read(REGISTRY), REGISTERED_CAPP);
+    assert.equal(demo.read(FUNNEL), ORIGINAL_FUNNEL);
     // The live check follows the registry.
     await demo.diagnostics(doc.uri, lacks('unknown_boundary'), mark);
     const onRegistry = await demo.diagnostics(REGISTRY, has('orphan_entry'), mark);
     assert.deepEqual(codes(onRegistry), ['missing_anchor', 'no_test', 'orphan_entry', 'stale_entry']);
     assert.deepEqual(await demo.codeActions(doc.uri, [diagnostic]), []);
 
-    // Remove the entry (orphan and stale: one action for both) gives back the registry byte for byte.
+    // Remove the entry (orphan and stale: one action for both) gives back the registry byte for byte. Nothing
+    // reports the id (the file is not saved), so removing is preferred to adding the variant.
     const entryDiagnostics = onRegistry.diagnostics.filter((d) => d.code === 'orphan_entry' || d.code === 'stale_entry');
     assert.equal(entryDiagnostics.length, 2);
-    const removal = await demo.codeActions(REGISTRY, entryDiagnostics);
-    assert.deepEqual(removal.map((a) => a.title), ["Remove the entry 'chat_turn_capp' from scripts/loud_boundaries.toml"]);
-    assert.equal(applyTextEdits(REGISTERED_CAPP, editsFor(removal[0].edit, demo.uri(REGISTRY))), ORIGINAL_REGISTRY);
+    const fixes = await demo.codeActions(REGISTRY, entryDiagnostics);
+    assert.deepEqual(
+      fixes.map((a) => [a.title, a.isPreferred ?? false]),
+      [
+        [ADD_VARIANT, false],
+        [REMOVE_CAPP, true],
+      ],
+    );
+    const removal = byTitle(fixes, REMOVE_CAPP);
+    assert.equal(removal.diagnostics?.length, 2);
+    assert.equal(applyTextEdits(REGISTERED_CAPP, editsFor(removal.edit, demo.uri(REGISTRY))), ORIGINAL_REGISTRY);
     mark = demo.client.mark();
-    await demo.apply(removal[0].edit);
+    await demo.apply(removal.edit);
     assert.equal(demo.read(REGISTRY), ORIGINAL_REGISTRY);
     assert.deepEqual((await demo.diagnostics(REGISTRY, empty, mark)).diagnostics, []);
     assert.deepEqual(await demo.codeActions(REGISTRY, entryDiagnostics), []);
@@ -731,17 +799,61 @@ describe('boundary code actions over stdio', () => {
     await demo.close(doc);
   });
 
-  test('a CRLF registry keeps its line endings', async () => {
+  test('a CRLF registry and a CRLF funnel keep their line endings', async () => {
     const crlf = ORIGINAL_REGISTRY.replace(/\n/g, '\r\n');
+    const crlfFunnel = ORIGINAL_FUNNEL.replace(/\n/g, '\r\n');
     let mark = demo.client.mark();
     await demo.write(REGISTRY, crlf);
+    await demo.write(FUNNEL, crlfFunnel);
     const doc = await demo.open(NOTES, EMITTER.replace('"chat_turn_cap"', '"chat_turn_capp"'));
     const diagnostic = only(await demo.diagnostics(doc.uri, has('unknown_boundary'), mark), 'unknown_boundary');
-    const register = byTitle(await demo.codeActions(doc.uri, [diagnostic]), "Register boundary 'chat_turn_capp' in scripts/loud_boundaries.toml");
-    assert.equal(applyTextEdits(crlf, editsFor(register.edit, demo.uri(REGISTRY))), REGISTERED_CAPP.replace(/\n/g, '\r\n'));
+    const register = byTitle(await demo.codeActions(doc.uri, [diagnostic]), REGISTER_BOTH);
+    const changes = editsByUri(register.edit, [demo.uri(REGISTRY), demo.uri(FUNNEL)]);
+    assert.equal(applyTextEdits(crlf, changes[demo.uri(REGISTRY)]), REGISTERED_CAPP.replace(/\n/g, '\r\n'));
+    assert.equal(applyTextEdits(crlfFunnel, changes[demo.uri(FUNNEL)]), FUNNEL_CAPP.replace(/\n/g, '\r\n'));
     mark = demo.client.mark();
     await demo.apply(register.edit);
     await demo.diagnostics(doc.uri, lacks('unknown_boundary'), mark);
+    // Not saved, so its anchor is missing and nothing constructs it; but the variant is there.
+    assert.deepEqual(codes(await demo.diagnostics(REGISTRY, has('no_test'), mark)), ['missing_anchor', 'no_test', 'stale_entry']);
+  });
+
+  test('orphan_entry: "Add BoundaryId::X" adds the variant to the funnel open in the editor; the gate follows it unsaved', async () => {
+    const doc = await demo.open(NOTES, EMITTER.replace('"chat_turn_cap"', '"chat_turn_capp"'));
+    await demo.save(doc);
+    await demo.client.filesChanged([{ uri: doc.uri, type: FileChangeType.Created }]);
+    let mark = demo.client.mark();
+    await demo.write(REGISTRY, REGISTERED_CAPP);
+    const onRegistry = await demo.diagnostics(REGISTRY, has('orphan_entry'), mark);
+    assert.deepEqual(codes(onRegistry), ['no_test', 'orphan_entry']);
+    const orphan = only(onRegistry, 'orphan_entry');
+    assert.deepEqual(orphan.range, rangeIn(REGISTERED_CAPP, '"chat_turn_capp"'));
+
+    const funnel = await demo.open(FUNNEL);
+    const actions = await demo.codeActions(REGISTRY, [orphan]);
+    // Something reports the id: adding the variant is preferred to removing the entry.
+    assert.deepEqual(
+      actions.map((a) => [a.title, a.isPreferred ?? false]),
+      [
+        [ADD_VARIANT, true],
+        [REMOVE_CAPP, false],
+      ],
+    );
+    const add = byTitle(actions, ADD_VARIANT);
+    assert.deepEqual(add.diagnostics, [orphan]);
+    // The funnel only; the doc line is the entry's title.
+    assert.equal(applyTextEdits(funnel.text, editsFor(add.edit, funnel.uri)), FUNNEL_CAPP);
+    mark = demo.client.mark();
+    await demo.apply(add.edit);
+    assert.equal(funnel.text, FUNNEL_CAPP);
+    assert.equal(demo.read(FUNNEL), ORIGINAL_FUNNEL);
+    assert.deepEqual(codes(await demo.diagnostics(REGISTRY, lacks('orphan_entry'), mark)), ['no_test']);
+    assert.deepEqual(await demo.codeActions(REGISTRY, [orphan]), []);
+
+    // Closed unsaved, the funnel is read from disk again: the entry is an orphan again.
+    mark = demo.client.mark();
+    await demo.close(funnel);
+    assert.deepEqual(codes(await demo.diagnostics(REGISTRY, has('orphan_entry'), mark)), ['no_test', 'orphan_entry']);
   });
 
   test('an empty id while typing is not reported (completion offers the ids there)', async () => {

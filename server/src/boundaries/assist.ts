@@ -1,11 +1,12 @@
 // Editor help for boundaries, as pure functions: live checks of a `.harn` text against the registry,
-// hover text for an id, completion items, and the fixes (minimal registry or source edits) for each
-// finding kind.
+// hover text for an id, completion items, and the fixes (minimal registry, funnel or source edits) for
+// each finding kind.
 
+import { addBoundaryVariant, boundaryVariantName } from './funnelEdits';
 import { closestIds } from './gate';
 import { BOUNDARY_KINDS, HarnBoundaryScan } from './harnSites';
 import { addAnchor, addBoundaryEntry, removeAnchor, removeEntry, TextEdit } from './registryEdits';
-import { BoundaryEntry, BoundarySite, Registry, TextRange } from './types';
+import { BoundaryEntry, BoundarySite, Funnel, Registry, TextRange } from './types';
 
 export interface LiveProblem {
   code: 'unknown_boundary' | 'boundary_payload_incomplete' | 'invalid_boundary_kind';
@@ -85,11 +86,16 @@ export function kindCompletions(): BoundaryCompletion[] {
   }));
 }
 
-/** A fix: edits to one file (root-relative), titled for the light bulb. */
-export interface Fix {
-  title: string;
+/** The edits of a fix to one file (root-relative). */
+export interface FileEdits {
   path: string;
   edits: TextEdit[];
+}
+
+/** A fix: edits to one or more files (none empty), titled for the light bulb. */
+export interface Fix {
+  title: string;
+  files: FileEdits[];
   preferred?: boolean;
 }
 
@@ -98,38 +104,66 @@ export interface FixContext {
   registryText: string;
   registry: Registry;
   sites: BoundarySite[];
+  /** The funnel (boundary.rs) as it is now, when it can be read: registering an id adds its variant there too. */
+  funnel?: { path: string; text: string; parsed: Funnel };
 }
 
 /** Fixes for a gate or live finding of `kind` about `id`, shown in file `path` (root-relative). */
 export function fixesFor(kind: string, id: string, path: string, context: FixContext, extra: { suggestions?: string[]; anchorPath?: string; idRange?: TextRange; sourceText?: string } = {}): Fix[] {
-  const { registryPath, registryText, registry } = context;
+  const { registryPath, registryText, registry, funnel } = context;
   const fixes: Fix[] = [];
   // An empty id (`boundary: ""` half typed) is nothing to register: the registry requires a non-empty id.
   if (id === '') return fixes;
-  const push = (title: string, file: string, edits: TextEdit[], preferred = false): void => {
-    if (edits.length) fixes.push({ title, path: file, edits, preferred });
+  const push = (title: string, files: FileEdits[], preferred = false): void => {
+    if (files.length && files.every((f) => f.edits.length)) fixes.push({ title, files, preferred });
   };
+  const inRegistry = (edits: TextEdit[]): FileEdits[] => [{ path: registryPath, edits }];
+  // Whether the funnel maps a variant to the id (then registering it needs no Rust).
+  const inFunnel = funnel?.parsed.arms.some((a) => a.wire === id) ?? false;
   switch (kind) {
-    case 'unknown_boundary':
+    case 'unknown_boundary': {
       for (const [i, suggestion] of (extra.suggestions ?? []).entries()) {
         const edit = extra.idRange && extra.sourceText !== undefined ? replaceHarnString(extra.sourceText, extra.idRange, suggestion) : undefined;
-        if (edit) push(`Change to '${suggestion}'`, path, [edit], i === 0);
+        if (edit) push(`Change to '${suggestion}'`, [{ path, edits: [edit] }], i === 0);
       }
-      push(`Register boundary '${id}' in ${registryPath}`, registryPath, addBoundaryEntry(registryText, registry, { id, anchors: [path] }), !extra.suggestions?.length);
+      const entry = addBoundaryEntry(registryText, registry, { id, anchors: [path] });
+      const preferred = !extra.suggestions?.length;
+      if (inFunnel) {
+        push(`Register boundary '${id}' in ${registryPath}`, inRegistry(entry), preferred);
+        break;
+      }
+      // Upstream's checklist: the `BoundaryId` variant (+ ALL + as_str) and the [[boundary]] entry, in one fix.
+      const variant = funnel ? addBoundaryVariant(funnel.text, funnel.parsed, id) : [];
+      const both = entry.length > 0 && variant.length > 0;
+      if (both && funnel) push(`Register boundary '${id}' in ${registryPath} and ${funnel.path}`, [...inRegistry(entry), { path: funnel.path, edits: variant }], preferred);
+      push(`Register boundary '${id}' in the registry only`, inRegistry(entry), preferred && !both);
       break;
+    }
     case 'unregistered_site':
-      push(`Add ${path} to the anchors of '${id}'`, registryPath, addAnchor(registryText, registry, id, path), true);
+      push(`Add ${path} to the anchors of '${id}'`, inRegistry(addAnchor(registryText, registry, id, path)), true);
       break;
     case 'missing_anchor':
-      if (extra.anchorPath) push(`Remove the missing anchor ${extra.anchorPath} from '${id}'`, registryPath, removeAnchor(registryText, registry, id, extra.anchorPath), true);
+      if (extra.anchorPath) push(`Remove the missing anchor ${extra.anchorPath} from '${id}'`, inRegistry(removeAnchor(registryText, registry, id, extra.anchorPath)), true);
       break;
     case 'stale_entry':
-    case 'orphan_entry':
-      push(`Remove the entry '${id}' from ${registryPath}`, registryPath, removeEntry(registryText, registry, id), true);
+      push(`Remove the entry '${id}' from ${registryPath}`, inRegistry(removeEntry(registryText, registry, id)), true);
       break;
+    case 'orphan_entry': {
+      // The variant is what is missing when something reports the id; else the entry is likely left over.
+      const reported = context.sites.some((s) => s.id === id);
+      const name = boundaryVariantName(id);
+      const entry = findEntry(registry, id);
+      if (funnel && name && entry && !inFunnel) {
+        // The entry's title documents the variant.
+        const edits = addBoundaryVariant(funnel.text, funnel.parsed, id, entry.title?.value);
+        push(`Add BoundaryId::${name} for '${id}' to ${funnel.path}`, [{ path: funnel.path, edits }], reported);
+      }
+      push(`Remove the entry '${id}' from ${registryPath}`, inRegistry(removeEntry(registryText, registry, id)), !reported);
+      break;
+    }
     case 'unregistered_boundary': {
       const anchors = [...new Set(context.sites.filter((s) => s.id === id).map((s) => s.path))].sort();
-      push(`Add a [[boundary]] entry for '${id}'`, registryPath, addBoundaryEntry(registryText, registry, { id, anchors }), true);
+      push(`Add a [[boundary]] entry for '${id}'`, inRegistry(addBoundaryEntry(registryText, registry, { id, anchors })), true);
       break;
     }
   }

@@ -17,7 +17,6 @@ import {
   MarkupKind,
   TextDocuments,
   TextEdit as LspTextEdit,
-  WorkspaceEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { entryMarkdown, fixesFor, idCompletions, kindCompletions, liveHarnProblems, registeredIds } from '../boundaries/assist';
@@ -119,10 +118,12 @@ export class BoundaryService {
     if (relevant) this.schedule();
   }
 
-  /** The registry is edited in an editor: its fixes and the live checks follow it before it is saved. */
+  /** The registry or the funnel is edited in an editor: the gate, its fixes and the live checks follow it before it is saved. */
   documentChanged(uri: string): void {
-    if (this.isRegistry(uri)) {
-      this.gate?.invalidate(this.gate.settings.registryPath);
+    if (!this.gate) return;
+    const rel = this.relative(uri);
+    if (rel === this.gate.settings.registryPath || rel === this.gate.settings.funnelPath) {
+      this.gate.invalidate(rel);
       this.schedule();
     }
   }
@@ -301,15 +302,20 @@ export class BoundaryService {
   codeActions(params: CodeActionParams): CodeAction[] {
     const gate = this.gate;
     const run = gate?.last;
-    if (!gate || !run) return [];
-    const registryText = gate.readFile(gate.settings.registryPath);
-    // Edits are computed on the registry text they will apply to, not on the last run's parse of it.
-    const registry = registryText === undefined ? undefined : parseRegistry(registryText);
-    if (registryText === undefined || !registry?.parsed) return [];
+    if (!gate || !run || !params.context.diagnostics.some((d) => d.source === SOURCE)) return [];
     const doc = this.documents.get(params.textDocument.uri);
     const here = this.relative(params.textDocument.uri);
     if (here === undefined) return [];
+    const sourceText = doc?.getText();
+    // A file's text as the edits will apply to it: this document's, else the open editor's or the disk's.
+    const textOf = (relative: string): string | undefined => (relative === here && sourceText !== undefined ? sourceText : gate.readFile(relative));
+    // Edits are computed on the registry and funnel texts they will apply to, not on the last run's parse of them.
+    const registryText = textOf(gate.settings.registryPath);
+    const registry = registryText === undefined ? undefined : parseRegistry(registryText);
+    if (registryText === undefined || !registry?.parsed) return [];
     const funnelPath = gate.settings.funnelPath;
+    const funnelText = textOf(funnelPath);
+    const funnel = funnelText === undefined ? undefined : { path: funnelPath, text: funnelText, parsed: parseFunnel(funnelText) };
     // An entry's anchors are the sites the gate checks: not the funnel, not tests.
     const sites = run.allSites.filter((s) => !(s.path.endsWith('.rs') && (s.path === funnelPath || isExemptSitePath(s.path))));
     // One action per title: several diagnostics (an entry both stale and orphan) share one fix.
@@ -317,10 +323,11 @@ export class BoundaryService {
     for (const diagnostic of params.context.diagnostics) {
       if (diagnostic.source !== SOURCE || !isBoundaryData(diagnostic.data)) continue;
       const data = diagnostic.data;
-      const sourceText = doc?.getText();
       const idRange = doc ? { start: doc.offsetAt(diagnostic.range.start), end: doc.offsetAt(diagnostic.range.end) } : undefined;
       if (data.kind === 'unknown_boundary' && isOutdated(data.id, registry, doc, idRange)) continue;
-      const fixes = fixesFor(data.kind, data.id, here, { registryPath: gate.settings.registryPath, registryText, registry, sites }, {
+      // An orphan entry whose variant has been added since.
+      if (data.kind === 'orphan_entry' && funnel?.parsed.arms.some((a) => a.wire === data.id)) continue;
+      const fixes = fixesFor(data.kind, data.id, here, { registryPath: gate.settings.registryPath, registryText, registry, sites, funnel }, {
         suggestions: data.suggestions,
         anchorPath: data.kind === 'missing_anchor' ? data.path : undefined,
         idRange,
@@ -332,15 +339,21 @@ export class BoundaryService {
           known.diagnostics?.push(diagnostic);
           continue;
         }
-        const target = fix.path === here ? params.textDocument.uri : pathToUri(path.join(gate.root, fix.path));
-        const text = fix.path === here && sourceText !== undefined ? sourceText : gate.readFile(fix.path);
-        if (text === undefined) continue;
+        // One WorkspaceEdit over every file the fix changes, each edit list against the text it was computed on.
+        const changes: Record<string, LspTextEdit[]> = {};
+        for (const file of fix.files) {
+          const text = textOf(file.path);
+          if (text === undefined) break;
+          const target = file.path === here ? params.textDocument.uri : pathToUri(path.join(gate.root, file.path));
+          changes[target] = toLspEdits(text, file.edits);
+        }
+        if (Object.keys(changes).length !== fix.files.length) continue;
         actions.set(fix.title, {
           title: fix.title,
           kind: CodeActionKind.QuickFix,
           diagnostics: [diagnostic],
           isPreferred: fix.preferred,
-          edit: toWorkspaceEdit(target, text, fix.edits),
+          edit: { changes },
         });
       }
     }
@@ -367,8 +380,7 @@ function isBoundaryData(data: unknown): data is BoundaryDiagnosticData {
   return typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'string' && typeof (data as { kind?: unknown }).kind === 'string';
 }
 
-function toWorkspaceEdit(uri: string, text: string, edits: TextEdit[]): WorkspaceEdit {
+function toLspEdits(text: string, edits: TextEdit[]): LspTextEdit[] {
   const index = new LineIndex(text);
-  const lspEdits: LspTextEdit[] = edits.map((e) => ({ range: index.rangeOf(e.start, e.end), newText: e.newText }));
-  return { changes: { [uri]: lspEdits } };
+  return edits.map((e) => ({ range: index.rangeOf(e.start, e.end), newText: e.newText }));
 }

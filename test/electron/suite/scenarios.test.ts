@@ -16,6 +16,7 @@ import * as vscode from 'vscode';
 const EXTENSION_ID = 'harn-workbench.harn-workbench';
 const BROKEN = 'broken/main.harn';
 const SUMMARIZE = 'crates/harn-stdlib/src/stdlib/agent/summarize.harn';
+const FUNNEL = 'crates/harn-vm/src/boundary.rs';
 const REGISTRY = 'scripts/loud_boundaries.toml';
 const RESPONSE = 'crates/harn-vm/src/llm/response.rs';
 const HEALTHY = 'runs/healthy';
@@ -218,14 +219,17 @@ describe('scenarios 2-5: the demo repository', () => {
     );
     const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', document.uri, unknown!.range);
     const titles = actions.map((a) => a.title);
-    const title = `Register boundary 'chat_turn_capp' in ${REGISTRY}`;
+    const title = `Register boundary 'chat_turn_capp' in ${REGISTRY} and ${FUNNEL}`;
     const register = actions.find((a): a is vscode.CodeAction => a.title === title && 'edit' in a && a.edit !== undefined);
     assert.ok(register?.edit, `the code actions offer "${title}" with an edit: ${JSON.stringify(titles)}`);
     assert.ok(titles.includes("Change to 'chat_turn_cap'"), `the code actions also offer the suggested id: ${JSON.stringify(titles)}`);
     assert.deepEqual(
-      register.edit.entries().map(([uri]) => uri.toString()),
-      [fileUri(REGISTRY).toString()],
-      'the edit changes the registry only',
+      register.edit
+        .entries()
+        .map(([uri]) => uri.toString())
+        .sort(),
+      [fileUri(FUNNEL).toString(), fileUri(REGISTRY).toString()].sort(),
+      'the edit changes the registry and the funnel (the enum and the registry correspond 1:1)',
     );
 
     assert.ok(await vscode.workspace.applyEdit(register.edit), 'VS Code applies the edit');
