@@ -65,10 +65,10 @@ export function parseRate(side: 'harn' | 'typescript', sources: string[]): numbe
 }
 
 function parseVsTypescript(metric: Metric, childRate: (side: 'harn' | 'typescript') => number): void {
-  // Alternate the two sides three times and take the median ratio of each pair.
+  // Alternate the two sides five times (each in a fresh child process) and take the median ratio of the pairs.
   const ratios: number[] = [];
   let last = { harn: 0, typescript: 0 };
-  for (let pair = 0; pair < 3; pair++) {
+  for (let pair = 0; pair < 5; pair++) {
     last = { harn: childRate('harn'), typescript: childRate('typescript') };
     ratios.push(last.harn / last.typescript);
   }
