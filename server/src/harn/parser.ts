@@ -1526,6 +1526,16 @@ class Parser {
   // ------------------------------------------------------------------------------------- expressions
 
   parseExpression(): A.Expr {
+    // Fast path for the most common expression, a lone name or literal before `,` `)` `]` `}` (call
+    // arguments, list elements, dict values): no operator can follow, so the precedence chain would
+    // return the primary unchanged.
+    const t = this.tok;
+    if (t.kind === TokenKind.Identifier || t.kind === TokenKind.Int || t.kind === TokenKind.String) {
+      const n = this.tokens[this.pos + 1];
+      if (n.kind === TokenKind.Punct && (n.value === ',' || n.value === ')' || n.value === ']' || n.value === '}')) {
+        return this.parsePrimary();
+      }
+    }
     this.enter();
     try {
       return this.parsePipe();
