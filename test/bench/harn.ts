@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import ts from 'typescript';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { harnSyntaxDiagnostics } from '../../server/src/diagnostics';
-import { toDocumentSymbols } from '../../server/src/features/harnFeatures';
+import { toDocumentSymbols } from '../../server/src/providers/harnProvider';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import { parse } from '../../server/src/harn/parser';
 import { median, mulberry32, percentile } from './stats';
