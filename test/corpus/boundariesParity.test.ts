@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { getStaticTOMLValue, parseTOML } from 'toml-eslint-parser';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS } from '../../server/src/boundaries/workspaceGate';
-import { corpusRoot, corpusSkip, repoRoot } from '../support/corpus';
+import { corpusRoot, corpusSkip, repoRoot, requireCorpus } from '../support/corpus';
 
 const UPSTREAM = path.join(corpusRoot, 'harn-0.10');
 const gitMissing = spawnSync('git', ['--version']).status === 0 ? undefined : 'git is not installed (the oracle runs `git grep`)';
@@ -330,6 +330,7 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
   let cases = 0;
 
   before(() => {
+    requireCorpus();
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-parity-'));
     base = path.join(scratch, 'base');
     fs.mkdirSync(base);

@@ -3,14 +3,12 @@
 // and strings), its refusals, idempotence, and the real funnel when the corpus is present.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { addBoundaryVariant, boundaryVariantName } from '../../server/src/boundaries/funnelEdits';
 import { applyEdits, TextEdit } from '../../server/src/boundaries/registryEdits';
 import { lexRust, parseFunnel } from '../../server/src/boundaries/rust';
-import { corpusRoot, corpusSkip } from '../support/corpus';
+import { corpusSkip, readCorpus } from '../support/corpus';
 
 const EOLS: [string, string][] = [
   ['LF', '\n'],
@@ -433,7 +431,7 @@ describe('addBoundaryVariant', () => {
 
 describe('addBoundaryVariant on the real funnel', { skip: corpusSkip }, () => {
   const FUNNEL = 'harn-0.10/crates/harn-vm/src/boundary.rs';
-  const read = (): string => readFileSync(path.join(corpusRoot, FUNNEL), 'utf8');
+  const read = (): string => readCorpus(FUNNEL);
 
   for (const [name, eol] of EOLS) {
     test(`${name}: a seventh boundary — variant, ALL ([Self; 7], 7 elements) and as_str; idempotent`, () => {

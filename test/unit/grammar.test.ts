@@ -9,16 +9,16 @@
 // 3. Robustness: every .harn file of the shared corpus (when present) and 1 MB single lines tokenize without throwing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as oniguruma from 'vscode-oniguruma';
 import * as vsctm from 'vscode-textmate';
+import { corpusFiles, corpusRoot, corpusSkip, requireCorpus } from '../support/corpus';
 
 const REPO_ROOT = resolve(__dirname, '..', '..');
 const GRAMMAR_PATH = join(REPO_ROOT, 'syntaxes', 'harn.tmLanguage.json');
 const LANGUAGE_CONFIGURATION_PATH = join(REPO_ROOT, 'language-configuration.json');
 const FIXTURE_DIR = join(__dirname, 'grammar');
-const CORPUS_DIR = process.env.HARN_CORPUS_DIR ?? resolve(REPO_ROOT, '..', 'shared', 'corpus');
 const UPDATE = process.env.UPDATE_SNAPSHOTS === '1';
 
 // ------------------------------------------------------------------------------------------------ engine
@@ -190,7 +190,7 @@ test('language configuration: comments, pairs and regexes', () => {
 const fixtures = existsSync(FIXTURE_DIR) ? readdirSync(FIXTURE_DIR).filter((f) => f.endsWith('.harn')).sort() : [];
 
 test('grammar fixtures exist', () => {
-  assert.ok(fixtures.length >= 4, `expected fixtures in ${FIXTURE_DIR}`);
+  assert.deepEqual(fixtures, ['comments.harn', 'declarations.harn', 'expressions.harn', 'strings.harn'], `the fixtures in ${FIXTURE_DIR}`);
 });
 
 for (const fixture of fixtures) {
@@ -470,31 +470,18 @@ test('Unicode identifiers are single tokens', async () => {
 
 // ------------------------------------------------------------------------------------------------ 3. robustness
 
-function harnFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    const stat = statSync(path);
-    if (stat.isDirectory()) out.push(...harnFiles(path));
-    else if (name.endsWith('.harn')) out.push(path);
-  }
-  return out;
-}
-
-test('corpus: every .harn file tokenizes and closes every rule it opens', async (t) => {
-  if (!existsSync(CORPUS_DIR)) {
-    t.skip(`${CORPUS_DIR} (…/shared/corpus) not found`);
-    return;
-  }
+test('corpus: every .harn file tokenizes and closes every rule it opens', { skip: corpusSkip }, async () => {
+  requireCorpus();
   const grammar = await loadGrammar();
-  const files = harnFiles(CORPUS_DIR);
-  assert.ok(files.length > 0);
+  const files = corpusFiles().map((f) => join(corpusRoot, f));
+  // The shared corpus: 874 .harn files (harn-v0.7, harn-0.10 and the formatter oracle's inputs).
+  assert.equal(files.length, 874);
   const unbalanced: string[] = [];
   for (const file of files) {
     const result = tokenize(grammar, readFileSync(file, 'utf8'));
     // Files meant to fail lexing may leave a string or comment open; everything else must end at the root.
     if (result.finalState.depth !== 1 && !/[/\\]errors[/\\]syntax[/\\]/.test(file)) {
-      unbalanced.push(relative(CORPUS_DIR, file));
+      unbalanced.push(relative(corpusRoot, file));
     }
   }
   assert.deepEqual(unbalanced, [], 'files that end with a rule still open');

@@ -2,17 +2,15 @@
 // synthetic TOML with exact ranges, syntax errors with CRLF / BOM / non-ASCII, and UTF-16 ranges throughout.
 
 import assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { getStaticTOMLValue } from 'toml-eslint-parser';
 import { parseRegistry, parseTomlAst } from '../../server/src/boundaries/registry';
 import type { LocatedString, Registry, RegistryProblem, TextRange } from '../../server/src/boundaries/types';
-import { corpusRoot, corpusSkip } from '../support/corpus';
-import { readFileSync } from 'node:fs';
+import { corpusSkip, readCorpus } from '../support/corpus';
 
 const REGISTRY = 'harn-0.10/scripts/loud_boundaries.toml';
-const readRegistry = (): string => readFileSync(path.join(corpusRoot, REGISTRY), 'utf8');
+const readRegistry = (): string => readCorpus(REGISTRY);
 
 /** The range of the `occurrence`-th (0-based) `needle` in `text`. */
 function at(text: string, needle: string, occurrence = 0): TextRange {

@@ -4,8 +4,6 @@
 // registries, on the real one (when the corpus is present), and on random edit sequences (fast-check).
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { getStaticTOMLValue } from 'toml-eslint-parser';
@@ -24,7 +22,7 @@ import {
   tomlString,
 } from '../../server/src/boundaries/registryEdits';
 import type { Registry } from '../../server/src/boundaries/types';
-import { corpusRoot, corpusSkip } from '../support/corpus';
+import { corpusSkip, readCorpus } from '../support/corpus';
 
 type Doc = Record<string, unknown>;
 type Edit = (text: string, registry: Registry) => TextEdit[];
@@ -514,7 +512,7 @@ describe('exact change on whole registries', () => {
   });
 
   describe('the real registry', { skip: corpusSkip }, () => {
-    const real = (): string => readFileSync(path.join(corpusRoot, 'harn-0.10/scripts/loud_boundaries.toml'), 'utf8');
+    const real = (): string => readCorpus('harn-0.10/scripts/loud_boundaries.toml');
 
     test('every edit on every entry, as is', () => exerciseRegistry(real()));
     test('every edit on every entry, with CRLF and a BOM', () => exerciseRegistry('\uFEFF' + real().replace(/\n/g, '\r\n')));

@@ -5,10 +5,8 @@
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import fc from 'fast-check';
-import { corpusRoot, corpusSkip } from '../support/corpus';
-import { readFileSync } from 'node:fs';
+import { corpusSkip, readCorpus } from '../support/corpus';
 import {
   isExemptSitePath,
   lexRust,
@@ -31,7 +29,7 @@ const EXPECTED_WIRES: Record<string, string> = {
 const VARIANTS = Object.keys(EXPECTED_WIRES);
 
 function readFunnel(): string {
-  return readFileSync(path.join(corpusRoot, FUNNEL), 'utf8');
+  return readCorpus(FUNNEL);
 }
 
 const slice = (text: string, range: TextRange): string => text.slice(range.start, range.end);
