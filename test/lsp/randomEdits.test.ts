@@ -1,14 +1,17 @@
 // Random incremental edit sessions over LSP (DESIGN.md, Reliability): after every batch of edits the
-// diagnostics the server publishes are exactly those of the text the client holds, so the two texts
-// agree; the server never crashes. Seeded, so a failure reproduces.
+// server's whole text hashes the same as the client's (`harn/documentDigest`, a request for tests) at the
+// same version, and the diagnostics it publishes are exactly those of that text; the server never
+// crashes. Seeded, so a failure reproduces.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol/node';
+import { DiagnosticSeverity, TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
 import { harnSyntaxDiagnostics } from '../../server/src/diagnostics';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import { TestClient } from '../support/lspClient';
@@ -33,6 +36,11 @@ pipeline main(task) {
 /** Text pieces that stress the lexer and positions: brackets, quotes, holes, CRLF, surrogate pairs, CJK. */
 const PIECES = ['{', '}', '(', ')', '"', '${', 'let ', 'fn f() ', '\n', '\r\n', '🙂', '世界', '// c', '/*', '*/', ' x ', '"""', 'r#"', ';', '.', 'é'];
 
+/** What the server must answer for the client's text: lowercase hex SHA-256 of its UTF-8 bytes. */
+function digestOf(doc: TextDocument): { version: number; sha256: string } {
+  return { version: doc.version, sha256: createHash('sha256').update(doc.getText(), 'utf8').digest('hex') };
+}
+
 let client: TestClient;
 let root: string;
 
@@ -52,6 +60,7 @@ for (const seed of [1, 2, 3]) {
     const random = prng(seed);
     const uri = await client.open(path.join(root, `random-${seed}.harn`), SEED_TEXT);
     let doc = TextDocument.create(uri, 'harn', 1, SEED_TEXT);
+    assert.deepEqual(await client.documentDigest(uri), digestOf(doc), `seed ${seed}: the server's text as opened`);
     for (let batch = 0; batch < 40; batch++) {
       const changes: TextDocumentContentChangeEvent[] = [];
       // Several changes per notification, each relative to the text after the previous one (as LSP says).
@@ -66,14 +75,28 @@ for (const seed of [1, 2, 3]) {
       }
       const version = await client.change(uri, changes);
       doc = TextDocument.create(uri, 'harn', version, doc.getText());
+      // Notifications are handled in order, so this request sees the text after this batch.
+      assert.deepEqual(await client.documentDigest(uri), digestOf(doc), `seed ${seed}, batch ${batch}: the server's text differs from the client's`);
       const published = await client.waitForDiagnostics(uri, (p) => p.version === version);
-      const expected = harnSyntaxDiagnostics(new HarnAnalysis(doc.getText())).map((d) => ({ range: d.range, message: d.message }));
+      const expected = harnSyntaxDiagnostics(new HarnAnalysis(doc.getText())).map((d) => ({
+        range: d.range,
+        severity: DiagnosticSeverity.Error,
+        source: d.source,
+        code: d.code,
+        message: d.message,
+      }));
       assert.deepEqual(
-        published.diagnostics.map((d) => ({ range: d.range, message: d.message })),
+        published.diagnostics.map((d) => ({ range: d.range, severity: d.severity, source: d.source, code: d.code, message: d.message })),
         expected,
         `seed ${seed}, batch ${batch}: the server's diagnostics differ from those of the client's text`,
       );
     }
+    await client.close(uri);
+    assert.equal(await client.documentDigest(uri), null, `seed ${seed}: no text once closed`);
     assert.equal(client.exitCode, null, 'the server is still running');
   });
 }
+
+test('harn/documentDigest of a document that was never opened is null', async () => {
+  assert.equal(await client.documentDigest(URI.file(path.join(root, 'never-opened.harn')).toString()), null);
+});

@@ -36,6 +36,9 @@ export interface ReceivedNotification {
   params: unknown;
 }
 
+/** The result of `harn/documentDigest`: the server's text of an open document, hashed; null when it has none open. */
+export type DocumentDigest = { version: number; sha256: string } | null;
+
 export interface InitializeOptions {
   /**
    * When given, the client declares the `workspace.configuration` capability and answers each
@@ -118,6 +121,14 @@ export class TestClient {
   async close(uri: string): Promise<void> {
     this.versions.delete(uri);
     await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  }
+
+  /**
+   * `harn/documentDigest` (a request for tests): the version and the SHA-256 (lowercase hex of the UTF-8
+   * bytes) of the server's current text of `uri`, or null when the server has no such open document.
+   */
+  async documentDigest(uri: string): Promise<DocumentDigest> {
+    return this.connection.sendRequest<DocumentDigest>('harn/documentDigest', { uri });
   }
 
   /** `workspace/didChangeWatchedFiles`, as the editor's file watcher sends it. */
