@@ -9,9 +9,6 @@ import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
-  code,
-  codeBlock,
-  escapeText,
   formatInt,
   formatMs,
   formatUsd,
@@ -22,6 +19,7 @@ import {
   type RowHoverContext,
 } from '../../server/src/artifacts/hover';
 import { artifactOutline, type OutlineNode, type OutlineRow } from '../../server/src/artifacts/outline';
+import { code, codeBlock, escapeText } from '../../server/src/text/markdown';
 
 // markdown-it is what VS Code's own Markdown preview uses (hovers use marked, with the same CommonMark rules for
 // code spans, fences and escapes); it comes with @vscode/vsce.

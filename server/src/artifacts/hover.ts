@@ -5,12 +5,16 @@
 // the facts, optional code blocks (content previews, excerpts), then a footer with the envelope (line,
 // timestamp as ISO UTC, span / event index). Fields the spec marks UNCONFIRMED say so.
 //
-// Safety: everything taken from the row (and the registry's prose) is untrusted. Row values are rendered only
-// inside code spans or fenced code blocks whose fences are longer than any backtick run in the value, with line
-// breaks replaced in spans, so a transcript cannot inject links, HTML, headings or list items. Registry prose is
-// backslash-escaped. Previews are bounded (~200 characters, with the full length shown), and JSON is
+// Safety: everything taken from the row (and the registry's prose) is untrusted, and reaches Markdown only through
+// text/markdown.ts. Row values are rendered only inside code spans or fenced code blocks whose fences are longer
+// than any backtick run in the value, with line breaks replaced in spans, so a transcript cannot inject links,
+// HTML, headings or list items. Registry prose is backslash-escaped (escapeText). The only links are the partner
+// rows', made by link() to the `file:` URI the caller gives. Previews are bounded (~200 characters, with the full length shown), and JSON is
 // serialised with a budget, so a 10 MB row hovers as fast as a small one.
 
+import { code, codeBlock, escapeText, link } from '../text/markdown';
+import { isObject, isPresent, numberAt, stringAt, type JsonObject } from './json';
+import { identityOf, isTerminalRowObject, rowIdOf, terminalStatusOf } from './rows';
 import { EVENT_ROW_SCHEMAS, KNOWN_BOUNDARY_IDS, NEWER_HOST_EVENT_TYPES, TERMINAL_ROW_TYPES, TRANSCRIPT_ROW_SCHEMAS } from './schemas';
 import type { ArtifactKind } from './types';
 
@@ -39,8 +43,6 @@ export interface RowHoverContext {
   registryEntry?(id: string): { title?: string; drops?: string } | undefined;
 }
 
-type Obj = Record<string, unknown>;
-
 /** Characters of content shown in a preview. */
 export const PREVIEW_CHARS = 200;
 /** Characters of JSON shown for tool-call arguments and other structured values. */
@@ -50,9 +52,6 @@ const EXCERPT_CHARS = 240;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Spec vocabulary
-
-/** `type`s that end a transcript (§1 Terminal). */
-export const TERMINAL_TYPES: ReadonlySet<string> = TERMINAL_ROW_TYPES;
 
 /** §1 "Also seen": known to exist, fields not documented. */
 const TRANSCRIPT_SEEN_TYPES: ReadonlySet<string> = new Set(['resolved_dispatch', 'template.render', 'provider_raw_capture']);
@@ -103,47 +102,7 @@ const ERROR_CATEGORY_MEANING: Readonly<Record<string, string>> = {
 const RECEIPT_SCHEMA = { tool_call: 'harn.llm_tool_call_receipt.v1', tool_result: 'harn.llm_tool_result_receipt.v1' } as const;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Markdown building blocks (exported for the outline and for tests)
-
-/** Inline code for untrusted text: the fence is longer than any backtick run, line breaks become `⏎`. */
-export function code(text: string): string {
-  const s = text.replace(/\r\n|\r|\n/g, '⏎');
-  if (s === '') return '*(empty)*';
-  let longest = 0;
-  let run = 0;
-  for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) === 96) {
-      run++;
-      if (run > longest) longest = run;
-    } else run = 0;
-  }
-  const fence = '`'.repeat(longest + 1);
-  // CommonMark strips one space from each side when both are present; pad so the text survives exactly, and
-  // pad a leading/trailing backtick so it does not merge with the fence.
-  const pad = s.startsWith('`') || s.endsWith('`') || (s.length > 1 && s.startsWith(' ') && s.endsWith(' ') && s.trim() !== '') ? ' ' : '';
-  return fence + pad + s + pad + fence;
-}
-
-/** A fenced code block for untrusted multi-line text; the fence outlasts any backtick run inside. */
-export function codeBlock(text: string, lang = 'text'): string {
-  const s = text.replace(/\r\n|\r/g, '\n');
-  let longest = 0;
-  const runs = s.match(/`+/g);
-  if (runs) for (const r of runs) if (r.length > longest) longest = r.length;
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${lang}\n${s}\n${fence}`;
-}
-
-/** Untrusted prose as Markdown text: every ASCII punctuation character backslash-escaped, lines joined. */
-export function escapeText(text: string): string {
-  return text.replace(/\r\n|\r|\n/g, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
-}
-
-/** A Markdown link whose text is ours and whose target is the caller's URI (spaces, parens, angle brackets encoded). */
-function link(text: string, uri: string): string {
-  const target = uri.replace(/[\s()<>]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
-  return `[${text}](${target})`;
-}
+// Formatting (exported for the outline and for tests); Markdown comes from text/markdown.ts
 
 /** Integer part grouped by thousands (locale independent): 1234567 → "1,234,567". */
 export function formatInt(n: number): string {
@@ -246,9 +205,9 @@ export function shortJson(value: unknown, max = JSON_CHARS): string {
       }
       out += '{';
       let first = true;
-      for (const k in v as Obj) {
+      for (const k in v as JsonObject) {
         if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
-        const item = (v as Obj)[k];
+        const item = (v as JsonObject)[k];
         if (item === undefined) continue;
         if (room() <= 0) {
           full = false;
@@ -295,11 +254,6 @@ function blockPreview(label: string, text: string, max = PREVIEW_CHARS): string 
 // ---------------------------------------------------------------------------------------------------------------
 // Value helpers
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const strOf = (o: Obj, k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
-const numOf = (o: Obj, k: string): number | undefined => (typeof o[k] === 'number' && Number.isFinite(o[k]) ? (o[k] as number) : undefined);
-const has = (o: Obj, k: string): boolean => o[k] !== undefined;
-
 /** Any JSON value, rendered safely: strings in code, numbers grouped, structures as short JSON. */
 export function value(v: unknown): string {
   if (v === undefined) return '*(absent)*';
@@ -324,31 +278,26 @@ function ms(v: unknown): string {
 }
 
 /** Row identity per §1: the first string among `id`, `event_id`, `call_id`, else `row:N`. */
-export function rowIdentity(row: Obj, rowNumber: number): string {
-  for (const k of ['id', 'event_id', 'call_id']) {
-    const s = strOf(row, k);
-    if (s !== undefined) return s;
-  }
-  return `row:${rowNumber}`;
+export function rowIdentity(row: JsonObject, rowNumber: number): string {
+  return identityOf(rowIdOf(row), rowNumber);
 }
 
 /** The terminal status per §1: `final_status`, else `status`, else `stop_reason`, else the row type. */
-export function terminalStatus(row: Obj): string {
-  return strOf(row, 'final_status') ?? strOf(row, 'status') ?? strOf(row, 'stop_reason') ?? strOf(row, 'type') ?? 'terminal';
+export function terminalStatus(row: JsonObject): string {
+  return terminalStatusOf(row) ?? 'terminal';
 }
 
-export function isTerminalRow(row: Obj): boolean {
-  const t = row.type;
-  return (typeof t === 'string' && TERMINAL_TYPES.has(t)) || row.terminal === true;
+export function isTerminalRow(row: JsonObject): boolean {
+  return isTerminalRowObject(row);
 }
 
 /** Whether a row is an event-log line: an `emitted_at_ms`/`index` envelope, or an event-shaped `tool_call`. */
-export function looksLikeEvent(row: Obj, kind: RowArtifactKind): boolean {
+export function looksLikeEvent(row: JsonObject, kind: RowArtifactKind): boolean {
   if (kind === 'eventLog') return true;
   if (kind === 'transcript') return false;
   if (typeof row.emitted_at_ms === 'number') return true;
-  if (typeof row.index === 'number' && !has(row, 'timestamp')) return true;
-  return row.type === 'tool_call' && has(row, 'tool_call_id') && !has(row, 'call_id');
+  if (typeof row.index === 'number' && !isPresent(row, 'timestamp')) return true;
+  return row.type === 'tool_call' && isPresent(row, 'tool_call_id') && !isPresent(row, 'call_id');
 }
 
 /** Text of message content: a string, or the text parts of content blocks (bounded). */
@@ -362,9 +311,9 @@ export function contentText(content: unknown, budget = 4096): { text: string; le
   let text = '';
   let length = 0;
   for (const b of content) {
-    const type = isObj(b) ? (strOf(b, 'type') ?? '?') : typeof b === 'string' ? 'text' : '?';
+    const type = isObject(b) ? (stringAt(b, 'type') ?? '?') : typeof b === 'string' ? 'text' : '?';
     blocks.set(type, (blocks.get(type) ?? 0) + 1);
-    const t = typeof b === 'string' ? b : isObj(b) ? (strOf(b, 'text') ?? strOf(b, 'thinking')) : undefined;
+    const t = typeof b === 'string' ? b : isObject(b) ? (stringAt(b, 'text') ?? stringAt(b, 'thinking')) : undefined;
     if (t !== undefined) {
       const sep = length ? '\n' : '';
       length += sep.length + t.length;
@@ -376,10 +325,10 @@ export function contentText(content: unknown, budget = 4096): { text: string; le
 
 /** A tool call in any of its shapes: native `{id, function{name, arguments:"<json>"}}` or parsed `{id, name, arguments}`. */
 function toolCallParts(tc: unknown): { id?: string; name?: string; args: unknown } {
-  if (!isObj(tc)) return { args: undefined };
-  const fn = isObj(tc.function) ? tc.function : undefined;
-  const name = strOf(tc, 'name') ?? (fn ? strOf(fn, 'name') : undefined);
-  let args: unknown = has(tc, 'arguments') ? tc.arguments : has(tc, 'args') ? tc.args : has(tc, 'input') ? tc.input : fn?.arguments;
+  if (!isObject(tc)) return { args: undefined };
+  const fn = isObject(tc.function) ? tc.function : undefined;
+  const name = stringAt(tc, 'name') ?? (fn ? stringAt(fn, 'name') : undefined);
+  let args: unknown = isPresent(tc, 'arguments') ? tc.arguments : isPresent(tc, 'args') ? tc.args : isPresent(tc, 'input') ? tc.input : fn?.arguments;
   if (typeof args === 'string' && args.length <= 65536) {
     try {
       args = JSON.parse(args);
@@ -387,7 +336,7 @@ function toolCallParts(tc: unknown): { id?: string; name?: string; args: unknown
       // not JSON: shown as the string it is
     }
   }
-  return { id: strOf(tc, 'id') ?? strOf(tc, 'call_id') ?? strOf(tc, 'tool_call_id'), name, args };
+  return { id: stringAt(tc, 'id') ?? stringAt(tc, 'call_id') ?? stringAt(tc, 'tool_call_id'), name, args };
 }
 
 /** Tool calls as a numbered list (at most 10 shown). */
@@ -411,8 +360,8 @@ function bullets(items: Array<string | undefined | false>): string {
 }
 
 /** "Label: value" when the field is present, else nothing. */
-function field(row: Obj, key: string, label: string, render: (v: unknown) => string = value): string | undefined {
-  return has(row, key) ? `${label}: ${render(row[key])}` : undefined;
+function field(row: JsonObject, key: string, label: string, render: (v: unknown) => string = value): string | undefined {
+  return isPresent(row, key) ? `${label}: ${render(row[key])}` : undefined;
 }
 
 /** A title line: bold row type (code if not one of ours), then identity parts. */
@@ -429,7 +378,7 @@ function unconfirmed(what: string): string {
 // Renderers
 
 interface Render {
-  row: Obj;
+  row: JsonObject;
   type: string;
   ctx: RowHoverContext;
   event: boolean;
@@ -437,17 +386,17 @@ interface Render {
 
 type Renderer = (r: Render) => string[];
 
-function sessionPart(row: Obj): string | undefined {
-  const s = strOf(row, 'session_id');
+function sessionPart(row: JsonObject): string | undefined {
+  const s = stringAt(row, 'session_id');
   return s !== undefined ? `session ${code(s)}` : undefined;
 }
 
-function iterationPart(row: Obj): string | undefined {
-  return has(row, 'iteration') ? `iteration ${value(row.iteration)}` : undefined;
+function iterationPart(row: JsonObject): string | undefined {
+  return isPresent(row, 'iteration') ? `iteration ${value(row.iteration)}` : undefined;
 }
 
-function callPart(row: Obj): string | undefined {
-  const c = strOf(row, 'call_id');
+function callPart(row: JsonObject): string | undefined {
+  const c = stringAt(row, 'call_id');
   return c !== undefined ? `call ${code(c)}` : undefined;
 }
 
@@ -456,30 +405,30 @@ function thinkingText(v: unknown): string | undefined {
   if (v === null) return 'off';
   if (typeof v === 'boolean') return v ? 'on' : 'off';
   if (typeof v === 'string') return code(v);
-  if (!isObj(v)) return value(v);
+  if (!isObject(v)) return value(v);
   const parts: string[] = [];
-  const mode = strOf(v, 'mode');
+  const mode = stringAt(v, 'mode');
   if (mode !== undefined) parts.push(code(mode));
   else if (typeof v.enabled === 'boolean') parts.push(v.enabled ? 'enabled' : 'disabled');
   if (mode !== undefined && typeof v.enabled === 'boolean' && (mode === 'disabled') === v.enabled) parts.push(`enabled ${v.enabled ? 'yes' : 'no'}`);
-  if (has(v, 'budget_tokens') && v.budget_tokens !== null) parts.push(`budget ${tokens(v.budget_tokens)} tokens`);
-  if (has(v, 'level') && v.level !== null) parts.push(`level ${value(v.level)}`);
+  if (isPresent(v, 'budget_tokens') && v.budget_tokens !== null) parts.push(`budget ${tokens(v.budget_tokens)} tokens`);
+  if (isPresent(v, 'level') && v.level !== null) parts.push(`level ${value(v.level)}`);
   return parts.length ? parts.join(' · ') : code(shortJson(v));
 }
 
 const providerCallRequest: Renderer = ({ row }) => {
-  const snapshot = isObj(row.request_snapshot) ? row.request_snapshot : undefined;
+  const snapshot = isObject(row.request_snapshot) ? row.request_snapshot : undefined;
   const snapMessages = snapshot && Array.isArray(snapshot.messages) ? snapshot.messages.length : undefined;
-  const model = strOf(row, 'model');
-  const toolFormat = has(row, 'tool_format') ? value(row.tool_format) : undefined;
-  const nativeCount = numOf(row, 'native_tool_count');
+  const model = stringAt(row, 'model');
+  const toolFormat = isPresent(row, 'tool_format') ? value(row.tool_format) : undefined;
+  const nativeCount = numberAt(row, 'native_tool_count');
   const facts = bullets([
-    `Model: ${model !== undefined ? code(model) : '*(absent)*'} · provider ${has(row, 'provider') ? value(row.provider) : '*(absent)*'}`,
+    `Model: ${model !== undefined ? code(model) : '*(absent)*'} · provider ${isPresent(row, 'provider') ? value(row.provider) : '*(absent)*'}`,
     field(row, 'message_count', 'Messages', tokens),
     toolFormat !== undefined || nativeCount !== undefined
       ? `Tool format: ${toolFormat ?? '*(absent)*'}${nativeCount !== undefined ? ` · ${formatInt(nativeCount)} native tool${nativeCount === 1 ? '' : 's'}` : ''}`
       : undefined,
-    has(row, 'thinking') ? `Thinking: ${thinkingText(row.thinking)}` : undefined,
+    isPresent(row, 'thinking') ? `Thinking: ${thinkingText(row.thinking)}` : undefined,
     field(row, 'call_role', 'Role'),
     field(row, 'max_tokens', 'Max tokens', tokens),
     field(row, 'temperature', 'Temperature'),
@@ -493,23 +442,23 @@ const providerCallRequest: Renderer = ({ row }) => {
   return [title('provider_call_request', true, [callPart(row), iterationPart(row)]), facts];
 };
 
-function cacheLine(row: Obj): string | undefined {
+function cacheLine(row: JsonObject): string | undefined {
   const keys = ['cache_hit', 'cache_read_tokens', 'cache_write_tokens', 'cache_hit_ratio', 'cache_savings_usd'];
-  if (!keys.some((k) => has(row, k))) return undefined;
+  if (!keys.some((k) => isPresent(row, k))) return undefined;
   const parts: string[] = [];
   if (typeof row.cache_hit === 'boolean') parts.push(row.cache_hit ? '**hit**' : 'miss');
-  else if (has(row, 'cache_hit')) parts.push(`hit ${value(row.cache_hit)}`);
-  if (has(row, 'cache_read_tokens')) parts.push(`read ${tokens(row.cache_read_tokens)}`);
-  if (has(row, 'cache_write_tokens')) parts.push(`write ${tokens(row.cache_write_tokens)}`);
-  const ratio = numOf(row, 'cache_hit_ratio');
+  else if (isPresent(row, 'cache_hit')) parts.push(`hit ${value(row.cache_hit)}`);
+  if (isPresent(row, 'cache_read_tokens')) parts.push(`read ${tokens(row.cache_read_tokens)}`);
+  if (isPresent(row, 'cache_write_tokens')) parts.push(`write ${tokens(row.cache_write_tokens)}`);
+  const ratio = numberAt(row, 'cache_hit_ratio');
   if (ratio !== undefined) parts.push(`ratio ${(ratio <= 1 ? ratio * 100 : ratio).toFixed(1)}%`);
-  else if (has(row, 'cache_hit_ratio')) parts.push(`ratio ${value(row.cache_hit_ratio)}`);
-  if (has(row, 'cache_savings_usd')) parts.push(`saved ${usd(row.cache_savings_usd)}`);
+  else if (isPresent(row, 'cache_hit_ratio')) parts.push(`ratio ${value(row.cache_hit_ratio)}`);
+  if (isPresent(row, 'cache_savings_usd')) parts.push(`saved ${usd(row.cache_savings_usd)}`);
   return `Cache: ${parts.join(' · ')}`;
 }
 
 const providerCallResponse: Renderer = ({ row }) => {
-  const model = strOf(row, 'model');
+  const model = stringAt(row, 'model');
   const native = Array.isArray(row.tool_calls) ? row.tool_calls : [];
   const parsed = Array.isArray(row.parsed_tool_calls) ? row.parsed_tool_calls : undefined;
   const calls = parsed && parsed.length ? parsed : native;
@@ -517,13 +466,13 @@ const providerCallResponse: Renderer = ({ row }) => {
   const text = typeof row.text === 'string' ? row.text : undefined;
   const thinking = typeof row.thinking === 'string' ? row.thinking : undefined;
   const facts = bullets([
-    `Model: ${model !== undefined ? code(model) : '*(absent)*'} · provider ${has(row, 'provider') ? value(row.provider) : '*(absent)*'}`,
-    `Tokens: ${has(row, 'input_tokens') ? tokens(row.input_tokens) : '—'} in · ${has(row, 'output_tokens') ? tokens(row.output_tokens) : '—'} out`,
+    `Model: ${model !== undefined ? code(model) : '*(absent)*'} · provider ${isPresent(row, 'provider') ? value(row.provider) : '*(absent)*'}`,
+    `Tokens: ${isPresent(row, 'input_tokens') ? tokens(row.input_tokens) : '—'} in · ${isPresent(row, 'output_tokens') ? tokens(row.output_tokens) : '—'} out`,
     field(row, 'cost_usd', 'Cost', usd),
     cacheLine(row),
     field(row, 'stop_reason', 'Stop reason'),
     field(row, 'response_ms', 'Latency', ms),
-    thinking !== undefined ? `Thinking: ${formatInt(thinking.length)} chars` : has(row, 'thinking') && row.thinking !== null ? `Thinking: ${value(row.thinking)}` : undefined,
+    thinking !== undefined ? `Thinking: ${formatInt(thinking.length)} chars` : isPresent(row, 'thinking') && row.thinking !== null ? `Thinking: ${value(row.thinking)}` : undefined,
     typeof row.thinking_summary === 'string' && row.thinking_summary ? `Thinking summary: ${inlinePreview(row.thinking_summary, 120)}` : undefined,
     text !== undefined ? `Text: ${text ? inlinePreview(text, 120) : '*(empty)*'}${text && text.length <= 120 ? ` (${formatInt(text.length)} chars)` : ''}` : undefined,
   ]);
@@ -538,7 +487,7 @@ const routingDecision: Renderer = ({ row }) => {
   return [
     title('routing_decision', true, [callPart(row), iterationPart(row)]),
     bullets([
-      `Selected: ${has(row, 'selected_model') ? value(row.selected_model) : '*(absent)*'} · provider ${has(row, 'selected_provider') ? value(row.selected_provider) : '*(absent)*'}`,
+      `Selected: ${isPresent(row, 'selected_model') ? value(row.selected_model) : '*(absent)*'} · provider ${isPresent(row, 'selected_provider') ? value(row.selected_provider) : '*(absent)*'}`,
       field(row, 'policy', 'Policy'),
       field(row, 'requested_quality', 'Requested quality'),
       field(row, 'fallback_chain', 'Fallback chain'),
@@ -577,7 +526,7 @@ const toolSchemas: Renderer = ({ row }) => {
   const schemas = Array.isArray(row.schemas) ? row.schemas : undefined;
   const names = schemas
     ? schemas.slice(0, 12).map((s) => {
-        const n = isObj(s) ? (strOf(s, 'name') ?? (isObj(s.function) ? strOf(s.function, 'name') : undefined)) : undefined;
+        const n = isObject(s) ? (stringAt(s, 'name') ?? (isObject(s.function) ? stringAt(s.function, 'name') : undefined)) : undefined;
         return n !== undefined ? code(n) : '?';
       })
     : [];
@@ -605,7 +554,7 @@ function scanWindow(text: string): string {
   return text.length <= 2 * half ? text : `${text.slice(0, half)}\n${text.slice(text.length - half)}`;
 }
 
-function directiveNotes(msg: Obj | undefined, fullText: string): string[] {
+function directiveNotes(msg: JsonObject | undefined, fullText: string): string[] {
   const notes: string[] = [];
   const text = scanWindow(fullText);
   if (msg && Array.isArray(msg._harn_directive_ids)) {
@@ -626,15 +575,15 @@ function directiveNotes(msg: Obj | undefined, fullText: string): string[] {
 }
 
 const message: Renderer = ({ row, ctx }) => {
-  const msg = isObj(row.message) ? row.message : undefined;
-  const role = strOf(row, 'role') ?? (msg ? strOf(msg, 'role') : undefined);
-  const content = has(row, 'content') ? row.content : msg?.content;
+  const msg = isObject(row.message) ? row.message : undefined;
+  const role = stringAt(row, 'role') ?? (msg ? stringAt(msg, 'role') : undefined);
+  const content = isPresent(row, 'content') ? row.content : msg?.content;
   const ct = contentText(content, PREVIEW_CHARS + 1);
-  const toolCallId = strOf(row, 'tool_call_id') ?? (msg ? (strOf(msg, 'tool_call_id') ?? strOf(msg, 'tool_use_id')) : undefined);
-  const name = strOf(row, 'name') ?? (msg ? strOf(msg, 'name') : undefined);
+  const toolCallId = stringAt(row, 'tool_call_id') ?? (msg ? (stringAt(msg, 'tool_call_id') ?? stringAt(msg, 'tool_use_id')) : undefined);
+  const name = stringAt(row, 'name') ?? (msg ? stringAt(msg, 'name') : undefined);
   const calls = msg && Array.isArray(msg.tool_calls) ? msg.tool_calls : [];
-  const sid = strOf(row, 'session_id') ?? '';
-  const index = has(row, 'message_index') ? `#${value(row.message_index)}` : undefined;
+  const sid = stringAt(row, 'session_id') ?? '';
+  const index = isPresent(row, 'message_index') ? `#${value(row.message_index)}` : undefined;
   const blocks = ct.blocks ? [...ct.blocks].map(([t, n]) => `${code(t)}${n > 1 ? ` ×${formatInt(n)}` : ''}`).join(', ') : undefined;
   const facts = bullets([
     role === undefined ? 'Role: *(absent)*' : undefined,
@@ -655,7 +604,7 @@ const message: Renderer = ({ row, ctx }) => {
   return out;
 };
 
-function schemaNote(row: Obj, kind: 'tool_call' | 'tool_result'): string | undefined {
+function schemaNote(row: JsonObject, kind: 'tool_call' | 'tool_result'): string | undefined {
   const sv = row.schema_version;
   if (sv === RECEIPT_SCHEMA[kind]) return `Schema: ${code(RECEIPT_SCHEMA[kind])}`;
   if (sv === undefined) return `⚠ Schema: \`schema_version\` absent (expected ${code(RECEIPT_SCHEMA[kind])})`;
@@ -663,15 +612,15 @@ function schemaNote(row: Obj, kind: 'tool_call' | 'tool_result'): string | undef
 }
 
 const toolCallReceipt: Renderer = ({ row, ctx }) => {
-  const tool = strOf(row, 'tool_name');
-  const callId = strOf(row, 'call_id');
-  const sid = strOf(row, 'session_id') ?? '';
+  const tool = stringAt(row, 'tool_name');
+  const callId = stringAt(row, 'call_id');
+  const sid = stringAt(row, 'session_id') ?? '';
   return [
     title('tool_call', true, ['receipt', tool !== undefined ? code(tool) : undefined, callPart(row)]),
     bullets([
       tool === undefined ? 'Tool: *(absent)*' : undefined,
       callId === undefined ? 'Call id: *(absent)*' : undefined,
-      has(row, 'arguments') ? `Arguments: ${code(shortJson(row.arguments))}` : 'Arguments: *(absent)*',
+      isPresent(row, 'arguments') ? `Arguments: ${code(shortJson(row.arguments))}` : 'Arguments: *(absent)*',
       field(row, 'session_id', 'Session'),
       field(row, 'assistant_message_index', 'Assistant message', (v) => `#${value(v)}`),
       callId !== undefined ? partnerLine(ctx, 'tool_result', sid, callId, 'Result: no `tool_result` receipt for this call in the file') : undefined,
@@ -682,10 +631,10 @@ const toolCallReceipt: Renderer = ({ row, ctx }) => {
 };
 
 const toolResultReceipt: Renderer = ({ row, ctx }) => {
-  const tool = strOf(row, 'tool_name');
-  const callId = strOf(row, 'call_id');
-  const sid = strOf(row, 'session_id') ?? '';
-  const ok = row.ok === true ? '**ok**' : row.ok === false ? '**failed**' : has(row, 'ok') ? value(row.ok) : undefined;
+  const tool = stringAt(row, 'tool_name');
+  const callId = stringAt(row, 'call_id');
+  const sid = stringAt(row, 'session_id') ?? '';
+  const ok = row.ok === true ? '**ok**' : row.ok === false ? '**failed**' : isPresent(row, 'ok') ? value(row.ok) : undefined;
   return [
     title('tool_result', true, ['receipt', tool !== undefined ? code(tool) : undefined, callPart(row), ok]),
     bullets([
@@ -704,9 +653,9 @@ const toolResultReceipt: Renderer = ({ row, ctx }) => {
 const terminalRow: Renderer = ({ row, type }) => {
   const status = terminalStatus(row);
   return [
-    title(type, TRANSCRIPT_TYPES.has(type) || TERMINAL_TYPES.has(type), [code(status), sessionPart(row)]),
+    title(type, TRANSCRIPT_TYPES.has(type) || TERMINAL_ROW_TYPES.has(type), [code(status), sessionPart(row)]),
     bullets([
-      has(row, 'final_status') ? undefined : `Status: ${code(status)} ${has(row, 'status') ? '(from `status`)' : has(row, 'stop_reason') ? '(no `final_status`: from `stop_reason`)' : '(no status field: the row type)'}`,
+      isPresent(row, 'final_status') ? undefined : `Status: ${code(status)} ${isPresent(row, 'status') ? '(from `status`)' : isPresent(row, 'stop_reason') ? '(no `final_status`: from `stop_reason`)' : '(no status field: the row type)'}`,
       field(row, 'stop_reason', 'Stop reason'),
       field(row, 'iterations', 'Iterations', tokens),
       'Terminal row: the transcript is complete; rows after it are out of place',
@@ -715,9 +664,9 @@ const terminalRow: Renderer = ({ row, type }) => {
 };
 
 const boundaryFailure: Renderer = ({ row, ctx }) => {
-  const boundary = strOf(row, 'boundary');
-  const kind = strOf(row, 'kind');
-  const owner = strOf(row, 'owner');
+  const boundary = stringAt(row, 'boundary');
+  const kind = stringAt(row, 'kind');
+  const owner = stringAt(row, 'owner');
   const derived = kind === undefined ? undefined : kind === 'capped' ? 'policy' : 'harness';
   const out = [title('boundary_failure', true, [boundary !== undefined ? code(boundary) : '*(no boundary)*', kind !== undefined ? code(kind) : undefined])];
 
@@ -735,10 +684,10 @@ const boundaryFailure: Renderer = ({ row, ctx }) => {
   }
 
   const counts: string[] = [];
-  const count = numOf(row, 'dropped_count');
-  const bytes = numOf(row, 'dropped_bytes');
-  if (has(row, 'dropped_count')) counts.push(count !== undefined ? `${formatInt(count)} item${count === 1 ? '' : 's'}` : `count ${value(row.dropped_count)}`);
-  if (has(row, 'dropped_bytes')) counts.push(bytes !== undefined ? `${formatInt(bytes)} bytes (untruncated length)` : `bytes ${value(row.dropped_bytes)}`);
+  const count = numberAt(row, 'dropped_count');
+  const bytes = numberAt(row, 'dropped_bytes');
+  if (isPresent(row, 'dropped_count')) counts.push(count !== undefined ? `${formatInt(count)} item${count === 1 ? '' : 's'}` : `count ${value(row.dropped_count)}`);
+  if (isPresent(row, 'dropped_bytes')) counts.push(bytes !== undefined ? `${formatInt(bytes)} bytes (untruncated length)` : `bytes ${value(row.dropped_bytes)}`);
 
   const ownerLine =
     owner === undefined
@@ -752,19 +701,19 @@ const boundaryFailure: Renderer = ({ row, ctx }) => {
     bullets([
       `Kind: ${kind !== undefined ? `${code(kind)}${BOUNDARY_KIND_MEANING[kind] ? ` — ${BOUNDARY_KIND_MEANING[kind]}` : ' — ⚠ not one of dropped, unrecognized, truncated, killed, capped'}` : '*(absent)*'}`,
       ownerLine,
-      `Detail: ${has(row, 'detail') ? value(row.detail) : '*(absent)*'}`,
+      `Detail: ${isPresent(row, 'detail') ? value(row.detail) : '*(absent)*'}`,
       `Dropped: ${counts.length ? counts.join(' · ') : 'no counts (`dropped_count` and `dropped_bytes` are omitted when 0)'}`,
       row.unreported === true ? '⚠ **Unreported**: caught by the Drop backstop — a harness bug' : undefined,
       field(row, 'session_id', 'Session'),
     ]),
   );
   if (typeof row.excerpt === 'string') out.push(blockPreview('Excerpt', row.excerpt, EXCERPT_CHARS));
-  else if (has(row, 'excerpt') && row.excerpt !== null) out.push(`Excerpt: ${value(row.excerpt)}`);
+  else if (isPresent(row, 'excerpt') && row.excerpt !== null) out.push(`Excerpt: ${value(row.excerpt)}`);
   return out;
 };
 
 const budgetExhausted: Renderer = ({ row }) => [
-  title('budget_exhausted', true, [has(row, 'kind') ? value(row.kind) : undefined, sessionPart(row)]),
+  title('budget_exhausted', true, [isPresent(row, 'kind') ? value(row.kind) : undefined, sessionPart(row)]),
   bullets([
     field(row, 'max_iterations', 'Max iterations', tokens),
     field(row, 'kind', 'Budget'),
@@ -776,13 +725,13 @@ const budgetExhausted: Renderer = ({ row }) => [
 ];
 
 const stallWarning: Renderer = ({ row }) => {
-  const w = isObj(row.warning) ? row.warning : undefined;
+  const w = isObject(row.warning) ? row.warning : undefined;
   if (!w) {
-    return [title('agent_loop_stall_warning', true, [sessionPart(row)]), bullets([`Warning: ${has(row, 'warning') ? value(row.warning) : '*(absent)*'}`, field(row, 'session_id', 'Session')])];
+    return [title('agent_loop_stall_warning', true, [sessionPart(row)]), bullets([`Warning: ${isPresent(row, 'warning') ? value(row.warning) : '*(absent)*'}`, field(row, 'session_id', 'Session')])];
   }
-  const repeat = has(w, 'repeat_count') ? `${tokens(w.repeat_count)}${has(w, 'threshold') ? ` of threshold ${tokens(w.threshold)}` : ''}` : undefined;
+  const repeat = isPresent(w, 'repeat_count') ? `${tokens(w.repeat_count)}${isPresent(w, 'threshold') ? ` of threshold ${tokens(w.threshold)}` : ''}` : undefined;
   return [
-    title('agent_loop_stall_warning', true, [has(w, 'tool_name') ? value(w.tool_name) : undefined, has(w, 'iteration') ? `iteration ${value(w.iteration)}` : undefined, w.hard_stop === true ? '**hard stop**' : undefined]),
+    title('agent_loop_stall_warning', true, [isPresent(w, 'tool_name') ? value(w.tool_name) : undefined, isPresent(w, 'iteration') ? `iteration ${value(w.iteration)}` : undefined, w.hard_stop === true ? '**hard stop**' : undefined]),
     bullets([
       field(w, 'tool_name', 'Tool'),
       field(w, 'iteration', 'Iteration'),
@@ -801,9 +750,9 @@ const stallWarning: Renderer = ({ row }) => {
 };
 
 const toolCallEvent: Renderer = ({ row }) => {
-  const tool = strOf(row, 'tool_name');
+  const tool = stringAt(row, 'tool_name');
   return [
-    title('tool_call', true, ['event', tool !== undefined ? code(tool) : undefined, has(row, 'tool_call_id') ? value(row.tool_call_id) : undefined]),
+    title('tool_call', true, ['event', tool !== undefined ? code(tool) : undefined, isPresent(row, 'tool_call_id') ? value(row.tool_call_id) : undefined]),
     bullets([
       field(row, 'status', 'Status'),
       field(row, 'kind', 'Kind'),
@@ -815,28 +764,28 @@ const toolCallEvent: Renderer = ({ row }) => {
 };
 
 const toolCallUpdate: Renderer = ({ row, ctx }) => {
-  const tool = strOf(row, 'tool_name');
-  const id = strOf(row, 'tool_call_id');
-  const status = strOf(row, 'status');
-  const category = strOf(row, 'error_category');
-  const executor = isObj(row.executor) ? (strOf(row.executor, 'kind') ?? shortJson(row.executor)) : undefined;
+  const tool = stringAt(row, 'tool_name');
+  const id = stringAt(row, 'tool_call_id');
+  const status = stringAt(row, 'status');
+  const category = stringAt(row, 'error_category');
+  const executor = isObject(row.executor) ? (stringAt(row.executor, 'kind') ?? shortJson(row.executor)) : undefined;
   const paths = Array.isArray(row.changed_paths) ? row.changed_paths : undefined;
   const retraction = status === 'failed' && category === 'parse_aborted' && row.parsing === false;
-  const statusText = status !== undefined ? (status === 'failed' ? `**${code(status)}**` : code(status)) : has(row, 'status') ? value(row.status) : undefined;
+  const statusText = status !== undefined ? (status === 'failed' ? `**${code(status)}**` : code(status)) : isPresent(row, 'status') ? value(row.status) : undefined;
   const facts = bullets([
     statusText !== undefined ? `Status: ${statusText}` : 'Status: *(absent)*',
     category !== undefined ? `Error category: ${code(category)}${ERROR_CATEGORY_MEANING[category] ? ` — ${ERROR_CATEGORY_MEANING[category]}` : ''}` : field(row, 'error_category', 'Error category'),
     retraction ? 'Retraction: the streamed candidate was withdrawn, the tool never ran' : undefined,
     row.error !== null && row.error !== undefined ? `Error: ${value(row.error)}` : undefined,
     field(row, 'mutation_status', 'Mutation'),
-    has(row, 'duration_ms') || has(row, 'execution_duration_ms')
-      ? `Duration: ${has(row, 'duration_ms') ? ms(row.duration_ms) : '—'}${has(row, 'execution_duration_ms') ? ` · execution ${ms(row.execution_duration_ms)}` : ''}`
+    isPresent(row, 'duration_ms') || isPresent(row, 'execution_duration_ms')
+      ? `Duration: ${isPresent(row, 'duration_ms') ? ms(row.duration_ms) : '—'}${isPresent(row, 'execution_duration_ms') ? ` · execution ${ms(row.execution_duration_ms)}` : ''}`
       : undefined,
     executor !== undefined ? `Executor: ${code(executor)}` : undefined,
     paths ? `Changed paths: ${formatInt(paths.length)}${paths.length ? ` — ${paths.slice(0, 3).map((p) => value(p)).join(', ')}${paths.length > 3 ? ', …' : ''}` : ''}` : undefined,
     row.raw_output !== null && row.raw_output !== undefined ? `Output: ${typeof row.raw_output === 'string' ? inlinePreview(row.raw_output, 120) : code(shortJson(row.raw_output))}` : undefined,
-    has(row, 'parsing') && !retraction ? field(row, 'parsing', 'Parsing') : undefined,
-    id !== undefined ? partnerLine(ctx, 'tool_call', strOf(row, 'session_id') ?? '', id, undefined) : undefined,
+    isPresent(row, 'parsing') && !retraction ? field(row, 'parsing', 'Parsing') : undefined,
+    id !== undefined ? partnerLine(ctx, 'tool_call', stringAt(row, 'session_id') ?? '', id, undefined) : undefined,
     field(row, 'session_id', 'Session'),
   ]);
   return [title('tool_call_update', true, [tool !== undefined ? code(tool) : undefined, id !== undefined ? code(id) : undefined]), facts];
@@ -910,17 +859,17 @@ function rendererFor(type: string, event: boolean): Renderer | undefined {
 // ---------------------------------------------------------------------------------------------------------------
 // Envelope footer
 
-function footer(row: Obj, ctx: RowHoverContext, event: boolean): string {
+function footer(row: JsonObject, ctx: RowHoverContext, event: boolean): string {
   const parts = [`Line ${formatInt(ctx.line + 1)}`];
   if (event) {
-    if (has(row, 'index')) parts.push(`event #${value(row.index)}`);
+    if (isPresent(row, 'index')) parts.push(`event #${value(row.index)}`);
     const iso = msIso(row.emitted_at_ms);
     if (iso) parts.push(`emitted ${iso}`);
-    else if (has(row, 'emitted_at_ms')) parts.push(`emitted_at_ms ${value(row.emitted_at_ms)}`);
+    else if (isPresent(row, 'emitted_at_ms')) parts.push(`emitted_at_ms ${value(row.emitted_at_ms)}`);
     if (typeof row.execution_id === 'string') parts.push(`execution ${code(row.execution_id)}`);
     if (row.frame_depth !== null && row.frame_depth !== undefined) parts.push(`frame depth ${value(row.frame_depth)}`);
   }
-  if (has(row, 'timestamp')) {
+  if (isPresent(row, 'timestamp')) {
     const iso = timestampIso(row.timestamp);
     parts.push(iso ? `${iso} (${value(row.timestamp)})` : `timestamp ${value(row.timestamp)}`);
   }
@@ -935,21 +884,21 @@ function footer(row: Obj, ctx: RowHoverContext, event: boolean): string {
  * For a file-backend topic record (a row without `type` whose `event` has a string `kind`), the row it carries:
  * the payload object with `type` = `kind` (unless it has its own). Otherwise `undefined`.
  */
-export function topicRecordRow(row: Obj): Obj | undefined {
-  if (typeof row.type === 'string' || !isObj(row.event)) return undefined;
+export function topicRecordRow(row: JsonObject): JsonObject | undefined {
+  if (typeof row.type === 'string' || !isObject(row.event)) return undefined;
   const kind = row.event.kind;
   if (typeof kind !== 'string') return undefined;
   const payload = row.event.payload;
-  return isObj(payload) ? (typeof payload.type === 'string' ? payload : { ...payload, type: kind }) : { type: kind, payload };
+  return isObject(payload) ? (typeof payload.type === 'string' ? payload : { ...payload, type: kind }) : { type: kind, payload };
 }
 
-function topicHover(record: Obj, inner: Obj, context: RowHoverContext): string {
-  const event = record.event as Obj;
-  const parts = [`Line ${formatInt(context.line + 1)}`, `topic record ${has(record, 'id') ? `#${value(record.id)}` : '(no id)'}`];
+function topicHover(record: JsonObject, inner: JsonObject, context: RowHoverContext): string {
+  const event = record.event as JsonObject;
+  const parts = [`Line ${formatInt(context.line + 1)}`, `topic record ${isPresent(record, 'id') ? `#${value(record.id)}` : '(no id)'}`];
   const iso = msIso(event.occurred_at_ms);
   if (iso) parts.push(`occurred ${iso}`);
-  const headers = isObj(event.headers) ? event.headers : {};
-  const schema = strOf(headers, 'harn.provenance.schema');
+  const headers = isObject(event.headers) ? event.headers : {};
+  const schema = stringAt(headers, 'harn.provenance.schema');
   if (schema !== undefined) parts.push(`provenance ${code(schema)}`);
   const type = inner.type as string;
   const asEvent = looksLikeEvent(inner, 'jsonl') || (typeof inner.session_id === 'string' && !isTranscriptRowType(type));
@@ -971,7 +920,7 @@ function topicHover(record: Obj, inner: Obj, context: RowHoverContext): string {
  */
 export function rowHover(row: unknown, context: RowHoverContext): string | undefined {
   if (row === undefined) return undefined;
-  if (!isObj(row)) {
+  if (!isObject(row)) {
     const what = row === null ? 'null' : Array.isArray(row) ? 'an array' : `a ${typeof row}`;
     return `**Not a row**: the line is ${what}; rows are JSON objects with a \`type\`.\n\n*Line ${formatInt(context.line + 1)}*`;
   }
@@ -979,7 +928,7 @@ export function rowHover(row: unknown, context: RowHoverContext): string | undef
   if (inner) return topicHover(row, inner, context);
   const event = looksLikeEvent(row, context.kind);
   if (typeof row.type !== 'string') {
-    const note = has(row, 'type') ? `\`type\` is ${value(row.type)}, not a string` : 'no `type`';
+    const note = isPresent(row, 'type') ? `\`type\` is ${value(row.type)}, not a string` : 'no `type`';
     return [`**Row without a type**: ${note}. ${event ? 'Every agent event is tagged by `type`.' : 'Transcript rows without a `type` are rejected.'}`, footer(row, context, event)].join('\n\n');
   }
   const type = row.type;

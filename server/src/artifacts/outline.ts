@@ -22,6 +22,7 @@
 // outside an iteration are session children; terminal rows are 'terminal' nodes.
 
 import { contentText, formatInt, formatMs, formatUsd, isTerminalRow, isTranscriptRowType, terminalStatus, topicRecordRow, type RowArtifactKind } from './hover';
+import { isObject, numberAt, stringAt, type JsonObject } from './json';
 
 export type OutlineNodeKind = 'session' | 'iteration' | 'call' | 'message' | 'tool' | 'event' | 'terminal';
 
@@ -42,12 +43,6 @@ export interface OutlineRow {
   line: number;
   row: unknown;
 }
-
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const strOf = (o: Obj, k: string): string | undefined => (typeof o[k] === 'string' ? (o[k] as string) : undefined);
-const numOf = (o: Obj, k: string): number | undefined => (typeof o[k] === 'number' && Number.isFinite(o[k]) ? (o[k] as number) : undefined);
 
 /** One line of plain text, at most `max` characters. */
 function oneLine(text: string, max = 60): string {
@@ -79,7 +74,7 @@ const SETUP_TYPES: ReadonlySet<string> = new Set(['system_prompt', 'context_mani
 
 interface Entry {
   line: number;
-  row: Obj;
+  row: JsonObject;
 }
 
 interface SessionGroup {
@@ -97,11 +92,11 @@ function groupSessions(rows: OutlineRow[]): SessionGroup[] {
   let current: SessionGroup | undefined;
   let pending: Entry[] = [];
   for (const { line, row: raw } of rows) {
-    if (!isObj(raw)) continue;
+    if (!isObject(raw)) continue;
     // A file-backend topic record stands for the row it carries (§7).
     const row = topicRecordRow(raw) ?? raw;
     const entry = { line, row };
-    const sid = strOf(row, 'session_id');
+    const sid = stringAt(row, 'session_id');
     let target: SessionGroup | undefined;
     if (sid !== undefined && sid !== '') {
       target = byId.get(sid);
@@ -176,13 +171,13 @@ function callDetail(c: CallAcc): string {
   return parts.join(' · ');
 }
 
-function callRowDetail(type: string, row: Obj): string {
+function callRowDetail(type: string, row: JsonObject): string {
   switch (type) {
     case 'routing_decision':
       return [scalar(row.selected_provider), scalar(row.selected_model)].filter(Boolean).join(' / ');
     case 'provider_call_request': {
       const parts: string[] = [];
-      const n = numOf(row, 'message_count');
+      const n = numberAt(row, 'message_count');
       if (n !== undefined) parts.push(plural(n, 'message'));
       const tf = scalar(row.tool_format);
       if (tf) parts.push(tf);
@@ -190,8 +185,8 @@ function callRowDetail(type: string, row: Obj): string {
     }
     case 'provider_call_response': {
       const parts: string[] = [];
-      const i = numOf(row, 'input_tokens');
-      const o = numOf(row, 'output_tokens');
+      const i = numberAt(row, 'input_tokens');
+      const o = numberAt(row, 'output_tokens');
       if (i !== undefined || o !== undefined) parts.push(`${i !== undefined ? formatInt(i) : '?'} in / ${o !== undefined ? formatInt(o) : '?'} out`);
       const stop = scalar(row.stop_reason);
       if (stop) parts.push(stop);
@@ -209,26 +204,26 @@ function callRowDetail(type: string, row: Obj): string {
   }
 }
 
-function messageNode(line: number, row: Obj): OutlineNode {
-  const msg = isObj(row.message) ? row.message : undefined;
-  const role = strOf(row, 'role') ?? (msg ? strOf(msg, 'role') : undefined) ?? 'message';
+function messageNode(line: number, row: JsonObject): OutlineNode {
+  const msg = isObject(row.message) ? row.message : undefined;
+  const role = stringAt(row, 'role') ?? (msg ? stringAt(msg, 'role') : undefined) ?? 'message';
   const index = scalar(row.message_index);
   const content = row.content !== undefined ? row.content : msg?.content;
   const text = contentText(content, 200).text;
-  const toolCallId = strOf(row, 'tool_call_id') ?? (msg ? strOf(msg, 'tool_call_id') : undefined);
+  const toolCallId = stringAt(row, 'tool_call_id') ?? (msg ? stringAt(msg, 'tool_call_id') : undefined);
   const calls = msg && Array.isArray(msg.tool_calls) ? msg.tool_calls.length : 0;
   const detail = [toolCallId ? `→ ${toolCallId}` : '', calls ? plural(calls, 'tool call') : '', oneLine(text)].filter(Boolean).join(' · ');
   return node('message', index !== undefined ? `${role} #${index}` : role, detail, line);
 }
 
-function eventNode(line: number, row: Obj, type: string): OutlineNode {
+function eventNode(line: number, row: JsonObject, type: string): OutlineNode {
   if (isTerminalRow(row)) {
-    const iterations = numOf(row, 'iterations');
+    const iterations = numberAt(row, 'iterations');
     return node('terminal', type, [terminalStatus(row), iterations !== undefined ? plural(iterations, 'iteration') : ''].filter(Boolean).join(' · '), line);
   }
   switch (type) {
     case 'boundary_failure': {
-      const count = numOf(row, 'dropped_count');
+      const count = numberAt(row, 'dropped_count');
       const detail = [scalar(row.kind), scalar(row.owner), count !== undefined ? `${formatInt(count)} dropped` : '', row.unreported === true ? 'unreported' : ''];
       return node('event', `boundary_failure ${scalar(row.boundary) ?? '?'}`, detail.filter(Boolean).join(' · '), line);
     }
@@ -237,12 +232,12 @@ function eventNode(line: number, row: Obj, type: string): OutlineNode {
     case 'tool_call_update':
       return node('tool', `tool_call_update ${scalar(row.tool_name) ?? '?'}`, [scalar(row.tool_call_id), scalar(row.status), scalar(row.error_category)].filter(Boolean).join(' · '), line);
     case 'budget_exhausted': {
-      const max = numOf(row, 'max_iterations');
+      const max = numberAt(row, 'max_iterations');
       return node('event', 'budget_exhausted', [scalar(row.kind), max !== undefined ? `max ${plural(max, 'iteration')}` : ''].filter(Boolean).join(' · '), line);
     }
     case 'agent_loop_stall_warning': {
-      const w = isObj(row.warning) ? row.warning : {};
-      const repeat = numOf(w, 'repeat_count');
+      const w = isObject(row.warning) ? row.warning : {};
+      const repeat = numberAt(w, 'repeat_count');
       return node('event', 'agent_loop_stall_warning', [scalar(w.tool_name), repeat !== undefined ? `×${repeat}` : '', w.hard_stop === true ? 'hard stop' : ''].filter(Boolean).join(' · '), line);
     }
     case 'system_prompt':
@@ -251,7 +246,7 @@ function eventNode(line: number, row: Obj, type: string): OutlineNode {
     case 'tool_schemas':
       return node('event', type, Array.isArray(row.schemas) ? plural(row.schemas.length, 'tool') : '', line);
     default: {
-      const idx = numOf(row, 'index');
+      const idx = numberAt(row, 'index');
       return node('event', type, [idx !== undefined ? `#${idx}` : '', scalar(row.tool_name) ?? '', scalar(row.status) ?? ''].filter(Boolean).join(' · '), line);
     }
   }
@@ -293,12 +288,12 @@ function transcriptSession(group: SessionGroup): OutlineNode {
   const here = (): OutlineNode => curIter?.node ?? session;
 
   for (const { line, row } of group.entries) {
-    const type = strOf(row, 'type') ?? '(no type)';
+    const type = stringAt(row, 'type') ?? '(no type)';
     const callLabel = CALL_ROW_LABEL[type];
     if (callLabel !== undefined) {
       const iterKey = scalar(row.iteration);
       const it = iterKey !== undefined ? iterationFor(iterKey, line) : curIter;
-      const callId = strOf(row, 'call_id');
+      const callId = stringAt(row, 'call_id');
       let acc = callId !== undefined ? calls.get(callId) : undefined;
       if (!acc && callId === undefined && curCall && curCall.callId === undefined && type !== 'routing_decision' && type !== 'provider_call_request') acc = curCall;
       if (!acc) {
@@ -309,7 +304,7 @@ function transcriptSession(group: SessionGroup): OutlineNode {
         callCount++;
         if (it) it.calls++;
       }
-      const model = type === 'routing_decision' ? strOf(row, 'selected_model') : strOf(row, 'model');
+      const model = type === 'routing_decision' ? stringAt(row, 'selected_model') : stringAt(row, 'model');
       const rank = type === 'provider_call_response' ? 3 : type === 'provider_call_request' ? 2 : 1;
       if (model !== undefined && rank >= acc.modelRank) {
         acc.model = model;
@@ -317,8 +312,8 @@ function transcriptSession(group: SessionGroup): OutlineNode {
       }
       if (type === 'provider_call_response') {
         acc.responded = true;
-        const i = numOf(row, 'input_tokens');
-        const o = numOf(row, 'output_tokens');
+        const i = numberAt(row, 'input_tokens');
+        const o = numberAt(row, 'output_tokens');
         if (i !== undefined) {
           acc.inTokens = (acc.inTokens ?? 0) + i;
           inTotal += i;
@@ -329,9 +324,9 @@ function transcriptSession(group: SessionGroup): OutlineNode {
           outTotal += o;
           if (it) it.outTokens += o;
         }
-        const cost = numOf(row, 'cost_usd');
+        const cost = numberAt(row, 'cost_usd');
         if (cost !== undefined) acc.cost = (acc.cost ?? 0) + cost;
-        const latency = numOf(row, 'response_ms');
+        const latency = numberAt(row, 'response_ms');
         if (latency !== undefined) acc.latency = latency;
       }
       acc.node.children.push(node('event', callLabel, callRowDetail(type, row), line));
@@ -344,7 +339,7 @@ function transcriptSession(group: SessionGroup): OutlineNode {
       continue;
     }
     if ((type === 'tool_call' || type === 'tool_result') && row.tool_call_id === undefined) {
-      const callId = strOf(row, 'call_id');
+      const callId = stringAt(row, 'call_id');
       const tool = scalar(row.tool_name) ?? '?';
       if (type === 'tool_call') {
         const parent = curCall?.node ?? here();
@@ -366,7 +361,7 @@ function transcriptSession(group: SessionGroup): OutlineNode {
       here().children.push(eventNode(line, row, type));
       continue;
     }
-    const callId = strOf(row, 'call_id');
+    const callId = stringAt(row, 'call_id');
     const owner = callId !== undefined ? calls.get(callId) : undefined;
     (owner?.node ?? here()).children.push(eventNode(line, row, type));
   }
@@ -401,7 +396,7 @@ function eventLogSession(group: SessionGroup): OutlineNode {
     cur = undefined;
   };
   for (const { line, row } of group.entries) {
-    const type = strOf(row, 'type') ?? '(no type)';
+    const type = stringAt(row, 'type') ?? '(no type)';
     events++;
     if (type === 'iteration_start') {
       close();
@@ -440,7 +435,7 @@ function eventLogSession(group: SessionGroup): OutlineNode {
 function looksLikeEventLog(rows: OutlineRow[]): boolean {
   let seen = 0;
   for (const { row } of rows) {
-    if (!isObj(row)) continue;
+    if (!isObject(row)) continue;
     if (typeof row.emitted_at_ms === 'number') return true;
     const inner = topicRecordRow(row);
     if (inner && typeof inner.session_id === 'string' && !isTranscriptRowType(inner.type as string)) return true;

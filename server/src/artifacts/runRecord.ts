@@ -24,18 +24,12 @@ import * as nodePath from 'node:path';
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import { LineIndex } from '../text/lineIndex';
+import { hasOwn, isObject, type JsonObject } from './json';
+import { TERMINAL_ROW_TYPES } from './schemas';
 import type { ArtifactProblem, ArtifactSeverity, LineSpan } from './types';
 
 export const DESCRIPTOR_SCHEMA_VERSION = 'harn.llm_transcript_artifact.v1';
 export const LLM_JSONL = 'llm_jsonl';
-
-/** Row types that end a session (spec §1 "Terminal"); a row with `terminal: true` does too. */
-export const TERMINAL_ROW_TYPES: ReadonlySet<string> = new Set([
-  'agent_session_finalized',
-  'agent_session_terminal',
-  'run_terminal',
-  'terminal',
-]);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Recognition.
@@ -538,11 +532,12 @@ export interface TranscriptFacts {
   error: TranscriptScanError | null;
 }
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** serde_json's `get(a).or_else(get(b))…`: the value of the first key present (even if null), not the first string. */
-function firstPresent(row: Record<string, unknown>, keys: readonly string[]): unknown {
+/**
+ * serde_json's `get(a).or_else(get(b))…`: the value of the first key present (even if null), not the first string.
+ * Upstream's descriptor is computed this way, so the facts checked against it are too (rows.ts has the spec's
+ * "first string" identity used everywhere else).
+ */
+function firstPresent(row: JsonObject, keys: readonly string[]): unknown {
   for (const k of keys) if (hasOwn(row, k)) return row[k];
   return undefined;
 }
@@ -610,7 +605,7 @@ function rawTopLevelValue(text: string, key: string): string | undefined {
 }
 
 /** Upstream's `tool_schemas.hash` as a string: strings as they are, numbers as serde_json prints them. */
-function toolSchemaHash(row: Record<string, unknown>, line: string): string | null {
+function toolSchemaHash(row: JsonObject, line: string): string | null {
   if (!hasOwn(row, 'hash')) return null;
   const v = row.hash;
   let s: string;
@@ -850,7 +845,15 @@ interface Stated<T> {
   absent: boolean;
 }
 
-function stated<T>(d: LocatedDescriptor, field: DescriptorField, check: (v: unknown) => v is T, fallback: T): Stated<T> | undefined {
+/** A descriptor field's type as the schema states it (z.infer): present, maybe null. */
+type DescriptorValue<F extends DescriptorField> = Exclude<TranscriptDescriptor[F], undefined>;
+
+function stated<F extends DescriptorField>(
+  d: LocatedDescriptor,
+  field: F,
+  check: (v: unknown) => v is DescriptorValue<F>,
+  fallback: DescriptorValue<F>,
+): Stated<DescriptorValue<F>> | undefined {
   const located = d.fields[field];
   if (!located) return { value: fallback, span: d.keySpan, absent: true };
   return check(located.value) ? { value: located.value, span: located.span, absent: false } : undefined;
@@ -1071,7 +1074,7 @@ function verifyPointer(
     const actual = facts.complete ? `has a terminal row (status ${show(facts.terminal_status)})` : 'has no terminal row';
     mismatch(complete, 'completeness_mismatch', 'complete', `${stateText(complete, 'complete')}, the transcript on disk ${actual}.`, facts.complete);
   }
-  const optional: DescriptorField[] = [
+  const optional = [
     'session_id',
     'first_event_type',
     'first_event_id',
@@ -1080,10 +1083,10 @@ function verifyPointer(
     'terminal_status',
     'effective_tool_format',
     'tool_schema_hash',
-  ];
+  ] as const satisfies readonly DescriptorField[];
   for (const field of optional) {
-    const s = stated<string | null>(d, field, isOptString, null);
-    const actual = facts[field as keyof TranscriptFacts] as string | null;
+    const s = stated(d, field, isOptString, null);
+    const actual = facts[field];
     if (s && s.value !== actual) {
       mismatch(s, 'descriptor_field_mismatch', field, `${stateText(s, field)}, the transcript on disk gives ${show(actual)}.`, actual);
     }

@@ -18,16 +18,11 @@
 import { basename } from 'node:path';
 import { createScanner, findNodeAtLocation, parseTree, SyntaxKind, visit, ParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { z } from 'zod';
+import { asCount, asNumber, asString, isObject, type JsonObject } from './json';
 import { forEachLine, forEachTextLine, readLinesAt, type LineByteIndex } from './jsonl';
+import { identityOf, isTerminalRowObject, rowIdOf, terminalStatusOf, toolCallIdOf } from './rows';
 import { isRustWhitespace, rustTrim } from './runRecord';
-import {
-  EVENT_ROW_SCHEMAS,
-  EventEnvelopeSchema,
-  McpEventSchema,
-  ownerForKind,
-  TERMINAL_ROW_TYPES,
-  TRANSCRIPT_ROW_SCHEMAS,
-} from './schemas';
+import { eventSchemaFor, EventEnvelopeSchema, ownerForKind, TRANSCRIPT_ROW_SCHEMAS } from './schemas';
 import type { ArtifactKind, ArtifactProblem, ArtifactSeverity } from './types';
 
 /** The line-oriented artifact kinds (a run record is one JSON document, validated elsewhere). */
@@ -143,7 +138,7 @@ export interface LineResult {
 
 /** The §1 row identity: the first string among id/event_id/call_id, else `row:N` (N = 1-based non-blank line count). */
 export function rowIdentity(summary: RowSummary, rowNumber: number): string {
-  return summary.id ?? `row:${rowNumber}`;
+  return identityOf(summary.id, rowNumber);
 }
 
 /** Places a line's problems on `line`. */
@@ -196,60 +191,56 @@ function summary(
   };
 }
 
-type Obj = Record<string, unknown>;
-
 /** A value taken from a row, shortened for a message (a row can hold a 10 MB string anywhere). */
 function clip(value: string, max = 80): string {
   return value.length > max ? `${value.slice(0, max - 1)}…` : value;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const slot = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
-
-/** Fills the summary fields from a parsed row object. */
-function fillSummary(s: RowSummary, kind: JsonlKind, o: Obj, text: string): void {
+/**
+ * Fills the summary fields from a parsed row object. The row may have failed its schema (a summary describes
+ * every row: a receipt with a bad `ok` still binds), so it is read as a plain JSON object, field by field.
+ */
+function fillSummary(s: RowSummary, kind: JsonlKind, o: JsonObject, text: string): void {
   const type = s.type;
-  s.id = str(o.id) ?? str(o.event_id) ?? str(o.call_id);
-  s.sessionId = str(o.session_id);
-  s.callId = str(o.call_id);
-  s.iteration = slot(o.iteration);
+  s.id = rowIdOf(o);
+  s.sessionId = asString(o.session_id);
+  s.callId = asString(o.call_id);
+  s.iteration = asCount(o.iteration);
   if (kind === 'jsonl') return;
-  s.toolName = str(o.tool_name);
+  s.toolName = asString(o.tool_name);
   if (kind === 'eventLog') {
-    s.eventIndex = slot(o.index);
-    s.toolCallId = str(o.tool_call_id);
-    if (type === 'boundary_failure' && typeof o.boundary === 'string') s.boundary = boundaryInfo(o);
+    s.eventIndex = asCount(o.index);
+    s.toolCallId = asString(o.tool_call_id);
+    if (type === 'boundary_failure' && typeof o.boundary === 'string') s.boundary = boundaryInfo(o, o.boundary);
   } else {
     if (type === 'message') {
-      s.messageIndex = slot(o.message_index);
-      s.role = str(o.role);
+      s.messageIndex = asCount(o.message_index);
+      s.role = asString(o.role);
     } else if (type === 'tool_result') {
-      s.messageIndex = slot(o.message_index);
+      s.messageIndex = asCount(o.message_index);
     } else if (type === 'tool_call') {
-      s.assistantMessageIndex = slot(o.assistant_message_index);
+      s.assistantMessageIndex = asCount(o.assistant_message_index);
     } else if (type === 'tool_schemas') {
       s.toolSchemaHash = hashText(o.hash, text);
     }
   }
   const format = o.tool_format;
   if (typeof format === 'string' && format !== '') s.toolFormat = format;
-  if ((type !== undefined && TERMINAL_ROW_TYPES.has(type)) || o.terminal === true) {
+  if (isTerminalRowObject(o)) {
     s.terminal = true;
-    s.terminalStatus = str(o.final_status) ?? str(o.status) ?? str(o.stop_reason) ?? type;
+    s.terminalStatus = terminalStatusOf(o);
   }
 }
 
-function boundaryInfo(o: Obj): BoundaryFailureInfo {
-  const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+function boundaryInfo(o: JsonObject, boundary: string): BoundaryFailureInfo {
   return {
-    boundary: o.boundary as string,
-    kind: str(o.kind),
-    owner: str(o.owner),
-    detail: str(o.detail),
-    excerpt: str(o.excerpt),
-    droppedCount: count(o.dropped_count),
-    droppedBytes: count(o.dropped_bytes),
+    boundary,
+    kind: asString(o.kind),
+    owner: asString(o.owner),
+    detail: asString(o.detail),
+    excerpt: asString(o.excerpt),
+    droppedCount: asNumber(o.dropped_count),
+    droppedBytes: asNumber(o.dropped_bytes),
     unreported: o.unreported === true,
   };
 }
@@ -333,7 +324,7 @@ export function validateLine(kind: JsonlKind, text: string): LineResult {
   } catch {
     return { problems: [malformedProblem(text)], summary: summary('malformed', length, undefined, false, false) };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isObject(value)) {
     if (kind === 'jsonl') return { problems: NO_PROBLEMS, summary: summary('row', length, undefined, false, true) };
     const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
     return {
@@ -343,7 +334,7 @@ export function validateLine(kind: JsonlKind, text: string): LineResult {
       summary: summary('notObject', length, undefined, false, false),
     };
   }
-  const o = value as Obj;
+  const o = value;
   const typeValue = o.type;
   const type = typeof typeValue === 'string' ? typeValue : undefined;
   if (kind === 'jsonl') {
@@ -385,10 +376,7 @@ function compiledSchema(kind: 'transcript' | 'eventLog', type: string): z.ZodTyp
   const cache = kind === 'transcript' ? compiledTranscript : compiledEvents;
   let schema = cache.get(type);
   if (schema !== undefined) return schema;
-  const source =
-    kind === 'transcript'
-      ? TRANSCRIPT_ROW_SCHEMAS.get(type)
-      : (EVENT_ROW_SCHEMAS.get(type) ?? (type.startsWith('mcp_') ? McpEventSchema : undefined));
+  const source = kind === 'transcript' ? TRANSCRIPT_ROW_SCHEMAS.get(type) : eventSchemaFor(type);
   if (source === undefined) return undefined;
   schema = z.compile(source);
   // Unknown `mcp_*` types share one schema but are cached per type; bound the cache against hostile input.
@@ -541,7 +529,7 @@ type Issue = z.core.$ZodIssue;
 function schemaProblems(
   kind: JsonlKind,
   schema: z.ZodType,
-  o: Obj,
+  o: JsonObject,
   text: string,
   type: string | undefined,
   skipType: boolean,
@@ -553,7 +541,7 @@ function schemaProblems(
   return issueProblems(kind, type, issues, o, text);
 }
 
-function issueProblems(kind: JsonlKind, type: string | undefined, issues: readonly Issue[], o: Obj, text: string): LineProblem[] {
+function issueProblems(kind: JsonlKind, type: string | undefined, issues: readonly Issue[], o: JsonObject, text: string): LineProblem[] {
   if (issues.length === 0) return [];
   let root: JsonNode | undefined;
   try {
@@ -926,16 +914,20 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
           receipts.push(line);
         }
       }
-      if (s.callId !== undefined) {
+      const callId = toolCallIdOf(s);
+      if (callId !== undefined) {
         const calls = session(sessionId);
-        if (!calls.ended) calls.results.set(s.callId, (calls.results.get(s.callId) ?? 0) + 1);
+        if (!calls.ended) calls.results.set(callId, (calls.results.get(callId) ?? 0) + 1);
       }
-    } else if (s.type === 'tool_call' && sessionId !== undefined && s.callId !== undefined) {
-      const calls = session(sessionId);
-      if (!calls.ended) {
-        const lines = calls.calls.get(s.callId);
-        if (lines === undefined) calls.calls.set(s.callId, [line]);
-        else lines.push(line);
+    } else if (s.type === 'tool_call' && sessionId !== undefined) {
+      const callId = toolCallIdOf(s);
+      if (callId !== undefined) {
+        const calls = session(sessionId);
+        if (!calls.ended) {
+          const lines = calls.calls.get(callId);
+          if (lines === undefined) calls.calls.set(callId, [line]);
+          else lines.push(line);
+        }
       }
     }
     if (s.terminal) {
@@ -1131,8 +1123,8 @@ export function detectArtifactKind(fileName: string, firstLines: readonly string
     } catch {
       continue;
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
-    const o = value as Obj;
+    if (!isObject(value)) continue;
+    const o = value;
     if (typeof o.type !== 'string') continue;
     if (typeof o.index === 'number' && typeof o.emitted_at_ms === 'number') return 'eventLog';
     if (TRANSCRIPT_ROW_SCHEMAS.has(o.type)) return 'transcript';
