@@ -51,7 +51,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     outputChannel: output,
     traceOutputChannel: output,
-    initializationOptions: { trusted: vscode.workspace.isTrusted },
   };
   client = new LanguageClient('harn', 'Harn Workbench', serverOptions, clientOptions);
 
@@ -71,8 +70,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     client.onNotification(StatusNotification, (s: ServerStatus) => {
       status.severity = vscode.LanguageStatusSeverity.Information;
       const last = s.lastChecked ? ` · ${s.lastChecked} in ${s.lastCheckMs ?? 0} ms` : '';
-      status.text = s.state === 'ready' ? '$(check) Harn' : '$(sync~spin) Harn: checking';
-      status.detail = `Server ${s.state}${last}` + (s.limitations?.length ? ` · ${s.limitations.join('; ')}` : '') + trustNote();
+      status.text = '$(check) Harn';
+      status.detail = `Server ${s.state}${last}` + trustNote();
     }),
     vscode.commands.registerCommand('harn.showLog', () => output.show(true)),
     vscode.commands.registerCommand('harn.validateArtifactFile', async (target?: vscode.Uri) => {

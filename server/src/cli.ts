@@ -8,18 +8,18 @@ import { readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
 import { ArtifactProblem } from './artifacts/types';
 import { JsonlKind, validateArtifactFile } from './artifacts/validate';
-import { findingDiagnostics } from './boundaries/diagnostics';
-import { parseRegistry } from './boundaries/registry';
+import { gateRunDiagnostics } from './boundaries/diagnostics';
+import { boundaryInfoLookup, parseRegistry } from './boundaries/registry';
 import { renderGateText } from './boundaries/gate';
 import { scanHarnBoundaries } from './boundaries/harnSites';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from './boundaries/workspaceGate';
 import { artifactProblemDiagnostic, harnSyntaxDiagnostics } from './diagnostics';
-import { LineIndex } from './text/lineIndex';
+import { WORKBENCH_VERSION } from './version';
 import { HarnAnalysis } from './harn/analysis';
 import { FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText, sortDiagnostics } from './report/format';
 import { walkFiles } from './workspace/fileWalk';
 
-const VERSION = '0.1.0';
+const VERSION = WORKBENCH_VERSION;
 
 class UsageError extends Error {}
 
@@ -161,8 +161,8 @@ function registryTitles(root: string): (id: string) => string | undefined {
   } catch {
     return () => undefined;
   }
-  const titles = new Map(parseRegistry(text).boundaries.map((b) => [b.id?.value, b.title?.value] as const));
-  return (id) => titles.get(id);
+  const lookup = boundaryInfoLookup(parseRegistry(text));
+  return (id) => lookup(id)?.title;
 }
 
 /** Validates one artifact file from disk (streamed); undefined when the file is not an artifact. */
@@ -195,15 +195,7 @@ function runTranscript(args: ParsedArgs): number {
 
 function gateDiagnostics(gate: BoundaryGateWorkspace, run: GateRun): FileDiagnostic[] {
   const out: FileDiagnostic[] = [];
-  const indexes = new Map<string, LineIndex | undefined>();
-  for (const finding of run.result.findings) {
-    const where = finding.location.path;
-    if (!indexes.has(where)) {
-      const text = gate.readFile(where);
-      indexes.set(where, text === undefined ? undefined : new LineIndex(text));
-    }
-    for (const d of findingDiagnostics(finding, indexes.get(where))) out.push({ ...d, path: where });
-  }
+  for (const [where, list] of gateRunDiagnostics(run, (relative) => gate.readFile(relative))) for (const d of list) out.push({ ...d, path: where });
   return out;
 }
 

@@ -1,15 +1,14 @@
-// Custom messages between the client and the server. Imported by the client for its types only.
+// Custom messages between the client and the server, imported by the client too (so no zod here: the
+// server validates each parameter where it enters, in the adaptor of its request).
 
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 
 /** What the server last did, for the client's language status item. */
 export interface ServerStatus {
-  state: 'starting' | 'ready' | 'checking';
+  state: 'ready';
   /** Workspace-relative (or base) name of the last checked file. */
   lastChecked?: string;
   lastCheckMs?: number;
-  /** What is switched off, e.g. in an untrusted workspace. */
-  limitations?: string[];
 }
 
 export const StatusNotification = new NotificationType<ServerStatus>('harn/status');
@@ -27,3 +26,11 @@ export interface ValidateArtifactFileResult {
 }
 
 export const ValidateArtifactFileRequest = new RequestType<ValidateArtifactFileParams, ValidateArtifactFileResult, void>('harn/validateArtifactFile');
+
+/** The server's text of an open document, as a digest (tests compare it with the client's after each edit). */
+export interface DocumentDigestParams {
+  uri: string;
+}
+export type DocumentDigestResult = { version: number; sha256: string } | null;
+
+export const DocumentDigestRequest = new RequestType<DocumentDigestParams, DocumentDigestResult, void>('harn/documentDigest');

@@ -814,8 +814,30 @@ describe('boundary code actions over stdio', () => {
     mark = demo.client.mark();
     await demo.apply(register.edit);
     await demo.diagnostics(doc.uri, lacks('unknown_boundary'), mark);
-    // Not saved, so its anchor is missing and nothing constructs it; but the variant is there.
-    assert.deepEqual(codes(await demo.diagnostics(REGISTRY, has('no_test'), mark)), ['missing_anchor', 'no_test', 'stale_entry']);
+    // Not saved, so its anchor is missing and nothing constructs it; but the variant is there. The server
+    // publishes only the state after the whole two-file edit: never a transient orphan_entry in between.
+    const final = ['missing_anchor', 'no_test', 'stale_entry'];
+    await demo.diagnostics(REGISTRY, (p) => codes(p).join() === final.join(), mark);
+    const states = new Set(demo.client.publicationsSince(demo.uri(REGISTRY), mark).map((p) => codes(p).join(' ')));
+    assert.deepEqual([...states], [final.join(' ')]);
+  });
+
+  test('a two-file fix whose files arrive 300 ms apart: only the state after the whole edit is published', async () => {
+    let mark = demo.client.mark();
+    const doc = await demo.open(NOTES, EMITTER.replace('"chat_turn_cap"', '"chat_turn_capp"'));
+    const diagnostic = only(await demo.diagnostics(doc.uri, has('unknown_boundary'), mark), 'unknown_boundary');
+    const register = byTitle(await demo.codeActions(doc.uri, [diagnostic]), REGISTER_BOTH);
+    const changes = editsByUri(register.edit, [demo.uri(REGISTRY), demo.uri(FUNNEL)]);
+    mark = demo.client.mark();
+    await demo.write(REGISTRY, applyTextEdits(demo.read(REGISTRY), changes[demo.uri(REGISTRY)]));
+    // Six times the gate's debounce: without holding, the registry alone would be checked (orphan_entry).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await demo.write(FUNNEL, applyTextEdits(demo.read(FUNNEL), changes[demo.uri(FUNNEL)]));
+    const final = ['missing_anchor', 'no_test', 'stale_entry'];
+    await demo.diagnostics(REGISTRY, (p) => codes(p).join() === final.join(), mark);
+    const states = new Set(demo.client.publicationsSince(demo.uri(REGISTRY), mark).map((p) => codes(p).join(' ')));
+    assert.deepEqual([...states], [final.join(' ')]);
+    assert.ok(demo.client.logMessages().some((m) => m.startsWith('loud-boundary gate: waiting for the rest of a multi-file fix')));
   });
 
   test('orphan_entry: "Add BoundaryId::X" adds the variant to the funnel open in the editor; the gate follows it unsaved', async () => {

@@ -146,6 +146,11 @@ export class TestClient {
     return [...this.diagnostics.values()].map((list) => list[list.length - 1].params);
   }
 
+  /** Every publication for `uri` after the mark `since`, oldest first. */
+  publicationsSince(uri: string, since: number): PublishDiagnosticsParams[] {
+    return (this.diagnostics.get(uri) ?? []).filter((p) => p.seq > since).map((p) => p.params);
+  }
+
   /** The latest publication for `uri`, if any. */
   latestDiagnostics(uri: string): PublishDiagnosticsParams | undefined {
     return this.diagnostics.get(uri)?.at(-1)?.params;

@@ -4,6 +4,7 @@
 import { WorkbenchDiagnostic } from '../diagnostics';
 import { LineIndex } from '../text/lineIndex';
 import { Finding } from './gate';
+import { GateRun } from './workspaceGate';
 
 export const BOUNDARY_SOURCE = 'harn.boundaries';
 
@@ -19,4 +20,34 @@ export function findingDiagnostics(finding: Finding, lineIndex: LineIndex | unde
     message: `${finding.id ? `${finding.id}: ` : ''}${finding.message}${where}`,
     data: { id: finding.id, kind: finding.kind, path: finding.path },
   }));
+}
+
+/**
+ * A gate run's findings as diagnostics, per root-relative file where each is shown (the line index of
+ * each file built once from `readFile`). `skip` leaves out findings another check owns.
+ */
+export function gateRunDiagnostics(
+  run: GateRun,
+  readFile: (relative: string) => string | undefined,
+  skip: (finding: Finding) => boolean = () => false,
+): Map<string, WorkbenchDiagnostic[]> {
+  const byPath = new Map<string, WorkbenchDiagnostic[]>();
+  const indexes = new Map<string, LineIndex | undefined>();
+  for (const finding of run.result.findings) {
+    if (skip(finding)) continue;
+    const where = finding.location.path;
+    if (!indexes.has(where)) {
+      const text = readFile(where);
+      indexes.set(where, text === undefined ? undefined : new LineIndex(text));
+    }
+    const list = byPath.get(where) ?? [];
+    byPath.set(where, list);
+    list.push(...findingDiagnostics(finding, indexes.get(where)));
+  }
+  return byPath;
+}
+
+/** Without a registry the workspace does not use the gate: its one finding says so, and the editor stays quiet. */
+export function gateIsInactive(run: GateRun): boolean {
+  return run.result.findings.length === 1 && run.result.findings[0]?.kind === 'missing_registry';
 }

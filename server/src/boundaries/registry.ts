@@ -289,3 +289,19 @@ export function parseRegistry(text: string): Registry {
   }
   return registry;
 }
+
+/** What the registry says of a boundary id: for boundary_failure rows, their hovers and messages. */
+export interface BoundaryInfo {
+  title?: string;
+  drops?: string;
+}
+
+/** One lookup of registered boundaries by id (the first entry wins, as the gate reports duplicates). */
+export function boundaryInfoLookup(registry: Registry | undefined): (id: string) => BoundaryInfo | undefined {
+  const byId = new Map<string, BoundaryInfo>();
+  for (const entry of registry?.boundaries ?? []) {
+    const id = entry.id?.value;
+    if (id !== undefined && !byId.has(id)) byId.set(id, { title: entry.title?.value, drops: entry.drops?.value });
+  }
+  return (id) => byId.get(id);
+}

@@ -650,3 +650,8 @@ export function isExemptSitePath(path: string): boolean {
     normalized.endsWith('_test.rs')
   );
 }
+
+/** Upstream's `is_exempt_site`: the funnel itself, or a Rust test module or test file, is no site the gate checks. */
+export function isExemptSite(relative: string, funnelPath: string): boolean {
+  return relative.endsWith('.rs') && (relative === funnelPath || isExemptSitePath(relative));
+}

@@ -11,7 +11,7 @@ import { walkFiles } from '../workspace/fileWalk';
 import { evaluateGate, GateResult } from './gate';
 import { HarnBoundaryScan, scanHarnBoundaries } from './harnSites';
 import { parseRegistry } from './registry';
-import { isExemptSitePath, parseFunnel, scanRustMentions } from './rust';
+import { isExemptSite, parseFunnel, scanRustMentions } from './rust';
 import { BoundarySite, Funnel, Registry, RustMention, TextRange } from './types';
 
 export interface GateSettings {
@@ -71,6 +71,8 @@ export interface GateRun {
   funnel: Funnel | undefined;
   /** All sites (exempt ones included), for hover, completion and fixes. */
   allSites: BoundarySite[];
+  /** The sites the gate checks (the funnel and test files are exempt): an entry's anchors are among these. */
+  gateSites: BoundarySite[];
   scannedFiles: number;
 }
 
@@ -207,6 +209,24 @@ export class BoundaryGateWorkspace {
     return known;
   }
 
+  /** The registry parsed from a text, parsed once per text (hovers and fixes ask for it on every request). */
+  parseRegistryText(text: string): Registry {
+    if (this.parsedRegistry?.text !== text) this.parsedRegistry = { text, registry: parseRegistry(text) };
+    return this.parsedRegistry.registry;
+  }
+
+  /** The registry as it is now (open document or disk): the last run may predate an edit. */
+  currentRegistry(): Registry | undefined {
+    const text = this.readFile(this.settings.registryPath);
+    return text === undefined ? undefined : this.parseRegistryText(text);
+  }
+
+  /** The funnel parsed from a text, once per text. */
+  parseFunnelText(text: string): Funnel {
+    if (this.parsedFunnel?.text !== text) this.parsedFunnel = { text, funnel: parseFunnel(text) };
+    return this.parsedFunnel.funnel;
+  }
+
   /** Runs the whole gate, re-reading only what was invalidated since the last run. */
   run(): GateRun {
     const { registryPath, funnelPath } = this.settings;
@@ -220,6 +240,7 @@ export class BoundaryGateWorkspace {
       registry,
       funnel: undefined,
       allSites: [],
+      gateSites: [],
       scannedFiles: 0,
     });
     for (const configured of [registryPath, funnelPath]) {
@@ -228,12 +249,10 @@ export class BoundaryGateWorkspace {
     }
     const registryText = this.configuredText(registryPath);
     if (registryText === undefined) return (this.lastRun = empty('missing_registry', registryPath, `missing ${registryPath}`));
-    if (this.parsedRegistry?.text !== registryText) this.parsedRegistry = { text: registryText, registry: parseRegistry(registryText) };
-    const registry = this.parsedRegistry.registry;
+    const registry = this.parseRegistryText(registryText);
     const funnelText = this.configuredText(funnelPath);
     if (funnelText === undefined) return (this.lastRun = empty('missing_funnel', funnelPath, `missing the funnel definition ${funnelPath}`, registry));
-    if (this.parsedFunnel?.text !== funnelText) this.parsedFunnel = { text: funnelText, funnel: parseFunnel(funnelText) };
-    const funnel = this.parsedFunnel.funnel;
+    const funnel = this.parseFunnelText(funnelText);
 
     this.fileList ??= walkFiles(this.root, { accept: (rel) => this.isScanned(rel), enter: (rel) => this.mayHoldScanned(rel) });
     const referencedPaths = new Set<string>();
@@ -251,7 +270,7 @@ export class BoundaryGateWorkspace {
     const ordered = [...this.fileList.filter((f) => f.endsWith('.rs')), ...this.fileList.filter((f) => !f.endsWith('.rs'))];
     for (const relative of ordered) {
       const scan = this.scanFile(relative, referencedPaths);
-      const exempt = relative.endsWith('.rs') && (relative === funnelPath || isExemptSitePath(relative));
+      const exempt = isExemptSite(relative, funnelPath);
       const found: BoundarySite[] = [];
       for (const mention of scan.rust) {
         const id = wire.get(mention.variant);
@@ -280,7 +299,7 @@ export class BoundaryGateWorkspace {
       }
     }
     const result = evaluateGate({ registryPath, funnelPath, registry, funnel, sites, existing, contents, refused });
-    this.lastRun = { result, registry, funnel, allSites, scannedFiles: ordered.length };
+    this.lastRun = { result, registry, funnel, allSites, gateSites: sites, scannedFiles: ordered.length };
     return this.lastRun;
   }
 }

@@ -1,9 +1,11 @@
-// One place that publishes diagnostics: each producer (syntax, live boundary checks, the gate, …) owns
-// a bucket per document, and a document's published list is the union of its buckets.
+// One place that publishes diagnostics: each producer (a provider's live checks, the gate's workspace
+// findings, files validated from disk) owns a bucket per document, and a document's published list is
+// the union of its buckets.
 
 import { Connection, Diagnostic } from 'vscode-languageserver';
 
-export type Bucket = 'harn' | 'gate' | 'artifacts';
+/** A provider's name, or the name of a workspace-wide producer (`gate`). */
+export type Bucket = string;
 
 export class DiagnosticsStore {
   private readonly byUri = new Map<string, Map<Bucket, Diagnostic[]>>();
@@ -15,6 +17,14 @@ export class DiagnosticsStore {
     let buckets = this.byUri.get(uri);
     if (!buckets) this.byUri.set(uri, (buckets = new Map()));
     buckets.set(bucket, diagnostics);
+    this.publish(uri, version);
+  }
+
+  /** Replaces several buckets of one document and publishes it once (one check, one publication). */
+  setBuckets(uri: string, next: ReadonlyMap<Bucket, Diagnostic[]>, version?: number): void {
+    let buckets = this.byUri.get(uri);
+    if (!buckets) this.byUri.set(uri, (buckets = new Map()));
+    for (const [bucket, diagnostics] of next) buckets.set(bucket, diagnostics);
     this.publish(uri, version);
   }
 

@@ -636,22 +636,3 @@ export function nodePathAt(root: AnyNode, offset: number): AnyNode[] {
     current = next;
   }
 }
-
-export function isDeclaration(stmt: Stmt): stmt is Declaration {
-  switch (stmt.kind) {
-    case 'FnDecl':
-    case 'PipelineDecl':
-    case 'ToolDecl':
-    case 'SkillDecl':
-    case 'EvalPackDecl':
-    case 'StructDecl':
-    case 'EnumDecl':
-    case 'TypeAliasDecl':
-    case 'InterfaceDecl':
-    case 'ImplDecl':
-    case 'OverrideDecl':
-      return true;
-    default:
-      return false;
-  }
-}

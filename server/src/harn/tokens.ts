@@ -49,19 +49,6 @@ export const KEYWORDS: ReadonlySet<string> = new Set([
 /** Keywords that are called like functions (human-in-the-loop primitives). */
 export const HITL_KEYWORDS: ReadonlySet<string> = new Set(['ask_user', 'dual_control', 'escalate_to', 'request_approval']);
 
-/** Words that are identifiers to the lexer but have meaning in some positions. */
-export const CONTEXTUAL_WORDS: readonly string[] = [
-  'gen', 'each', 'settle', 'with', 'as', 'stream', 'timeout', 'default', 'description', 'summarize', 'where',
-  'out', 'not', 'self', 'block', 'scope', 'throws', 'is', 'implies', 'cost_route', 'max_concurrent',
-];
-
-/** Two-character operators, tried before single characters. */
-export const TWO_CHAR_OPERATORS: ReadonlySet<string> = new Set([
-  '==', '!=', '&&', '||', '|>', '??', '**', '?.', '->', '<=', '>=', '+=', '-=', '*=', '/=', '%=', '::',
-]);
-
-export const SINGLE_CHAR_OPERATORS = '=!.+-*/%<>?|@{}()[],:;&';
-
 export function tokenText(source: string, token: Token): string {
   return source.slice(token.start, token.end);
 }

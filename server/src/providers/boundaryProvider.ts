@@ -11,27 +11,31 @@ import {
   CompletionItem,
   CompletionItemKind,
   Diagnostic,
-  DiagnosticSeverity,
   FileChangeType,
   Hover,
   MarkupKind,
+  Position,
   TextDocuments,
   TextEdit as LspTextEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { entryMarkdown, fixesFor, idCompletions, kindCompletions, liveHarnProblems, registeredIds } from '../boundaries/assist';
-import { findingDiagnostics, BOUNDARY_SOURCE } from '../boundaries/diagnostics';
+import { BOUNDARY_SOURCE, gateIsInactive, gateRunDiagnostics } from '../boundaries/diagnostics';
 import { boundaryFieldAt, scanHarnBoundaries } from '../boundaries/harnSites';
-import { TextEdit } from '../boundaries/registryEdits';
-import { parseRegistry } from '../boundaries/registry';
-import { isExemptSitePath, parseFunnel, scanRustMentions } from '../boundaries/rust';
+import { harnIdAt, IdAtCursor, registryIdAt, rustIdAt } from '../boundaries/idAt';
+import { applyEdits, TextEdit } from '../boundaries/registryEdits';
+import { BoundaryInfo, boundaryInfoLookup } from '../boundaries/registry';
 import { BoundarySite, Registry, TextRange } from '../boundaries/types';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from '../boundaries/workspaceGate';
-import { HarnAnalysis } from '../harn/analysis';
+import { DiagnosticsStore } from '../features/diagnosticsStore';
+import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
+import { DocumentKind } from '../features/router';
+import { stringContent } from '../harn/strings';
 import { LineIndex } from '../text/lineIndex';
-import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
-import { DiagnosticsStore } from './diagnosticsStore';
-import { toLspDiagnostic } from './harnFeatures';
+import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
+import { FileEdit, PendingEdits } from '../workspace/pendingEdits';
+import { WorkbenchSettings } from '../workspace/settings';
+import { toLspDiagnostic } from './convert';
 
 const SOURCE = BOUNDARY_SOURCE;
 const GATE_DELAY_MS = 50;
@@ -44,16 +48,25 @@ export interface BoundaryDiagnosticData {
   suggestions?: string[];
 }
 
-export class BoundaryService {
+export class BoundaryProvider implements DomainProvider {
+  readonly name = 'boundaries';
+  readonly kinds: ReadonlySet<DocumentKind> = new Set(['harn', 'rust', 'registry']);
   private gate: BoundaryGateWorkspace | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly onGateRun: Array<() => void> = [];
+  private readonly pendingEdits = new PendingEdits();
+  private lookupOf: { registry: Registry | undefined; lookup: (id: string) => BoundaryInfo | undefined } | undefined;
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
     private readonly store: DiagnosticsStore,
+    private readonly workspace: HarnWorkspace,
     private readonly log: (message: string) => void,
   ) {}
+
+  configure(root: string | undefined, settings: WorkbenchSettings): void {
+    if (root) this.start(root, settings.boundaries);
+  }
 
   /** Starts (or restarts with new settings) the gate for a workspace root. */
   start(root: string, settings: Partial<GateSettings>): void {
@@ -81,6 +94,13 @@ export class BoundaryService {
     return this.gate?.last?.allSites ?? [];
   }
 
+  /** What the registry of the last gate run says of an id (for boundary_failure rows of run artifacts). */
+  boundaryInfo(id: string): BoundaryInfo | undefined {
+    const registry = this.registry;
+    if (!this.lookupOf || registry !== this.lookupOf.registry) this.lookupOf = { registry, lookup: boundaryInfoLookup(registry) };
+    return this.lookupOf.lookup(id);
+  }
+
   whenGateRuns(listener: () => void): void {
     this.onGateRun.push(listener);
   }
@@ -90,10 +110,6 @@ export class BoundaryService {
     const rel = path.relative(this.gate.root, uriToPath(uri));
     if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
     return rel.split(path.sep).join('/');
-  }
-
-  private isRegistry(uri: string): boolean {
-    return this.gate !== undefined && this.relative(uri) === this.gate.settings.registryPath;
   }
 
   /** A document was saved, or files changed on disk: re-read those and re-run the gate shortly. */
@@ -113,6 +129,7 @@ export class BoundaryService {
       }
       const kind = change.type === FileChangeType.Created ? 'created' : change.type === FileChangeType.Deleted ? 'deleted' : 'changed';
       this.gate.invalidate(rel, kind);
+      if (this.pendingEdits.concerns(rel)) this.pendingEdits.changed(rel, this.gate.readFile(rel), (r) => this.gate?.readFile(r));
       relevant = true;
     }
     if (relevant) this.schedule();
@@ -122,6 +139,8 @@ export class BoundaryService {
   documentChanged(uri: string): void {
     if (!this.gate) return;
     const rel = this.relative(uri);
+    if (rel === undefined) return;
+    if (this.pendingEdits.concerns(rel)) this.pendingEdits.changed(rel, this.gate.readFile(rel), (r) => this.gate?.readFile(r));
     if (rel === this.gate.settings.registryPath || rel === this.gate.settings.funnelPath) {
       this.gate.invalidate(rel);
       this.schedule();
@@ -138,18 +157,19 @@ export class BoundaryService {
     this.filesChanged([{ uri, type: FileChangeType.Changed }]);
   }
 
-  /** The registry as it is now (open document or disk): the last gate run may predate an edit. */
-  private currentRegistry(): Registry | undefined {
-    const text = this.gate?.readFile(this.gate.settings.registryPath);
-    return text === undefined ? undefined : parseRegistry(text);
-  }
-
-  private schedule(): void {
+  private schedule(delay = GATE_DELAY_MS): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      // Half of a multi-file fix has arrived: publish once the other half has (or the fix is given up).
+      const gate = this.gate;
+      const hold = gate && this.pendingEdits.holdUntil((relative) => gate.readFile(relative));
+      if (hold !== undefined) {
+        this.log(`loud-boundary gate: waiting for the rest of a multi-file fix (at most ${Math.round(hold - performance.now())} ms)`);
+        return this.schedule(Math.max(1, hold - performance.now()));
+      }
       this.runNow('files changed');
-    }, GATE_DELAY_MS);
+    }, delay);
   }
 
   private runNow(reason: string): void {
@@ -168,124 +188,79 @@ export class BoundaryService {
 
   /** Publishes the gate's findings on the files where they are fixed. */
   private publish(run: GateRun): void {
-    const gate = this.gate!;
+    const gate = this.gate;
+    if (!gate) return;
     const byUri = new Map<string, Diagnostic[]>();
-    const indexes = new Map<string, LineIndex | undefined>();
-    const lineIndexOf = (relative: string): LineIndex | undefined => {
-      if (!indexes.has(relative)) {
-        const text = gate.readFile(relative);
-        indexes.set(relative, text === undefined ? undefined : new LineIndex(text));
-      }
-      return indexes.get(relative);
-    };
-    // Without a registry the workspace does not use the gate: say nothing.
-    const inactive = run.result.findings.length === 1 && run.result.findings[0].kind === 'missing_registry';
-    if (!inactive) {
-      for (const finding of run.result.findings) {
-        // Live checks own unknown ids in open .harn documents (they follow unsaved text).
-        if (finding.kind === 'unknown_boundary' && finding.location.path.endsWith('.harn') && this.documents.get(pathToUri(path.join(gate.root, finding.location.path)))) continue;
-        const uri = pathToUri(path.join(gate.root, finding.location.path));
-        const list = byUri.get(uri) ?? [];
-        byUri.set(uri, list);
-        list.push(...findingDiagnostics(finding, lineIndexOf(finding.location.path)).map(toLspDiagnostic));
-      }
+    if (!gateIsInactive(run)) {
+      const uriOf = (relative: string): string => pathToUri(path.join(gate.root, relative));
+      // Live checks own unknown ids in open .harn documents (they follow unsaved text).
+      const ownedByLiveChecks = (f: { kind: string; location: { path: string } }): boolean =>
+        f.kind === 'unknown_boundary' && f.location.path.endsWith('.harn') && this.documents.get(uriOf(f.location.path)) !== undefined;
+      for (const [relative, list] of gateRunDiagnostics(run, (r) => gate.readFile(r), ownedByLiveChecks)) byUri.set(uriOf(relative), list.map(toLspDiagnostic));
     }
     this.store.replaceAll('gate', byUri);
   }
 
-  /** As-you-type checks of one `.harn` document. */
-  liveDiagnostics(uri: string, analysis: HarnAnalysis): Diagnostic[] {
+  /** As-you-type checks of `.harn` documents (the gate's findings on other files are its own bucket). */
+  diagnostics(doc: TextDocument, kind: DocumentKind): Diagnostic[] | undefined {
+    if (kind !== 'harn') return undefined;
     if (!this.gate?.last?.registry) return [];
     // Only files the gate scans (harnGlobs): elsewhere a boundary report is not a site upstream knows.
-    const relative = this.relative(uri);
+    const relative = this.relative(doc.uri);
     if (relative === undefined || !this.gate.isScanned(relative)) return [];
+    const analysis = this.workspace.analysisOf(doc);
     const problems = liveHarnProblems(scanHarnBoundaries(analysis), this.gate.last.registry);
-    return problems.map((p) => {
-      const d: Diagnostic = {
+    return problems.map((p) =>
+      toLspDiagnostic({
         range: analysis.lineIndex.rangeOf(p.range.start, p.range.end),
-        severity: p.code === 'unknown_boundary' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
+        severity: p.severity,
         source: SOURCE,
         code: p.code,
         message: p.message,
-      };
-      if (p.data) d.data = { id: p.data.id, kind: p.code, path: '', suggestions: p.data.suggestions } satisfies BoundaryDiagnosticData;
-      return d;
-    });
+        data: p.data ? ({ id: p.data.id, kind: p.code, path: '', suggestions: p.data.suggestions } satisfies BoundaryDiagnosticData) : undefined,
+      }),
+    );
   }
 
   // ------------------------------------------------------------------------------------ hover
 
-  hover(doc: TextDocument, offset: number): Hover | undefined {
-    const registry = this.currentRegistry();
+  hover({ doc, kind }: DocumentRequest, position: Position): Hover | undefined {
+    const registry = this.gate?.currentRegistry();
     // Without a readable registry there is nothing to say about an id; other hovers answer instead.
-    if (!this.gate || !registry?.parsed) return undefined;
-    const id = this.idAt(doc, offset, registry);
+    if (!this.gate || !doc || !registry?.parsed) return undefined;
+    const id = this.idAt(doc, kind, doc.offsetAt(position), registry);
     if (!id) return undefined;
     const root = this.gate.root;
     const markdown = entryMarkdown(id.id, registry, this.sites, (rel) => pathToUri(path.join(root, rel)));
-    return { contents: { kind: MarkupKind.Markdown, value: markdown }, range: id.range };
+    return { contents: { kind: MarkupKind.Markdown, value: markdown }, range: { start: doc.positionAt(id.range.start), end: doc.positionAt(id.range.end) } };
   }
 
-  /** The boundary id named at `offset` in a `.harn`, `.rs` or registry document (ranges read from the document's own text). */
-  private idAt(doc: TextDocument, offset: number, registry: Registry): { id: string; range: Hover['range'] } | undefined {
-    if (!this.gate?.last) return undefined;
-    const text = doc.getText();
-    const at = (r: TextRange) => (r.start <= offset && offset <= r.end ? { start: doc.positionAt(r.start), end: doc.positionAt(r.end) } : undefined);
-    if (doc.languageId === 'harn') {
-      for (const ref of scanHarnBoundaries(new HarnAnalysis(text)).references) {
-        const range = at(ref.range);
-        if (range) return { id: ref.id, range };
-      }
-      return undefined;
-    }
-    if (doc.uri.endsWith('.rs')) {
-      // The funnel maps variants to wire ids; when this is the funnel, read it from the (maybe unsaved) text.
-      const isFunnel = this.relative(doc.uri) === this.gate.settings.funnelPath;
-      const funnel = isFunnel ? parseFunnel(text) : this.gate.last.funnel;
-      if (!funnel) return undefined;
-      const wire = new Map(funnel.arms.map((a) => [a.variant, a.wire]));
-      for (const mention of scanRustMentions(text)) {
-        const id = wire.get(mention.variant);
-        const range = at(mention.range);
-        if (id && range) return { id, range };
-      }
-      if (!isFunnel) return undefined;
-      for (const arm of funnel.arms) {
-        const range = at(arm.wireRange) ?? at(arm.variantRange);
-        if (range) return { id: arm.wire, range };
-      }
-      for (const variant of funnel.enumVariants) {
-        const id = wire.get(variant.name);
-        const range = at(variant.range);
-        if (id && range) return { id, range };
-      }
-      return undefined;
-    }
-    if (this.isRegistry(doc.uri)) {
-      for (const entry of [...registry.boundaries, ...registry.audited]) {
-        const range = entry.id && at(entry.id.range);
-        if (entry.id && range) return { id: entry.id.value, range };
-      }
-    }
-    return undefined;
+  /** The boundary id named at `offset` in a `.harn`, `.rs` or registry document (read from the document's own text). */
+  private idAt(doc: TextDocument, kind: DocumentKind, offset: number, registry: Registry): IdAtCursor | undefined {
+    const gate = this.gate;
+    if (!gate?.last) return undefined;
+    if (kind === 'harn') return harnIdAt(scanHarnBoundaries(this.workspace.analysisOf(doc)), offset);
+    if (kind === 'registry') return registryIdAt(registry, offset);
+    if (kind !== 'rust') return undefined;
+    // The funnel maps variants to wire ids; when this is the funnel, read it from the (maybe unsaved) text.
+    const isFunnel = this.relative(doc.uri) === gate.settings.funnelPath;
+    const funnel = isFunnel ? gate.parseFunnelText(doc.getText()) : gate.last.funnel;
+    return funnel ? rustIdAt(doc.getText(), funnel, isFunnel, offset) : undefined;
   }
 
   // ------------------------------------------------------------------------------- completion
 
   /** Items inside `boundary: "|"` and `kind: "|"` of a `.harn` dict, or undefined elsewhere. */
-  completion(analysis: HarnAnalysis, offset: number): CompletionItem[] | undefined {
+  completion({ doc, kind }: OpenDocumentRequest, position: Position): CompletionItem[] | undefined {
+    if (kind !== 'harn') return undefined;
+    const analysis = this.workspace.analysisOf(doc);
+    const offset = analysis.lineIndex.offsetAt(position);
     const field = boundaryFieldAt(analysis, offset);
     if (!field) return undefined;
-    // Replace the string's content: between the delimiters (`"`, `r#"…"#`, `"""`), or to the end of an unterminated one.
-    const { start, end, raw, triple } = field.literal;
-    const text = analysis.text;
-    const opening = raw ? (/^r#*"/.exec(text.slice(start, end))?.[0] ?? 'r"') : triple ? '"""' : '"';
-    const closing = raw ? '"' + '#'.repeat(opening.length - 2) : opening;
-    const contentStart = start + opening.length;
-    if (offset < contentStart) return undefined;
-    const closed = end - contentStart >= closing.length && text.slice(end - closing.length, end) === closing;
-    const contentEnd = closed ? end - closing.length : end;
-    const range = analysis.lineIndex.rangeOf(contentStart, Math.max(contentStart, contentEnd));
+    // Replace the string's content: between the delimiters, or to the end of an unterminated one.
+    const content = stringContent(analysis.text, field.literal);
+    if (offset < content.start) return undefined;
+    const range = analysis.lineIndex.rangeOf(content.start, content.end);
     const items = field.field === 'boundary' ? idCompletions(this.registry) : kindCompletions();
     return items.map((item, i) => ({
       label: item.label,
@@ -299,7 +274,7 @@ export class BoundaryService {
 
   // ---------------------------------------------------------------------------- code actions
 
-  codeActions(params: CodeActionParams): CodeAction[] {
+  codeAction(_request: DocumentRequest, params: CodeActionParams): CodeAction[] {
     const gate = this.gate;
     const run = gate?.last;
     if (!gate || !run || !params.context.diagnostics.some((d) => d.source === SOURCE)) return [];
@@ -311,20 +286,20 @@ export class BoundaryService {
     const textOf = (relative: string): string | undefined => (relative === here && sourceText !== undefined ? sourceText : gate.readFile(relative));
     // Edits are computed on the registry and funnel texts they will apply to, not on the last run's parse of them.
     const registryText = textOf(gate.settings.registryPath);
-    const registry = registryText === undefined ? undefined : parseRegistry(registryText);
+    const registry = registryText === undefined ? undefined : gate.parseRegistryText(registryText);
     if (registryText === undefined || !registry?.parsed) return [];
     const funnelPath = gate.settings.funnelPath;
     const funnelText = textOf(funnelPath);
-    const funnel = funnelText === undefined ? undefined : { path: funnelPath, text: funnelText, parsed: parseFunnel(funnelText) };
+    const funnel = funnelText === undefined ? undefined : { path: funnelPath, text: funnelText, parsed: gate.parseFunnelText(funnelText) };
     // An entry's anchors are the sites the gate checks: not the funnel, not tests.
-    const sites = run.allSites.filter((s) => !(s.path.endsWith('.rs') && (s.path === funnelPath || isExemptSitePath(s.path))));
+    const sites = run.gateSites;
     // One action per title: several diagnostics (an entry both stale and orphan) share one fix.
     const actions = new Map<string, CodeAction>();
     for (const diagnostic of params.context.diagnostics) {
       if (diagnostic.source !== SOURCE || !isBoundaryData(diagnostic.data)) continue;
       const data = diagnostic.data;
       const idRange = doc ? { start: doc.offsetAt(diagnostic.range.start), end: doc.offsetAt(diagnostic.range.end) } : undefined;
-      if (data.kind === 'unknown_boundary' && isOutdated(data.id, registry, doc, idRange)) continue;
+      if (data.kind === 'unknown_boundary' && this.isOutdated(data.id, registry, doc, idRange)) continue;
       // An orphan entry whose variant has been added since.
       if (data.kind === 'orphan_entry' && funnel?.parsed.arms.some((a) => a.wire === data.id)) continue;
       const fixes = fixesFor(data.kind, data.id, here, { registryPath: gate.settings.registryPath, registryText, registry, sites, funnel }, {
@@ -341,13 +316,16 @@ export class BoundaryService {
         }
         // One WorkspaceEdit over every file the fix changes, each edit list against the text it was computed on.
         const changes: Record<string, LspTextEdit[]> = {};
+        const texts = new Map<string, FileEdit>();
         for (const file of fix.files) {
           const text = textOf(file.path);
           if (text === undefined) break;
           const target = file.path === here ? params.textDocument.uri : pathToUri(path.join(gate.root, file.path));
           changes[target] = toLspEdits(text, file.edits);
+          texts.set(file.path, { before: text, after: applyEdits(text, file.edits) });
         }
         if (Object.keys(changes).length !== fix.files.length) continue;
+        this.pendingEdits.offer(texts);
         actions.set(fix.title, {
           title: fix.title,
           kind: CodeActionKind.QuickFix,
@@ -359,17 +337,17 @@ export class BoundaryService {
     }
     return [...actions.values()];
   }
-}
 
-/**
- * An unknown-id diagnostic older than the text it is asked about (the client may send one back after its
- * fix was applied): the id is registered now, or the `.harn` document no longer names it at that range.
- */
-function isOutdated(id: string, registry: Registry, doc: TextDocument | undefined, range: TextRange | undefined): boolean {
-  if (registeredIds(registry).has(id)) return true;
-  if (doc?.languageId !== 'harn' || !range) return false;
-  const refs = scanHarnBoundaries(new HarnAnalysis(doc.getText())).references;
-  return !refs.some((r) => r.id === id && r.range.start === range.start && r.range.end === range.end);
+  /**
+   * An unknown-id diagnostic older than the text it is asked about (the client may send one back after its
+   * fix was applied): the id is registered now, or the `.harn` document no longer names it at that range.
+   */
+  private isOutdated(id: string, registry: Registry, doc: TextDocument | undefined, range: TextRange | undefined): boolean {
+    if (registeredIds(registry).has(id)) return true;
+    if (doc?.languageId !== 'harn' || !range) return false;
+    const refs = scanHarnBoundaries(this.workspace.analysisOf(doc)).references;
+    return !refs.some((r) => r.id === id && r.range.start === range.start && r.range.end === range.end);
+  }
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

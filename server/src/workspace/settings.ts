@@ -2,8 +2,8 @@
 // default used; it is never silently replaced.
 
 import { z } from 'zod';
-import { DEFAULT_GATE_SETTINGS, GateSettings } from '../boundaries/workspaceGate';
-import { ArtifactSettings, DEFAULT_ARTIFACT_SETTINGS } from '../artifacts/classify';
+import { DEFAULT_GATE_SETTINGS } from '../boundaries/workspaceGate';
+import { DEFAULT_ARTIFACT_SETTINGS } from '../artifacts/classify';
 
 const relativePath = z.string().min(1, 'must not be empty');
 const globs = z.array(z.string().min(1)).min(1, 'needs at least one glob');
@@ -21,31 +21,39 @@ export const ArtifactSettingsSchema = z.object({
   runRecordGlobs: globs.default(DEFAULT_ARTIFACT_SETTINGS.runRecordGlobs),
 });
 
-export interface WorkbenchSettings {
-  boundaries: GateSettings;
-  artifacts: ArtifactSettings;
-}
+export const WorkbenchSettingsSchema = z.object({ boundaries: BoundarySettingsSchema, artifacts: ArtifactSettingsSchema });
+
+/** The settings' types are the schemas' (the domains take them as their own GateSettings and ArtifactSettings). */
+export type WorkbenchSettings = z.infer<typeof WorkbenchSettingsSchema>;
 
 /** Reads the `harn` configuration section; each invalid field falls back to its default with a problem message. */
 export function readSettings(raw: unknown): { settings: WorkbenchSettings; problems: string[] } {
   const problems: string[] = [];
-  const section = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
-  const boundaries = readGroup('boundaries', section, BoundarySettingsSchema.shape, problems) as unknown as GateSettings;
-  const artifacts = readGroup('artifacts', section, ArtifactSettingsSchema.shape, problems) as unknown as ArtifactSettings;
-  return { settings: { boundaries, artifacts }, problems };
+  const section = isRecord(raw) ? raw : {};
+  const settings = {
+    boundaries: readGroup('boundaries', section, BoundarySettingsSchema, problems),
+    artifacts: readGroup('artifacts', section, ArtifactSettingsSchema, problems),
+  };
+  return { settings, problems };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Reads one group of settings field by field, so one bad value does not discard the others. */
-function readGroup(name: string, section: Record<string, unknown>, shape: Record<string, z.ZodType>, problems: string[]): Record<string, unknown> {
-  const raw = typeof section[name] === 'object' && section[name] !== null ? (section[name] as Record<string, unknown>) : {};
+function readGroup<Shape extends z.ZodRawShape>(name: string, section: Record<string, unknown>, schema: z.ZodObject<Shape>, problems: string[]): z.infer<z.ZodObject<Shape>> {
+  const group = section[name];
+  const raw = isRecord(group) ? group : {};
   const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(shape)) {
-    const parsed = schema.safeParse(raw[key]);
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const parsed = z.safeParse(field, raw[key]);
     if (parsed.success) out[key] = parsed.data;
     else {
       problems.push(`harn.${name}.${key} ${parsed.error.issues[0]?.message ?? 'is invalid'}; using the default`);
-      out[key] = schema.parse(undefined);
+      out[key] = undefined;
     }
   }
-  return out;
+  // Every field is now valid or absent (its default): the group as a whole parses.
+  return schema.parse(out);
 }

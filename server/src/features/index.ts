@@ -1,0 +1,73 @@
+// The one place that wires the LSP layer: the providers in precedence order, one adaptor per method,
+// the diagnostics pipeline and the workspace lifecycle. A new domain adds its document kind to the
+// router, its provider to `providers` below, and its custom requests as adaptors of their own.
+
+import { CodeActionKind, Connection, ServerCapabilities, TextDocuments, TextDocumentSyncKind } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { ArtifactProvider } from '../providers/artifactProvider';
+import { BoundaryProvider } from '../providers/boundaryProvider';
+import { HarnProvider } from '../providers/harnProvider';
+import { HarnWorkspace } from '../workspace/harnWorkspace';
+import { registerCodeAction } from './codeAction';
+import { registerCompletion } from './completion';
+import { FeatureContext } from './context';
+import { registerDefinition } from './definition';
+import { DiagnosticsPipeline } from './diagnostics';
+import { DiagnosticsStore } from './diagnosticsStore';
+import { registerDocumentDigest } from './documentDigest';
+import { registerDocumentLink } from './documentLink';
+import { registerDocumentSymbol } from './documentSymbol';
+import { registerFoldingRange } from './foldingRange';
+import { registerHover } from './hover';
+import { DocumentRouter } from './router';
+import { registerValidateArtifactFile } from './validateArtifactFile';
+import { registerWorkspaceLifecycle } from './workspace';
+
+export const SERVER_CAPABILITIES: ServerCapabilities = {
+  textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+  documentSymbolProvider: { label: 'Harn' },
+  foldingRangeProvider: true,
+  documentLinkProvider: { resolveProvider: false },
+  hoverProvider: true,
+  definitionProvider: true,
+  completionProvider: { triggerCharacters: ['.', '"'], resolveProvider: false },
+  codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+};
+
+export function registerFeatures(
+  connection: Connection,
+  documents: TextDocuments<TextDocument>,
+  roots: () => readonly string[],
+  supportsConfiguration: () => boolean,
+): void {
+  const store = new DiagnosticsStore(connection);
+  const workspace = new HarnWorkspace(documents, roots);
+  const log = (message: string): void => connection.console.info(message);
+  const firstRoot = (): string | undefined => roots()[0];
+
+  // eslint-disable-next-line prefer-const -- the pipeline needs the context, and providers call back into it
+  let diagnostics: DiagnosticsPipeline | undefined;
+  const revalidate: DiagnosticsPipeline['revalidate'] = (select) => diagnostics?.revalidate(select);
+
+  const boundaries = new BoundaryProvider(documents, store, workspace, log);
+  const artifacts = new ArtifactProvider(documents, store, (id) => boundaries.boundaryInfo(id), revalidate);
+  const harn = new HarnProvider(workspace, firstRoot);
+  // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
+  const providers = [boundaries, harn, artifacts];
+
+  const ctx = new FeatureContext(connection, documents, new DocumentRouter(), providers, roots);
+  diagnostics = new DiagnosticsPipeline(ctx, store);
+  // Live boundary checks depend on the registry: re-check open .harn documents after each gate run.
+  boundaries.whenGateRuns(() => revalidate((_doc, kind) => kind === 'harn'));
+
+  registerWorkspaceLifecycle(ctx, diagnostics, supportsConfiguration);
+  registerHover(ctx);
+  registerDocumentSymbol(ctx);
+  registerFoldingRange(ctx);
+  registerDocumentLink(ctx);
+  registerDefinition(ctx);
+  registerCompletion(ctx);
+  registerCodeAction(ctx);
+  registerValidateArtifactFile(ctx, artifacts);
+  registerDocumentDigest(ctx);
+}
