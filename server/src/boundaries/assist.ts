@@ -1,18 +1,28 @@
-// Editor help for boundaries, as pure functions: live checks of a `.harn` text against the registry,
-// hover text for an id, completion items, and the fixes (minimal registry, funnel or source edits) for
-// each finding kind.
+// Editor help for boundaries, as pure functions: live checks of a `.harn` text against the registry (with
+// their severities), hover text for an id, completion items, and the fixes (minimal registry, funnel or source
+// edits) for each finding kind. Markdown and messages take ids, titles and paths from files through
+// text/markdown.ts.
 
 import { addBoundaryVariant, boundaryVariantName } from './funnelEdits';
 import { closestIds } from './gate';
 import { BOUNDARY_KINDS, HarnBoundaryScan } from './harnSites';
 import { addAnchor, addBoundaryEntry, removeAnchor, removeEntry, TextEdit } from './registryEdits';
 import { BoundaryEntry, BoundarySite, Funnel, Registry, TextRange } from './types';
+import { code, link, plain, strong } from '../text/markdown';
+
+export type LiveProblemCode = 'unknown_boundary' | 'boundary_payload_incomplete' | 'invalid_boundary_kind';
 
 export interface LiveProblem {
-  code: 'unknown_boundary' | 'boundary_payload_incomplete' | 'invalid_boundary_kind';
+  code: LiveProblemCode;
+  severity: 'error' | 'warning';
   message: string;
   range: TextRange;
   data?: { id: string; suggestions: string[] };
+}
+
+/** An id the registry lacks is an error (the gate's finding for it is one); a payload problem is a warning. */
+export function liveProblemSeverity(code: LiveProblemCode): 'error' | 'warning' {
+  return code === 'unknown_boundary' ? 'error' : 'warning';
 }
 
 export function registeredIds(registry: Registry): Set<string> {
@@ -21,18 +31,19 @@ export function registeredIds(registry: Registry): Set<string> {
 
 /** As-you-type problems in one `.harn` text: ids the registry does not know, payload problems. */
 export function liveHarnProblems(scan: HarnBoundaryScan, registry: Registry | undefined): LiveProblem[] {
-  const problems: LiveProblem[] = scan.problems.map((p) => ({ code: p.code, message: p.message, range: p.range }));
+  const problems: LiveProblem[] = scan.problems.map((p) => ({ code: p.code, severity: liveProblemSeverity(p.code), message: p.message, range: p.range }));
   if (!registry?.parsed) return problems;
   const known = registeredIds(registry);
   for (const ref of scan.references) {
     // `boundary: ""` is an id still being typed (completion offers the ids there).
     if (known.has(ref.id) || ref.id === '') continue;
     const suggestions = closestIds(ref.id, known);
-    const hint = suggestions.length ? ` Did you mean \`${suggestions[0]}\`?` : '';
-    const via = ref.viaConstant ? ` (through \`${ref.viaConstant}\`)` : '';
+    const hint = suggestions[0] !== undefined ? ` Did you mean ${code(suggestions[0])}?` : '';
+    const via = ref.viaConstant ? ` (through ${code(ref.viaConstant)})` : '';
     problems.push({
       code: 'unknown_boundary',
-      message: `reports boundary \`${ref.id}\`${via}, which is not in the registry.${hint}`,
+      severity: liveProblemSeverity('unknown_boundary'),
+      message: `reports boundary ${code(ref.id)}${via}, which is not in the registry.${hint}`,
       range: ref.range,
       data: { id: ref.id, suggestions },
     });
@@ -44,26 +55,41 @@ export function findEntry(registry: Registry | undefined, id: string): BoundaryE
   return registry?.boundaries.find((b) => b.id?.value === id);
 }
 
-/** Markdown describing a registered boundary; `link` turns a root-relative path into a Markdown link target. */
-export function entryMarkdown(id: string, registry: Registry | undefined, sites: BoundarySite[], link: (relative: string) => string): string {
+/**
+ * Markdown describing a registered boundary; `uriOf` turns a root-relative path into a `file:` URI. Everything
+ * from the registry and the sites (ids, titles, drops, paths, event, marker) goes through the Markdown builder;
+ * a path that could leave the root (absolute, or with a `..` segment) is shown, not linked.
+ */
+export function entryMarkdown(id: string, registry: Registry | undefined, sites: BoundarySite[], uriOf: (relative: string) => string): string {
+  const fileLink = (relative: string): string => (staysInside(relative) ? link(relative, uriOf(relative)) : code(relative));
   const entry = findEntry(registry, id);
   if (!entry) {
     const audited = registry?.audited.find((a) => a.id?.value === id);
     if (audited) {
-      const anchors = audited.anchors.map((a) => `[${a.value}](${link(a.value)})`).join(', ');
-      return [`**${id}** — audited boundary: ${audited.title?.value ?? ''}`, `Event: \`${audited.event?.value ?? '?'}\` · marker \`${audited.marker?.value ?? ''}\``, `Anchors: ${anchors || 'none'}`].join('\n\n');
+      const anchors = audited.anchors.map((a) => fileLink(a.value)).join(', ');
+      return [
+        `${strong(id)} — audited boundary: ${plain(audited.title?.value ?? '')}`,
+        `Event: ${code(audited.event?.value ?? '?')} · marker ${code(audited.marker?.value ?? '')}`,
+        `Anchors: ${anchors || 'none'}`,
+      ].join('\n\n');
     }
-    return `**${id}** is not in the loud-boundary registry.`;
+    return `${strong(id)} is not in the loud-boundary registry.`;
   }
-  const parts = [`**${id}** — ${entry.title?.value ?? '(no title)'}`];
-  if (entry.drops) parts.push(`Drops: ${entry.drops.value}`);
-  const anchors = entry.anchors.map((a) => `[${a.value}](${link(a.value)})`);
+  const parts = [`${strong(id)} — ${entry.title ? plain(entry.title.value) : '(no title)'}`];
+  if (entry.drops) parts.push(`Drops: ${plain(entry.drops.value)}`);
+  const anchors = entry.anchors.map((a) => fileLink(a.value));
   parts.push(`Anchors: ${anchors.length ? anchors.join(', ') : 'none'}`);
-  parts.push(`Test: ${entry.test ? `[${entry.test.value}](${link(entry.test.value)})` : 'none'}`);
+  parts.push(`Test: ${entry.test ? fileLink(entry.test.value) : 'none'}`);
   const where = [...new Set(sites.filter((s) => s.id === id).map((s) => s.path))].sort();
-  if (where.length) parts.push(`Reported in: ${where.map((p) => `[${p}](${link(p)})`).join(', ')}`);
-  if (entry.event) parts.push(`Event: \`${entry.event.value}\`${entry.wasSilent ? ' · was silent before it was registered' : ''}`);
+  if (where.length) parts.push(`Reported in: ${where.map(fileLink).join(', ')}`);
+  if (entry.event) parts.push(`Event: ${code(entry.event.value)}${entry.wasSilent ? ' · was silent before it was registered' : ''}`);
   return parts.join('\n\n');
+}
+
+/** A root-relative path that names a file inside the root: not absolute, no drive, no `..` segment. */
+function staysInside(relative: string): boolean {
+  if (relative === '' || /^[\\/]/.test(relative) || /^[A-Za-z]:/.test(relative)) return false;
+  return !relative.split(/[\\/]/).includes('..');
 }
 
 export interface BoundaryCompletion {
@@ -73,9 +99,10 @@ export interface BoundaryCompletion {
 }
 
 export function idCompletions(registry: Registry | undefined): BoundaryCompletion[] {
-  return (registry?.boundaries ?? [])
-    .filter((b) => b.id?.value)
-    .map((b) => ({ label: b.id!.value, detail: b.title?.value ?? '', documentation: b.drops ? `Drops: ${b.drops.value}` : '' }));
+  // `detail` is plain text in LSP; `documentation` is Markdown, so the registry's prose is escaped there.
+  return (registry?.boundaries ?? []).flatMap((b) =>
+    b.id?.value ? [{ label: b.id.value, detail: b.title?.value ?? '', documentation: b.drops ? `Drops: ${plain(b.drops.value)}` : '' }] : [],
+  );
 }
 
 export function kindCompletions(): BoundaryCompletion[] {
