@@ -1,6 +1,8 @@
 // Completion for Harn: keywords, names in scope, names exported by imported files and builtins; after
-// `Enum.` the enum's variants. Nothing inside comments or plain string text.
+// `Enum.` the enum's variants. Nothing inside comments or plain string text. `documentation` is Markdown: a
+// binding's is its hover (renderBinding), a variant's its HarnDoc through userMarkdown.
 
+import { userMarkdown } from '../text/markdown';
 import { HarnAnalysis } from './analysis';
 import * as A from './ast';
 import { BUILTINS, formatSignature } from './builtins';
@@ -129,7 +131,7 @@ function memberCompletions(analysis: HarnAnalysis, member: A.Member, offset: num
       label: v.name.text,
       kind: 'enumMember',
       detail: analysis.text.slice(v.start, v.end),
-      documentation: v.doc,
+      documentation: v.doc === undefined ? undefined : userMarkdown(v.doc),
       sortText: '0' + v.name.text,
     }));
   }

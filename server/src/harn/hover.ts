@@ -1,7 +1,10 @@
 // Hover text for Harn: a declaration's signature and HarnDoc, a builtin's signatures and doc, a keyword's
-// meaning, an import's target. Returns Markdown and the hovered range (offsets).
+// meaning, an import's target. Returns Markdown and the hovered range (offsets). Text from .harn files reaches
+// the Markdown through text/markdown.ts: code as code blocks and spans, HarnDoc through userMarkdown (so a doc
+// comment keeps its formatting but cannot show an image, raw HTML or a link other than http(s)/file).
 
 import * as path from 'node:path';
+import { code, codeBlock, userMarkdown } from '../text/markdown';
 import { HarnAnalysis } from './analysis';
 import * as A from './ast';
 import { formatSignature } from './builtins';
@@ -57,7 +60,8 @@ function renderTarget(target: Target, file: string, workspaceRoot: string | unde
     case 'builtin': {
       const b = target.builtin;
       const signatures = b.signatures.map((s) => formatSignature(b, s)).join('\n');
-      const parts = ['```harn\n' + signatures + '\n```', b.doc, `*builtin · ${b.category}*`];
+      // Builtin docs and categories are ours (builtins.ts), so they are Markdown as written.
+      const parts = [codeBlock(signatures, 'harn'), b.doc, `*builtin · ${b.category}*`];
       if (b.unconfirmed) parts.push(`UNCONFIRMED: ${b.unconfirmed}`);
       return parts.join('\n\n');
     }
@@ -66,8 +70,8 @@ function renderTarget(target: Target, file: string, workspaceRoot: string | unde
       return doc ? `**${target.keyword}** (keyword)\n\n${doc}` : undefined;
     }
     case 'import': {
-      const where = target.resolved ? `\`${displayPath(target.resolved, workspaceRoot)}\`` : 'not found in the workspace';
-      return `module \`${target.importDecl.path?.value ?? ''}\` → ${where}`;
+      const where = target.resolved ? code(displayPath(target.resolved, workspaceRoot)) : 'not found in the workspace';
+      return `module ${code(target.importDecl.path?.value ?? '')} → ${where}`;
     }
   }
 }
@@ -79,10 +83,10 @@ function displayPath(file: string, workspaceRoot: string | undefined): string {
 export function renderBinding(located: LocatedBinding, fromFile: string, workspaceRoot: string | undefined): string {
   const { analysis, binding } = located;
   const signature = declarationSignature(binding.declaration, binding.nameNode, analysis.text);
-  const parts = ['```harn\n' + signature + '\n```'];
+  const parts = [codeBlock(signature, 'harn')];
   const doc = docOf(binding.declaration);
-  if (doc) parts.push(doc);
-  if (located.file !== fromFile) parts.push(`*from \`${displayPath(located.file, workspaceRoot)}\`*`);
+  if (doc) parts.push(userMarkdown(doc));
+  if (located.file !== fromFile) parts.push(`*from ${code(displayPath(located.file, workspaceRoot))}*`);
   return parts.join('\n\n');
 }
 
