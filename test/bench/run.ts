@@ -41,6 +41,10 @@ async function main(): Promise<void> {
     const { runHarnBenchmarks } = await import('./harn');
     await runHarnBenchmarks(sources, metric, wanted, childRate);
   }
+  {
+    const { runParserEdgeBenchmarks } = await import('./parserEdges');
+    await runParserEdgeBenchmarks(corpusSkip ? undefined : corpusFiles().map((f) => readCorpus(f)), metric, wanted);
+  }
   await runBoundaryBenchmarks(metric, wanted);
   await runArtifactBenchmarks(metric, wanted, __filename);
 }

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
-import { checkParse, FRAGMENTS, fuzzCase, mutate, prng, SLOW_PARSE_MS, startWatchdog } from '../support/fuzz';
+import { checkParse, FRAGMENTS, fuzzCase, mutate, prng, startWatchdog } from '../support/fuzz';
 
 const SEED = 0x5eed_2026;
 const MUTATIONS = 100000;
@@ -18,27 +18,24 @@ describe('fuzzing the parser', () => {
     const first = Array.from({ length: 50 }, (_, i) => fuzzCase(SEED + i, sources).text);
     const again = Array.from({ length: 50 }, (_, i) => fuzzCase(SEED + i, sources).text);
     assert.deepEqual(again, first);
-    assert.ok(new Set(first).size > 40, 'cases differ from each other');
-    const rng = prng(1);
-    assert.ok(mutate('abc', rng).operations.length >= 1);
+    assert.equal(new Set(first).size, 50, 'cases differ from each other');
+    assert.deepEqual(mutate('abc', prng(1)), { text: 'abab5sc', operations: ['move line 0 to 0', 'insert "5s" at 2', 'duplicate 2 at 0'] });
   });
 
   test(`${MUTATIONS} seeded mutations of corpus files`, { skip: corpusSkip }, () => {
     const sources = corpusFiles().map((f) => [f, readCorpus(f)] as const);
-    assert.ok(sources.length > 0);
-    // A hang cannot be caught by a timeout in synchronous code: a watchdog thread names the case and
-    // kills the run instead.
+    assert.equal(sources.length, 874);
+    // No time limit per case (the parser's speed on broken input is the mutated_corpus_vs_corpus
+    // benchmark). A hang cannot be caught by a timeout in synchronous code: a watchdog thread names the
+    // case and kills the run instead, after a generous 30 s without progress.
     const watchdog = startWatchdog(30000);
     const failures: string[] = [];
-    let slowest = 0;
     try {
       for (let i = 0; i < MUTATIONS; i++) {
         const seed = SEED + i;
         watchdog.beat(`fuzz.test.ts case seed ${seed} (reproduce: node --import tsx test/fuzz/long.ts 1 --seed ${seed})`);
         const c = fuzzCase(seed, sources);
-        const began = Date.now();
-        const problems = checkParse(c.text);
-        slowest = Math.max(slowest, Date.now() - began);
+        const problems = checkParse(c.text, Infinity);
         if (problems.length > 0) {
           failures.push(`seed ${seed} (${c.source}: ${c.operations.join('; ')}): ${problems.slice(0, 3).join(' | ')}`);
           if (failures.length >= 10) break;
@@ -48,8 +45,6 @@ describe('fuzzing the parser', () => {
       watchdog.stop();
     }
     assert.deepEqual(failures, []);
-    // checkParse already flags a parse slower than SLOW_PARSE_MS; this is the same guard, said plainly.
-    assert.ok(slowest < SLOW_PARSE_MS, `slowest case took ${slowest} ms`);
   });
 
   test('fast-check: token soups', () => {
@@ -63,8 +58,7 @@ describe('fuzzing the parser', () => {
     const soup = fc.array(piece, { maxLength: 80 }).map((pieces) => pieces.join(''));
     fc.assert(
       fc.property(soup, (text) => {
-        const problems = checkParse(text);
-        assert.deepEqual(problems, [], JSON.stringify(text));
+        assert.deepEqual(checkParse(text, Infinity), [], JSON.stringify(text));
       }),
       { seed: SEED, numRuns: 4000 },
     );
@@ -78,7 +72,7 @@ describe('fuzzing the parser', () => {
     );
     fc.assert(
       fc.property(nest, (text) => {
-        assert.deepEqual(checkParse(text), [], JSON.stringify(text));
+        assert.deepEqual(checkParse(text, Infinity), [], JSON.stringify(text));
       }),
       { seed: SEED + 1, numRuns: 1500 },
     );
