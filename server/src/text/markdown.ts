@@ -6,8 +6,8 @@
 // - code(text): one code span holding exactly the text (line breaks shown as ⏎).
 // - codeBlock(text, lang): one fenced block holding exactly the text.
 // - escapeText(text): exactly the text as one line; every ASCII punctuation character is backslash-escaped.
-// - plain(text): exactly the text as one line; only characters that could start Markdown syntax are escaped,
-//   so ordinary prose ("Drops: The rest of a turn.") reads the same in the source as rendered.
+// - plain(text): exactly the text as one line; only characters that could start Markdown syntax or a bare link
+//   are escaped, so ordinary prose ("Drops: The rest of a turn.") reads the same in the source as rendered.
 // - link(text, uri): a link only to a `file:` URI (optionally with a `#L…` line fragment) or to such a fragment
 //   alone; any other target gives the escaped text without a link. Links are made by the server, never by files.
 // - userMarkdown(text): Markdown written by a user (HarnDoc comments), kept as Markdown but with images, raw
@@ -54,27 +54,37 @@ export function escapeText(text: string): string {
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
 
 /**
- * The escaping of plain and linkText. `autolinks`: also break what a linkifier would turn into a link (a
- * scheme's `:/`, a dot between word characters as in `www.x.com` or `evil.com`, the `@` of an e-mail address);
- * not needed inside link text, where nothing is linkified. `lineStart`: the text may begin a line, so a leading
- * `#`, `-`, `+`, `=` or `1.` must not become a heading, list or rule.
+ * The escaping of plain ('prose') and of link text ('label'). Both escape what starts inline syntax, and break
+ * what a renderer would turn into a link by itself: a scheme's `://`, `www.`, the `@` of an e-mail address (GFM's
+ * autolinks; a bare URL would also swallow a backslash escape after it). 'prose' also breaks `//` and a dot
+ * before a word character (markdown-it's protocol-relative and fuzzy links: `//localhost`, `evil.com`), drops
+ * leading blanks and escapes a leading `#`, `-`, `+`, `=` or `1.` that would start a heading, list or rule. Link
+ * text needs none of that (nothing is linkified inside a link), so paths stay readable there.
  */
-function escapeInline(text: string, autolinks: boolean, lineStart: boolean): string {
+function escapeInline(text: string, mode: 'prose' | 'label'): string {
+  const prose = mode === 'prose';
   const s = text.replace(LINE_BREAKS, ' ');
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
     switch (c) {
+      case ']':
+        // `\]\(`: not even the source reads as a link tail.
+        if (s[i + 1] === '(') {
+          out += '\\]\\(';
+          i++;
+        } else out += '\\]';
+        continue;
       case '\\':
       case '`':
       case '*':
       case '[':
-      case ']':
       case '<':
       case '>':
       case '&':
       case '~':
       case '|':
+      case '@':
         out += '\\' + c;
         continue;
       case '_':
@@ -82,13 +92,17 @@ function escapeInline(text: string, autolinks: boolean, lineStart: boolean): str
         out += isWordChar(s[i - 1]) && isWordChar(s[i + 1]) ? c : '\\_';
         continue;
       case ':':
-        out += autolinks && s[i + 1] === '/' ? '\\:' : c;
+        out += s[i + 1] === '/' && s[i + 2] === '/' ? '\\:' : c;
+        continue;
+      case '/':
+        // `//host` is a protocol-relative link to some linkifiers.
+        if (prose && s[i + 1] === '/') {
+          out += '/\\/';
+          i++;
+        } else out += c;
         continue;
       case '.':
-        out += autolinks && isWordChar(s[i - 1]) && isWordChar(s[i + 1]) ? '\\.' : c;
-        continue;
-      case '@':
-        out += autolinks ? '\\@' : c;
+        out += (prose && isWordChar(s[i + 1])) || /(^|[^\p{L}\p{N}])www$/iu.test(s.slice(Math.max(0, i - 4), i)) ? '\\.' : c;
         continue;
       case '\u0000':
         out += '\ufffd';
@@ -97,11 +111,13 @@ function escapeInline(text: string, autolinks: boolean, lineStart: boolean): str
         out += c;
     }
   }
-  if (lineStart) {
-    // After any indentation: a leading `#`, `+`, `=`, `-` is escaped itself; for `1.` / `1)` the mark after the digits.
-    const lead = /^[ \t]*(?:[#+=-]|\d{1,9}(?=[.)]))/.exec(out);
+  if (prose) {
+    // Leading blanks would make an indented code block at the start of a line (and are not shown anyway). Then a
+    // leading `#`, `+`, `=`, `-` is escaped itself; for `1.` / `1)` the mark after the digits.
+    out = out.replace(/^[ \t]+/, '');
+    const lead = /^(?:[#+=-]|\d{1,9}(?=[.)]))/.exec(out);
     if (lead) {
-      const at = /\d$/.test(lead[0]) ? lead[0].length : lead[0].length - 1;
+      const at = /\d$/.test(lead[0]) ? lead[0].length : 0;
       out = out.slice(0, at) + '\\' + out.slice(at);
     }
   }
@@ -110,7 +126,7 @@ function escapeInline(text: string, autolinks: boolean, lineStart: boolean): str
 
 /** Untrusted prose as one line of Markdown text, escaped only where it could start Markdown syntax. */
 export function plain(text: string): string {
-  return escapeInline(text, true, true);
+  return escapeInline(text, 'prose');
 }
 
 /** Bold untrusted text (an id, a title). */
@@ -139,7 +155,7 @@ export function isLinkTarget(uri: string): boolean {
 export function link(text: string, uri: string): string {
   if (!isLinkTarget(uri)) return plain(text);
   const target = uri.replace(/[\s()<>[\]\\"'`\u0000-\u001f\u007f]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
-  const label = escapeInline(text, false, false);
+  const label = escapeInline(text, 'label');
   return `[${label === '' ? '(unnamed)' : label}](${target})`;
 }
 
@@ -149,44 +165,50 @@ export function link(text: string, uri: string): string {
 /** Inline link tails left as they are: `](` + an http(s)/file URL with nothing that could start another construct + `)`. */
 const SAFE_LINK_TAIL = /^\]\((?:https?|file):[^\s()<>\\&`"'[\]]*\)/i;
 
+/** A fence line as CommonMark reads it at the top level (up to 3 spaces; a backtick fence's info has no backtick). */
+const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+
 /**
  * A HarnDoc comment (Markdown written by the file's author) made safe to show in a hover. The author's emphasis,
  * code spans, fenced code, lists and links to web pages or files are kept; what a hover must never do on behalf
  * of a file is not:
  * - images: `![` loses its bracket (`!\[`) and the `](…)` after it is literal text, so nothing is fetched when a
  *   hover shows;
- * - raw HTML and `<…>` autolinks: `<` before a letter, `/`, `!` or `?` is escaped (HTML blocks and tags cannot
- *   start), so there is no `<img>`, `<a>`, `<script>` or `<command:…>`;
+ * - raw HTML and `<…>` autolinks: `<` is written `&lt;`, so there is no `<img>`, `<a>`, `<script>` or `<command:…>`;
  * - links: an inline link survives only as `](http(s)|file:…)` in its simplest form; any other `](` (a
  *   `command:`, `vscode:` or `javascript:` target, a relative one, one with a title, spaces, entities or escapes
  *   that could spell a scheme, or one continued on the next line) becomes `\]\(`, literal text;
  * - reference definitions (`[x]: target`) are disabled (`\]:`), so `[x]` cannot point anywhere;
- * - the `@` of an e-mail address is escaped, which would otherwise become a `mailto:` link.
- * Code is left exactly as written: fenced blocks opened at column 0 (closed by CommonMark's rule, or at the end),
- * and code spans that close on the same line. Anything that only looks like code to CommonMark (a span over two
- * lines, an indented block, a fence inside a list) is treated as text: it may show a stray backslash, never a link.
- * An unclosed fence is closed, so that the Markdown after the comment is not swallowed.
+ * - bare URLs and e-mail addresses are not linkified (`\:`, `/\/`, `www\.`, `\@`): GFM's autolinks would turn an
+ *   address into a `mailto:` link, and a bare URL swallows the backslash of an escape after it.
+ * Code stays code. Fenced blocks are found as CommonMark finds them at the top level and written again with a fence
+ * of ours (at column 0, longer than any backtick run inside, with an info string), so they are code whatever
+ * containers the author's fence sat in; an unclosed fence ends at the end, as in CommonMark. Code spans keep their
+ * text, but where a renderer might pair backticks differently (a span over two lines, a table cell split), their
+ * dangerous sequences are broken by an invisible U+200B (`<​img`, `!​[`, `]​(`, `]​:`, `/​/`, `www​.`, `​@`), so
+ * they are inert read as text too.
  */
 export function userMarkdown(text: string): string {
   const lines = text.split(/\r\n|\r|\n/);
   const out: string[] = [];
-  let fence: { char: string; length: number } | undefined;
-  for (const line of lines) {
-    if (fence) {
-      out.push(line);
-      const close = /^ {0,3}(`+|~+)[ \t]*$/.exec(line);
-      if (close && close[1][0] === fence.char && close[1].length >= fence.length) fence = undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE_OPEN.exec(lines[i]);
+    if (!open || (open[2][0] === '`' && open[3].includes('`'))) {
+      out.push(userInline(lines[i]));
       continue;
     }
-    const open = /^(`{3,}|~{3,})(.*)$/.exec(line);
-    if (open && !(open[1][0] === '`' && open[2].includes('`'))) {
-      fence = { char: open[1][0], length: open[1].length };
-      out.push(open[1] + open[2].replace(/[^\w+.\- ]/g, ''));
-      continue;
+    const [, indent, fence, info] = open;
+    const body: string[] = [];
+    for (i++; i < lines.length; i++) {
+      const close = /^ {0,3}(`+|~+)[ \t]*$/.exec(lines[i]);
+      if (close && close[1][0] === fence[0] && close[1].length >= fence.length) break;
+      // CommonMark removes the opening fence's indentation from each line of its content.
+      let cut = 0;
+      while (cut < indent.length && lines[i][cut] === ' ') cut++;
+      body.push(lines[i].slice(cut));
     }
-    out.push(userInline(line));
+    out.push(codeBlock(body.join('\n'), /^[\w+.-]+/.exec(info.trim())?.[0] ?? 'text'));
   }
-  if (fence) out.push(fence.char.repeat(fence.length));
   return out.join('\n');
 }
 
@@ -194,14 +216,18 @@ export function userMarkdown(text: string): string {
 function userInline(line: string): string {
   let out = '';
   let i = 0;
+  const n = line.length;
   /** An image opener was seen: its `](…)` is never kept as a link (the picture's URL is not fetched or linked). */
   let image = false;
-  const n = line.length;
   while (i < n) {
     const c = line[i];
     if (c === '\\') {
-      out += line.slice(i, i + 2);
-      i += 2;
+      // An escaped character stays escaped; in `\![` and `\](` the next one is escaped too, so that the source has
+      // no `![` or `](` left that a careless reader (or renderer) could take for an image or a link.
+      const pair = line.slice(i + 1, i + 3);
+      const both = pair === '![' || pair === '](';
+      out += both ? `\\${pair[0]}\\${pair[1]}` : line.slice(i, i + 2);
+      i += both ? 3 : 2;
       continue;
     }
     if (c === '`') {
@@ -210,7 +236,7 @@ function userInline(line: string): string {
       const run = j - i;
       const close = closingRun(line, j, run);
       if (close >= 0) {
-        out += line.slice(i, close + run);
+        out += line.slice(i, j) + inertInCode(line.slice(j, close)) + line.slice(close, close + run);
         i = close + run;
       } else {
         out += line.slice(i, j);
@@ -218,8 +244,8 @@ function userInline(line: string): string {
       }
       continue;
     }
-    if (c === '<' && /[A-Za-z/!?]/.test(line[i + 1] ?? '')) {
-      out += '\\<';
+    if (c === '<') {
+      out += '&lt;';
       i++;
       continue;
     }
@@ -237,7 +263,7 @@ function userInline(line: string): string {
           out += safe[0];
           i += safe[0].length;
         } else {
-          // Literal text; its target escaped too, so that a bare `https://…` in it is not linkified either.
+          // Literal text; its target escaped too, so that nothing in it is linkified either.
           const target = /^[^\s)]*/.exec(line.slice(i + 2))?.[0] ?? '';
           out += '\\]\\(' + escapeText(target);
           i += 2 + target.length;
@@ -251,6 +277,21 @@ function userInline(line: string): string {
         continue;
       }
     }
+    if (c === ':' && line[i + 1] === '/' && line[i + 2] === '/') {
+      out += '\\:';
+      i++;
+      continue;
+    }
+    if (c === '/' && line[i + 1] === '/') {
+      out += '/\\/';
+      i += 2;
+      continue;
+    }
+    if (c === '.' && /(^|[^\p{L}\p{N}])www$/iu.test(line.slice(Math.max(0, i - 4), i))) {
+      out += '\\.';
+      i++;
+      continue;
+    }
     if (c === '@') {
       out += '\\@';
       i++;
@@ -260,6 +301,17 @@ function userInline(line: string): string {
     i++;
   }
   return out;
+}
+
+/** Code span text with every sequence that would be markup outside code broken by U+200B (invisible either way). */
+function inertInCode(text: string): string {
+  return text
+    .replace(/<(?=[A-Za-z/!?])/g, '<\u200b')
+    .replace(/!\[/g, '!\u200b[')
+    .replace(/\](?=[(:])/g, ']\u200b')
+    .replace(/\/\//g, '/\u200b/')
+    .replace(/(www)\./gi, '$1\u200b.')
+    .replace(/@/g, '\u200b@');
 }
 
 /** The start of the next run of exactly `length` backticks at or after `from`, or -1. */
