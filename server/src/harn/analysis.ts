@@ -37,6 +37,7 @@ export class HarnAnalysis {
     while (low <= high) {
       const mid = (low + high) >> 1;
       const t = tokens[mid];
+      if (!t) break;
       if (t.end < offset) low = mid + 1;
       else if (t.start > offset) high = mid - 1;
       else {

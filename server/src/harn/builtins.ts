@@ -65,7 +65,9 @@ function splitTopLevel(text: string, sep: string): string[] {
 function parseParam(text: string): BuiltinParam {
   const match = /^(\.\.\.)?([A-Za-z_][A-Za-z0-9_]*)(\?)?\s*(?::\s*(.+))?$/s.exec(text);
   if (!match) throw new Error(`builtins: bad parameter spec '${text}'`);
-  const param: BuiltinParam = { name: match[2] };
+  const name = match[2];
+  if (name === undefined) throw new Error(`builtins: bad parameter spec '${text}'`);
+  const param: BuiltinParam = { name };
   if (match[4] !== undefined) param.type = match[4].trim();
   if (match[3]) param.optional = true;
   if (match[1]) param.rest = true;

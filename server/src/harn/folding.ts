@@ -27,9 +27,9 @@ export function foldingRanges(analysis: HarnAnalysis): Fold[] {
       else if (CLOSERS[t.value]) {
         // Pop to the matching opener; unmatched closers are ignored.
         let i = stack.length - 1;
-        while (i >= 0 && stack[i].value !== CLOSERS[t.value]) i--;
-        if (i < 0) continue;
+        while (i >= 0 && stack[i]?.value !== CLOSERS[t.value]) i--;
         const open = stack[i];
+        if (!open) continue;
         stack.length = i;
         // Keep the closing bracket's line visible.
         addFold(open.line, lineIndex.lineAt(t.start) - 1);

@@ -192,8 +192,8 @@ class Lexer {
       }
 
       // Braces inside an interpolation hole.
-      if (holes.length > 0) {
-        const hole = holes[holes.length - 1];
+      const hole = holes[holes.length - 1];
+      if (hole) {
         if (c === CH_LBRACE) hole.braceDepth++;
         else if (c === CH_RBRACE) {
           if (hole.braceDepth === 0) {
@@ -447,7 +447,7 @@ function keywordAt(source: string, start: number, length: number, c: number): st
   if (candidates === undefined) return undefined;
   for (let i = 0; i < candidates.length; i++) {
     const keyword = candidates[i];
-    if (keyword.length === length && source.startsWith(keyword, start)) return keyword;
+    if (keyword !== undefined && keyword.length === length && source.startsWith(keyword, start)) return keyword;
   }
   return undefined;
 }

@@ -101,11 +101,11 @@ export const MAX_DIAGNOSTICS = 1000;
 /** Keeps the first MAX_DIAGNOSTICS and says how many more there were. */
 function capDiagnostics(diagnostics: OffsetDiagnostic[]): OffsetDiagnostic[] {
   if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
-  const first = diagnostics[MAX_DIAGNOSTICS];
+  const firstDropped = diagnostics[MAX_DIAGNOSTICS]?.start ?? 0;
   const kept = diagnostics.slice(0, MAX_DIAGNOSTICS);
   kept.push({
-    start: first.start,
-    end: first.start,
+    start: firstDropped,
+    end: firstDropped,
     message: `Too many syntax errors: ${diagnostics.length - MAX_DIAGNOSTICS} more are not shown`,
     code: 'too_many_errors',
   });
@@ -132,28 +132,37 @@ class Parser {
    */
   private failedGenericCalls = new Set<number>();
 
+  private readonly eof: Token;
+
   constructor(
     private readonly source: string,
     private readonly tokens: Token[],
     private readonly comments: Comment[],
-  ) {}
+  ) {
+    this.eof = tokens[tokens.length - 1] ?? { kind: TokenKind.EOF, value: '', start: source.length, end: source.length, nlBefore: true, triple: false, terminated: true };
+  }
 
   // ------------------------------------------------------------------------------------ token access
 
+  /** The token at an index; past the end, the final EOF token (the lexer always ends with one). */
+  private tokenAt(i: number): Token {
+    return this.tokens[i] ?? this.eof;
+  }
+
   private get tok(): Token {
-    return this.tokens[this.pos];
+    return this.tokenAt(this.pos);
   }
 
   private peek(n = 1): Token {
-    return this.tokens[Math.min(this.pos + n, this.tokens.length - 1)];
+    return this.tokenAt(Math.min(this.pos + n, this.tokens.length - 1));
   }
 
   private get prevEnd(): number {
-    return this.pos > 0 ? this.tokens[this.pos - 1].end : 0;
+    return this.pos > 0 ? this.tokenAt(this.pos - 1).end : 0;
   }
 
   private next(): Token {
-    const t = this.tokens[this.pos];
+    const t = this.tokenAt(this.pos);
     if (t.kind !== TokenKind.EOF) this.pos++;
     return t;
   }
@@ -176,7 +185,7 @@ class Parser {
 
   /** A newline before the current token that separates statements in this context. */
   private get newlineHere(): boolean {
-    return this.tok.nlBefore && this.newlineStack[this.newlineStack.length - 1];
+    return this.tok.nlBefore && this.newlineStack[this.newlineStack.length - 1] === true;
   }
 
   private eat(value: string): boolean {
@@ -275,21 +284,20 @@ class Parser {
     const comments = this.comments;
     if (comments.length === 0) return undefined;
     // Advance the cursor to the last comment that ends at or before `start`.
-    while (this.commentCursor < comments.length && comments[this.commentCursor].end <= start) this.commentCursor++;
-    while (this.commentCursor > 0 && comments[this.commentCursor - 1].end > start) this.commentCursor--;
+    while ((comments[this.commentCursor]?.end ?? Infinity) <= start) this.commentCursor++;
+    while (this.commentCursor > 0 && (comments[this.commentCursor - 1]?.end ?? 0) > start) this.commentCursor--;
     let i = this.commentCursor - 1;
-    if (i < 0) return undefined;
     const last = comments[i];
+    if (!last) return undefined;
     // Only whitespace may lie between the comment and the declaration.
     if (this.source.slice(last.end, start).trim() !== '') return undefined;
     if (last.kind === 'doc') return cleanDocBlock(this.source.slice(last.start, last.end));
     if (last.kind !== 'legacyDoc') return undefined;
     const lines: string[] = [];
     let expectedEnd = start;
-    while (i >= 0 && comments[i].kind === 'legacyDoc' && this.source.slice(comments[i].end, expectedEnd).trim() === '') {
-      lines.unshift(this.source.slice(comments[i].start + 3, comments[i].end).replace(/^ /, '').trimEnd());
-      expectedEnd = comments[i].start;
-      i--;
+    for (let c = comments[i]; c?.kind === 'legacyDoc' && this.source.slice(c.end, expectedEnd).trim() === ''; c = comments[--i]) {
+      lines.unshift(this.source.slice(c.start + 3, c.end).replace(/^ /, '').trimEnd());
+      expectedEnd = c.start;
     }
     return lines.join('\n');
   }
@@ -346,10 +354,10 @@ class Parser {
     let high = this.tokens.length - 1;
     while (low < high) {
       const mid = (low + high) >> 1;
-      if (this.tokens[mid].start < open.start) low = mid + 1;
+      if (this.tokenAt(mid).start < open.start) low = mid + 1;
       else high = mid;
     }
-    return this.tokens[low] !== open || this.brackets().close[low] < 0;
+    return this.tokenAt(low) !== open || (this.brackets().close[low] ?? -1) < 0;
   }
 
   private looksLikeTopLevelDeclaration(t: Token): boolean {
@@ -392,7 +400,7 @@ class Parser {
    */
   private synchronize(startPos: number): void {
     let depth = 0;
-    for (let i = startPos; i < this.pos; i++) depth += this.bracketDelta(this.tokens[i]);
+    for (let i = startPos; i < this.pos; i++) depth += this.bracketDelta(this.tokenAt(i));
     if (depth < 0) depth = 0;
     if (this.pos === startPos && !this.atEOF() && !this.at('}')) {
       depth = Math.max(0, depth + this.bracketDelta(this.tok));
@@ -1215,11 +1223,11 @@ class Parser {
 
   /** `if … else if … else …`; the chain is read in a loop so a long `else if` ladder cannot overflow the stack. */
   private parseIf(): A.IfStmt {
-    const chain = [this.parseIfHead()];
+    const head = this.parseIfHead();
+    const chain = [head];
     // Newlines are allowed before `else` (but `; else` is an error).
-    while (this.at('else')) {
+    for (let last = head; this.at('else'); ) {
       this.pos++;
-      const last = chain[chain.length - 1];
       if (!this.at('if')) {
         last.otherwise = this.parseBlock();
         break;
@@ -1227,10 +1235,11 @@ class Parser {
       const next = this.parseIfHead();
       last.otherwise = next;
       chain.push(next);
+      last = next;
     }
     // Every `if` of the chain ends where the whole chain ends, as when each `else if` nests.
     for (const node of chain) node.end = this.prevEnd;
-    return chain[0];
+    return head;
   }
 
   private parseIfHead(): A.IfStmt {
@@ -1370,8 +1379,8 @@ class Parser {
 
   /** `( … ) ->`: the parenthesised loop bindings of a parallel body. */
   private scanForArrowAfterParens(): boolean {
-    const close = this.brackets().close[this.pos];
-    return close >= 0 && this.is(this.tokens[close + 1], '->');
+    const close = this.brackets().close[this.pos] ?? -1;
+    return close >= 0 && this.is(this.tokenAt(close + 1), '->');
   }
 
   /**
@@ -1385,14 +1394,17 @@ class Parser {
     const arrow = new Uint8Array(this.tokens.length);
     const open: number[] = [];
     for (let i = 0; i < this.tokens.length; i++) {
-      const t = this.tokens[i];
+      const t = this.tokenAt(i);
       if (t.kind !== TokenKind.Punct) continue;
       const delta = this.bracketDelta(t);
       if (delta > 0) open.push(i);
       else if (delta < 0) {
         const o = open.pop();
         if (o !== undefined) close[o] = i;
-      } else if (t.value === '->' && open.length > 0) arrow[open[open.length - 1]] = 1;
+      } else if (t.value === '->') {
+        const innermost = open[open.length - 1];
+        if (innermost !== undefined) arrow[innermost] = 1;
+      }
     }
     this.bracketInfo = { close, arrow };
     return this.bracketInfo;
@@ -1531,7 +1543,7 @@ class Parser {
     // return the primary unchanged.
     const t = this.tok;
     if (t.kind === TokenKind.Identifier || t.kind === TokenKind.Int || t.kind === TokenKind.String) {
-      const n = this.tokens[this.pos + 1];
+      const n = this.tokenAt(this.pos + 1);
       if (n.kind === TokenKind.Punct && (n.value === ',' || n.value === ')' || n.value === ']' || n.value === '}')) {
         return this.parsePrimary();
       }
@@ -1790,7 +1802,7 @@ class Parser {
   private mayBeTypeArguments(): boolean {
     let depth = 0;
     for (let i = this.pos; i < this.pos + 64 && i < this.tokens.length; i++) {
-      const t = this.tokens[i];
+      const t = this.tokenAt(i);
       if (i > this.pos && t.nlBefore) return false;
       switch (t.kind) {
         case TokenKind.Identifier:
@@ -1809,7 +1821,7 @@ class Parser {
               continue;
             case '>':
               depth--;
-              if (depth === 0) return this.is(this.tokens[i + 1], '(') && !this.tokens[i + 1].nlBefore;
+              if (depth === 0) return this.is(this.tokenAt(i + 1), '(') && !this.tokenAt(i + 1).nlBefore;
               continue;
             case ',':
             case '[':
@@ -2351,19 +2363,20 @@ export function dedentTriple(text: string): string {
 
 function cleanDocBlock(text: string): string {
   const inner = text.replace(/^\/\*\*/, '').replace(/\*\/$/, '');
-  const lines = inner.split(/\r?\n/).map((line) => line.trimEnd());
-  // Text on the `/**` line itself (`/** One line. */`) has no margin to keep.
-  lines[0] = lines[0].trimStart();
-  const rest = lines.slice(1).filter((line) => line.trim() !== '');
+  const [firstLine = '', ...others] = inner.split(/\r?\n/).map((line) => line.trimEnd());
+  const rest = others.filter((line) => line.trim() !== '');
+  let body: string[];
   if (rest.length > 0 && rest.every((line) => /^\s*\*/.test(line))) {
     // The usual ` * ` margin.
-    for (let i = 1; i < lines.length; i++) lines[i] = lines[i].replace(/^\s*\* ?/, '');
+    body = others.map((line) => line.replace(/^\s*\* ?/, ''));
   } else {
     // No stars: strip the common indentation, keeping relative indentation (code samples).
     const indent = Math.min(...rest.map((line) => line.length - line.trimStart().length));
-    for (let i = 1; i < lines.length; i++) lines[i] = lines[i].slice(Math.min(indent, lines[i].length - lines[i].trimStart().length));
+    body = others.map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)));
   }
-  while (lines.length && lines[0].trim() === '') lines.shift();
-  while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
+  // Text on the `/**` line itself (`/** One line. */`) has no margin to keep.
+  const lines = [firstLine.trimStart(), ...body];
+  while (lines[0]?.trim() === '') lines.shift();
+  while (lines[lines.length - 1]?.trim() === '') lines.pop();
   return lines.join('\n');
 }

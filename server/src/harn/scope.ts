@@ -225,7 +225,7 @@ export function visibleBindings(scopes: FileScopes, offset: number): Binding[] {
   for (const scope of scopeChainAt(scopes, offset)) {
     for (let i = scope.bindings.length - 1; i >= 0; i--) {
       const b = scope.bindings[i];
-      if (b.visibleFrom > offset || seen.has(b.name)) continue;
+      if (!b || b.visibleFrom > offset || seen.has(b.name)) continue;
       seen.add(b.name);
       out.push(b);
     }
