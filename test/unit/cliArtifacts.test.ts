@@ -134,9 +134,16 @@ describe('harn-workbench transcript FILE --run-record PATH', () => {
     assert.equal(result.status, 1);
     const lines = result.stdout.trimEnd().split('\n');
     assert.equal(lines.length, expected().length);
-    assert.ok(lines.every((l) => /^::(error|warning|notice) file=runs\/broken\/(run-llm\/llm_transcript\.jsonl|run\.json),line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=harn\.artifacts\/[a-z_0-9]+::/.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => l.startsWith('::error file=runs/broken/run-llm/llm_transcript.jsonl,line=16,col=76,endLine=16,endColumn=91,title=harn.artifacts/invalid_row::')));
-    assert.ok(lines.some((l) => l.startsWith('::notice file=runs/broken/run-llm/llm_transcript.jsonl,line=15,') && l.includes('title=harn.artifacts/unknown_row_type')));
+    // Each line: the command (information is a notice), its 1-based position and title, then `::` and the message.
+    const level = { error: 'error', warning: 'warning', information: 'notice' } as const;
+    const commands = lines.map((l) => l.slice(0, l.indexOf('::', 2) + 2));
+    const wanted = expected().map(
+      (e) =>
+        `::${level[e.severity]} file=${e.path},line=${e.range.start.line + 1},col=${e.range.start.character + 1},` +
+        `endLine=${e.range.end.line + 1},endColumn=${e.range.end.character + 1},title=harn.artifacts/${e.code}::`,
+    );
+    assert.deepEqual(commands.sort(), wanted.sort());
+    assert.ok(lines.includes('::error file=runs/broken/run-llm/llm_transcript.jsonl,line=16,col=76,endLine=16,endColumn=91,title=harn.artifacts/invalid_row::Invalid provider_call_response row: `iteration` must be a number, got the string "1".'), lines.join('\n'));
   });
 
   test('sarif: 2.1.0, one result per diagnostic, UTF-16 columns', () => {
@@ -155,11 +162,14 @@ describe('harn-workbench transcript FILE --run-record PATH', () => {
     assert.equal(results.length, want.length);
     const got = results.map((r) => {
       const loc = r.locations[0].physicalLocation;
-      return `${loc.artifactLocation.uri} ${r.ruleId} ${loc.region.startLine}:${loc.region.startColumn}-${loc.region.endLine}:${loc.region.endColumn}`;
+      return `${loc.artifactLocation.uri} ${r.ruleId} ${r.level} ${loc.region.startLine}:${loc.region.startColumn}-${loc.region.endLine}:${loc.region.endColumn}`;
     });
-    const wanted = want.map((e) => `${e.path} harn.artifacts/${e.code} ${e.range.start.line + 1}:${e.range.start.character + 1}-${e.range.end.line + 1}:${e.range.end.character + 1}`);
+    // Information is a SARIF note.
+    const level = { error: 'error', warning: 'warning', information: 'note' } as const;
+    const wanted = want.map(
+      (e) => `${e.path} harn.artifacts/${e.code} ${level[e.severity]} ${e.range.start.line + 1}:${e.range.start.character + 1}-${e.range.end.line + 1}:${e.range.end.character + 1}`,
+    );
     assert.deepEqual(got.sort(), wanted.sort());
-    assert.ok(results.some((r) => r.level === 'note' && r.ruleId === 'harn.artifacts/unknown_row_type'));
   });
 
   test('the healthy transcript with its run record: exit 0, nothing reported', () => {
@@ -250,8 +260,13 @@ describe('harn-workbench on hostile artifact files', () => {
     assert.ok(invalid, JSON.stringify(diagnostics));
     const character = before.toString('utf8').length; // UTF-16 units before the bad byte (the emoji counts 2)
     assert.deepEqual(invalid.range, { start: { line: 0, character }, end: { line: 0, character: character + 1 } });
-    // The next row's own problems are still found.
-    assert.ok(diagnostics.some((d) => d.code === 'invalid_row' && d.range.start.line === 1), JSON.stringify(diagnostics));
+    // The next row's own problems are still found: each required property it lacks, on the whole row.
+    const row = { start: { line: 1, character: 0 }, end: { line: 1, character: '{"type":"tool_result"}'.length } };
+    assert.deepEqual(
+      diagnostics.slice(1).map((d) => [d.code, d.range, d.message]),
+      ['schema_version', 'session_id', 'message_index', 'call_id', 'tool_name', 'ok'].map((p) => ['invalid_row', row, `Invalid tool_result row: \`${p}\` is required.`]),
+    );
+    assert.equal(diagnostics.length, 7);
   });
 
   test('CRLF line breaks: the healthy run converted to CRLF is read as the same rows', () => {

@@ -312,7 +312,40 @@ describe('check includes the gate', () => {
     assert.equal(status, 1, stdout);
     assert.match(stdout, /loud-boundary gate: 0 finding\(s\)/);
     const located = stdout.split('\n').filter((l) => /^\S+:\d+:\d+: /.test(l));
-    assert.ok(located.length > 0);
-    for (const line of located) assert.match(line, /^runs\/broken\/\S+ (error|warning|information) \[harn\.artifacts\//);
+    // Every located line is the broken run's: its file, 1-based position, severity and code (messages in cliArtifacts.test.ts).
+    assert.deepEqual(
+      located.map((l) => l.slice(0, l.indexOf(']') + 1)),
+      [
+        'runs/broken/event_log.jsonl:7:1: warning [harn.artifacts/boundary_failure]',
+        'runs/broken/event_log.jsonl:8:2: warning [harn.artifacts/event_index_gap]',
+        'runs/broken/event_log.jsonl:9:2: warning [harn.artifacts/event_index_duplicate]',
+        'runs/broken/event_log.jsonl:10:311: error [harn.artifacts/unreported_boundary_failure]',
+        'runs/broken/run-llm/llm_transcript-empty.jsonl:1:1: warning [harn.artifacts/empty_transcript]',
+        'runs/broken/run-llm/llm_transcript-latin1.jsonl:2:201: error [harn.artifacts/invalid_utf8]',
+        'runs/broken/run-llm/llm_transcript-unfinished.jsonl:6:1: warning [harn.artifacts/incomplete_source]',
+        'runs/broken/run-llm/llm_transcript.jsonl:8:162: warning [harn.artifacts/unpaired_tool_call]',
+        'runs/broken/run-llm/llm_transcript.jsonl:11:138: error [harn.artifacts/duplicate_tool_result_receipt]',
+        'runs/broken/run-llm/llm_transcript.jsonl:12:138: error [harn.artifacts/unbound_tool_result_receipt]',
+        'runs/broken/run-llm/llm_transcript.jsonl:14:152: error [harn.artifacts/malformed_jsonl]',
+        'runs/broken/run-llm/llm_transcript.jsonl:15:2: information [harn.artifacts/unknown_row_type]',
+        'runs/broken/run-llm/llm_transcript.jsonl:16:76: error [harn.artifacts/invalid_row]',
+        'runs/broken/run-llm/llm_transcript.jsonl:19:1: warning [harn.artifacts/row_after_terminal]',
+        'runs/broken/run.json:56:32: warning [harn.artifacts/unverified_descriptor]',
+        'runs/broken/run.json:69:23: error [harn.artifacts/missing_descriptor]',
+        'runs/broken/run.json:81:29: error [harn.artifacts/schema_mismatch]',
+        'runs/broken/run.json:111:28: error [harn.artifacts/artifact_kind_mismatch]',
+        'runs/broken/run.json:141:21: error [harn.artifacts/run_id_mismatch]',
+        'runs/broken/run.json:173:28: error [harn.artifacts/path_traversal]',
+        'runs/broken/run.json:201:19: error [harn.artifacts/missing_path]',
+        'runs/broken/run.json:231:28: error [harn.artifacts/unavailable]',
+        'runs/broken/run.json:260:28: error [harn.artifacts/invalid_utf8]',
+        'runs/broken/run.json:289:28: error [harn.artifacts/malformed_jsonl]',
+        'runs/broken/run.json:318:28: error [harn.artifacts/empty_transcript]',
+        'runs/broken/run.json:348:21: error [harn.artifacts/digest_mismatch]',
+        'runs/broken/run.json:378:23: error [harn.artifacts/byte_len_mismatch]',
+        'runs/broken/run.json:408:26: error [harn.artifacts/event_count_mismatch]',
+        'runs/broken/run.json:442:23: error [harn.artifacts/completeness_mismatch]',
+      ],
+    );
   });
 });

@@ -893,7 +893,17 @@ describe('verifyRunRecord', () => {
     assert.deepEqual(verifyRunRecord(run.runPath, run.text, spy.fs, { cache }), []);
     assert.equal(spy.read().length, 1);
     fs.appendFileSync(run.transcriptPath, '{"type":"message"}\n');
-    assert.ok(verifyRunRecord(run.runPath, run.text, spy.fs, { cache }).some((p) => p.code === 'digest_mismatch'));
+    // The appended row changes the digest, the length, the count and the last event.
+    assert.deepEqual(
+      verifyRunRecord(run.runPath, run.text, spy.fs, { cache }).map((p) => [p.code, p.line, p.startCharacter, p.endCharacter, p.data?.field]),
+      [
+        ['digest_mismatch', 41, 20, 93, 'sha256'],
+        ['byte_len_mismatch', 42, 22, 25, 'byte_len'],
+        ['event_count_mismatch', 43, 25, 26, 'event_count'],
+        ['descriptor_field_mismatch', 46, 29, 54, 'last_event_type'],
+        ['descriptor_field_mismatch', 47, 27, 34, 'last_event_id'],
+      ],
+    );
     assert.equal(spy.read().length, 2);
   });
 });
