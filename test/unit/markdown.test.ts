@@ -56,7 +56,7 @@ function unsafe(markdown: string, allowed: (href: string) => boolean): string[] 
   const html = md.render(markdown);
   const bad: string[] = [];
   for (const m of html.matchAll(/<([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>/g)) {
-    const tag = m[1].toLowerCase();
+    const tag = (m[1] ?? '').toLowerCase();
     if (!ALLOWED_TAGS.includes(tag)) bad.push(m[0]);
     else if (tag === 'a') {
       const href = /href="([^"]*)"/.exec(m[0])?.[1];
@@ -192,10 +192,10 @@ describe('markdown builder: hostile text', () => {
       const inline = md.renderInline(code(s));
       const m = /^<code>([\s\S]*)<\/code>$/.exec(inline);
       assert.ok(m, `one code element for ${JSON.stringify(s.slice(0, 80))}`);
-      assert.equal(unescapeHtml(m[1]), s.replace(/\r\n|\r|\n/g, '⏎'));
+      assert.equal(unescapeHtml(m[1] ?? ''), s.replace(/\r\n|\r|\n/g, '⏎'));
       const block = /^<pre><code class="language-text">([\s\S]*)<\/code><\/pre>\n$/.exec(md.render(codeBlock(s)));
       assert.ok(block);
-      assert.equal(unescapeHtml(block[1]), s.replace(/\r\n/g, '\n') + '\n');
+      assert.equal(unescapeHtml(block[1] ?? ''), s.replace(/\r\n/g, '\n') + '\n');
       for (const escape of [escapeText, plain]) {
         const html = md.renderInline(escape(s));
         assert.ok(!/<[a-z]/i.test(html), `HTML from ${escape.name}(${JSON.stringify(s.slice(0, 80))}): ${html.slice(0, 300)}`);
@@ -215,7 +215,7 @@ describe('markdown builder: hostile text', () => {
         // As a block: one paragraph (or nothing, for blank text) holding exactly the text.
         if (text.trim() === '') return html === '' || html === '<p></p>\n';
         const m = /^<p>([\s\S]*)<\/p>\n$/.exec(html);
-        return m !== null && !/<[a-z]/i.test(m[1]) && unescapeHtml(m[1]) === text.trim();
+        return m?.[1] !== undefined && !/<[a-z]/i.test(m[1]) && unescapeHtml(m[1]) === text.trim();
       }),
       { numRuns: 1000 },
     );
@@ -224,7 +224,7 @@ describe('markdown builder: hostile text', () => {
         const html = md.renderInline(link(s, 'file:///w/x.harn'));
         const m = /^<a href="file:\/\/\/w\/x\.harn">([\s\S]*)<\/a>$/.exec(html);
         const text = s.replace(/\r\n|\r|\n/g, ' ');
-        return m !== null && !/<[a-z]/i.test(m[1]) && unescapeHtml(m[1]) === (text === '' ? '(unnamed)' : text);
+        return m?.[1] !== undefined && !/<[a-z]/i.test(m[1]) && unescapeHtml(m[1]) === (text === '' ? '(unnamed)' : text);
       }),
       { numRuns: 1000 },
     );
@@ -381,7 +381,10 @@ describe('rowHover (transcript and event rows)', () => {
 function memoryHost(files: Record<string, string>): ModuleHost {
   return {
     resolveImport: () => undefined,
-    load: (file) => (file in files ? new HarnAnalysis(files[file]) : undefined),
+    load: (file) => {
+      const text = files[file];
+      return text === undefined ? undefined : new HarnAnalysis(text);
+    },
   };
 }
 

@@ -57,7 +57,7 @@ export function toolPartners(summaries: readonly RowSummary[]): (kind: ToolRowKi
       index = new Map();
       for (let line = 0; line < summaries.length; line++) {
         const s = summaries[line];
-        if (s.type !== 'tool_call' && s.type !== 'tool_result') continue;
+        if (s === undefined || (s.type !== 'tool_call' && s.type !== 'tool_result')) continue;
         const id = toolCallIdOf(s);
         if (id === undefined) continue;
         const key = pairKey(s.type, s.sessionId ?? '', id);
@@ -75,6 +75,6 @@ export function toolPartners(summaries: readonly RowSummary[]): (kind: ToolRowKi
 export function rowNumberAt(summaries: readonly RowSummary[], line: number): number {
   let rows = 0;
   const last = Math.min(line, summaries.length - 1);
-  for (let i = 0; i <= last; i++) if (summaries[i].shape !== 'blank') rows++;
+  for (let i = 0; i <= last; i++) if (summaries[i]?.shape !== 'blank') rows++;
   return rows;
 }

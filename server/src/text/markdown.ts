@@ -191,21 +191,29 @@ const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 export function userMarkdown(text: string): string {
   const lines = text.split(/\r\n|\r|\n/);
   const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = FENCE_OPEN.exec(lines[i]);
-    if (!open || (open[2][0] === '`' && open[3].includes('`'))) {
-      out.push(userInline(lines[i]));
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i++] ?? '';
+    const open = FENCE_OPEN.exec(line);
+    const indent = open?.[1] ?? '';
+    const fence = open?.[2] ?? '';
+    const info = open?.[3] ?? '';
+    if (!open || (fence.startsWith('`') && info.includes('`'))) {
+      out.push(userInline(line));
       continue;
     }
-    const [, indent, fence, info] = open;
     const body: string[] = [];
-    for (i++; i < lines.length; i++) {
-      const close = /^ {0,3}(`+|~+)[ \t]*$/.exec(lines[i]);
-      if (close && close[1][0] === fence[0] && close[1].length >= fence.length) break;
+    for (; i < lines.length; i++) {
+      const inner = lines[i] ?? '';
+      const close = /^ {0,3}(`+|~+)[ \t]*$/.exec(inner)?.[1];
+      if (close !== undefined && close[0] === fence[0] && close.length >= fence.length) {
+        i++;
+        break;
+      }
       // CommonMark removes the opening fence's indentation from each line of its content.
       let cut = 0;
-      while (cut < indent.length && lines[i][cut] === ' ') cut++;
-      body.push(lines[i].slice(cut));
+      while (cut < indent.length && inner[cut] === ' ') cut++;
+      body.push(inner.slice(cut));
     }
     out.push(codeBlock(body.join('\n'), /^[\w+.-]+/.exec(info.trim())?.[0] ?? 'text'));
   }
