@@ -1,0 +1,79 @@
+// workspace/settings.ts: the `harn` configuration section read field by field: a missing field takes its
+// default, an invalid one is reported (its key and why) and takes its default, the valid ones are kept.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { readSettings, WorkbenchSettings } from '../../server/src/workspace/settings';
+
+const DEFAULTS: WorkbenchSettings = {
+  boundaries: {
+    registryPath: 'scripts/loud_boundaries.toml',
+    funnelPath: 'crates/harn-vm/src/boundary.rs',
+    rustGlobs: ['crates/**/*.rs'],
+    harnGlobs: ['crates/**/*.harn'],
+  },
+  artifacts: {
+    transcriptGlobs: ['**/llm_transcript*.jsonl'],
+    eventLogGlobs: ['**/event_log*.jsonl'],
+    runRecordGlobs: ['**/run.json', '**/*.run.json'],
+  },
+};
+
+describe('readSettings', () => {
+  test('nothing configured: every default, no problem', () => {
+    for (const raw of [undefined, null, {}, { boundaries: {}, artifacts: {} }]) {
+      assert.deepEqual(readSettings(raw), { settings: DEFAULTS, problems: [] }, JSON.stringify(raw));
+    }
+  });
+
+  test('valid values are kept, the others default; unknown keys are ignored', () => {
+    const raw = {
+      boundaries: { registryPath: 'boundaries.toml', harnGlobs: ['lib/**/*.harn', 'std/*.harn'], unknown: 1 },
+      artifacts: { runRecordGlobs: ['records/*.json'] },
+      trace: { server: 'verbose' },
+    };
+    assert.deepEqual(readSettings(raw), {
+      settings: {
+        boundaries: { ...DEFAULTS.boundaries, registryPath: 'boundaries.toml', harnGlobs: ['lib/**/*.harn', 'std/*.harn'] },
+        artifacts: { ...DEFAULTS.artifacts, runRecordGlobs: ['records/*.json'] },
+      },
+      problems: [],
+    });
+  });
+
+  test('each invalid boundary setting: its message, its default, and the valid ones beside it kept', () => {
+    const { settings, problems } = readSettings({ boundaries: { registryPath: '', funnelPath: 7, rustGlobs: [], harnGlobs: [''] } });
+    assert.deepEqual(settings, DEFAULTS);
+    assert.deepEqual(problems, [
+      'harn.boundaries.registryPath must not be empty; using the default',
+      'harn.boundaries.funnelPath Invalid input: expected string, received number; using the default',
+      'harn.boundaries.rustGlobs needs at least one glob; using the default',
+      'harn.boundaries.harnGlobs Too small: expected string to have >=1 characters; using the default',
+    ]);
+    const mixed = readSettings({ boundaries: { registryPath: '', funnelPath: 'src/ids.rs' } });
+    assert.deepEqual(mixed.settings.boundaries, { ...DEFAULTS.boundaries, funnelPath: 'src/ids.rs' });
+    assert.deepEqual(mixed.problems, ['harn.boundaries.registryPath must not be empty; using the default']);
+  });
+
+  test('each invalid artifact setting: its message and its default; a valid one in the same group is kept', () => {
+    const { settings, problems } = readSettings({ artifacts: { transcriptGlobs: 'a/*.jsonl', eventLogGlobs: ['ok/*.jsonl'], runRecordGlobs: [1] } });
+    assert.deepEqual(settings, { boundaries: DEFAULTS.boundaries, artifacts: { ...DEFAULTS.artifacts, eventLogGlobs: ['ok/*.jsonl'] } });
+    assert.deepEqual(problems, [
+      'harn.artifacts.transcriptGlobs Invalid input: expected array, received string; using the default',
+      'harn.artifacts.runRecordGlobs Invalid input: expected string, received number; using the default',
+    ]);
+  });
+
+  test('null is a value, and an invalid one', () => {
+    const { settings, problems } = readSettings({ boundaries: { registryPath: null } });
+    assert.deepEqual(settings, DEFAULTS);
+    assert.deepEqual(problems, ['harn.boundaries.registryPath Invalid input: expected string, received null; using the default']);
+  });
+
+  test('the result is a copy: changing it leaves the defaults alone', () => {
+    const first = readSettings({});
+    first.settings.boundaries.rustGlobs.push('extra/*.rs');
+    first.settings.artifacts.runRecordGlobs.length = 0;
+    assert.deepEqual(readSettings({}).settings, DEFAULTS);
+  });
+});
