@@ -379,11 +379,13 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
     assert.deepEqual(difference(ours(t.root), upstream(t.root)), { onlyOurs: onlyOurs.map(key).sort(), onlyUpstream: onlyUpstream.map(key).sort() });
   }
 
-  const has = (findings: Triple[], ...wanted: Triple[]): void => {
-    for (const w of wanted) assert.ok(findings.some((f) => key(f) === key(w)), `expected ${key(w)} in\n${findings.map(key).join('\n')}`);
-  };
-  const lacks = (findings: Triple[], ...unwanted: Triple[]): void => {
-    for (const w of unwanted) assert.ok(!findings.some((f) => key(f) === key(w)), `did not expect ${key(w)}`);
+  /** The findings on the corpus tree as it is, computed once. */
+  let baseFindings: Triple[] | undefined;
+  /** Exactly what a mutation changed: the findings it added and the ones it removed, against the unmutated tree. */
+  const changes = (findings: Triple[], added: Triple[], removed: Triple[] = []): void => {
+    baseFindings ??= ours(tree(() => {}).root);
+    const { onlyOurs, onlyUpstream } = difference(findings, baseFindings);
+    assert.deepEqual({ added: onlyOurs, removed: onlyUpstream }, { added: added.map(key).sort(), removed: removed.map(key).sort() });
   };
 
   describe('agreement', () => {
@@ -412,17 +414,17 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
     });
 
     test('an anchor removed', () => {
-      agree((t) => t.remove(TOOL_CALLS), (f) => has(f, ['missing_anchor', 'text_tool_parse', TOOL_CALLS], ['stale_entry', 'text_tool_parse', REGISTRY_PATH]));
+      agree((t) => t.remove(TOOL_CALLS), (f) => changes(f, [['missing_anchor', 'text_tool_parse', TOOL_CALLS], ['stale_entry', 'text_tool_parse', REGISTRY_PATH]]));
     });
 
     test('an unregistered .harn site (a new, untracked file)', () => {
       const p = `${HARN}/cap_notice.harn`;
-      agree((t) => t.write(p, emission('boundary: "text_tool_parse",')), (f) => has(f, ['unregistered_site', 'text_tool_parse', p]));
+      agree((t) => t.write(p, emission('boundary: "text_tool_parse",')), (f) => changes(f, [['unregistered_site', 'text_tool_parse', p]]));
     });
 
     test("a typo'd id in a .harn payload", () => {
       agree((t) => t.edit(TOOL_CALLS, 'boundary: "text_tool_parse"', 'boundary: "text_tool_prase"'), (f) =>
-        has(f, ['unknown_boundary', 'text_tool_prase', TOOL_CALLS], ['stale_entry', 'text_tool_parse', REGISTRY_PATH]),
+        changes(f, [['unknown_boundary', 'text_tool_prase', TOOL_CALLS], ['stale_entry', 'text_tool_parse', REGISTRY_PATH]]),
       );
     });
 
@@ -432,26 +434,28 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
           t.edit(FUNNEL_PATH, '    ChatTurnCap,\n}', '    ChatTurnCap,\n    StreamTruncate,\n}');
           t.edit(FUNNEL_PATH, 'Self::ChatTurnCap => "chat_turn_cap",', 'Self::ChatTurnCap => "chat_turn_cap",\n            Self::StreamTruncate => "stream_truncate",');
         },
-        (f) => has(f, ['unregistered_boundary', 'stream_truncate', FUNNEL_PATH]),
+        (f) => changes(f, [['unregistered_boundary', 'stream_truncate', FUNNEL_PATH]]),
       );
     });
 
     test('a variant renamed with its wire string (and variants out of alphabetical order)', () => {
       agree((t) => t.edit(FUNNEL_PATH, 'Self::ChatTurnCap => "chat_turn_cap"', 'Self::AChatTurnLimit => "chat_turn_limit"'), (f) =>
-        has(f, ['unregistered_boundary', 'chat_turn_limit', FUNNEL_PATH], ['orphan_entry', 'chat_turn_cap', REGISTRY_PATH]),
+        changes(f, [['unregistered_boundary', 'chat_turn_limit', FUNNEL_PATH], ['orphan_entry', 'chat_turn_cap', REGISTRY_PATH]]),
       );
     });
 
     test('a test that stops mentioning its id', () => {
       agree((t) => t.write(CONFORMANCE, t.read(CONFORMANCE).replaceAll('chat_turn_cap', 'chat_cap')), (f) =>
-        has(f, ['inert_test', 'chat_turn_cap', CONFORMANCE]),
+        changes(f, [['inert_test', 'chat_turn_cap', CONFORMANCE]]),
       );
     });
 
     test('an audited marker present, then renamed', () => {
       const p = 'crates/harn-vm/src/llm/tools/parse/streaming.rs';
-      agree((t) => t.write(p, 'pub enum Update { ParseAborted { reason: String } }\n'), (f) => lacks(f, ['missing_audited_anchor', 'streaming_tool_detect', p]));
-      agree((t) => t.write(p, 'pub enum Update { ParseCancelled { reason: String } }\n'), (f) => has(f, ['audited_event_gone', 'streaming_tool_detect', p]));
+      agree((t) => t.write(p, 'pub enum Update { ParseAborted { reason: String } }\n'), (f) => changes(f, [], [['missing_audited_anchor', 'streaming_tool_detect', p]]));
+      agree((t) => t.write(p, 'pub enum Update { ParseCancelled { reason: String } }\n'), (f) =>
+        changes(f, [['audited_event_gone', 'streaming_tool_detect', p]], [['missing_audited_anchor', 'streaming_tool_detect', p]]),
+      );
     });
 
     test('Rust construction sites: in an anchor, outside the anchors, in exempt test paths', () => {
@@ -466,9 +470,22 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
           t.write('crates/harn-vm/src/agent_events/tests.rs', 'let a = BoundaryId::HostEventIngest;\n');
         },
         (f) => {
-          has(f, ['unregistered_site', 'response_content_extraction', 'crates/harn-vm/src/llm/retry.rs']);
-          lacks(f, ['stale_entry', 'visible_text_sanitize', REGISTRY_PATH], ['stale_entry', 'response_content_extraction', REGISTRY_PATH]);
-          assert.ok(!f.some(([kind, id]) => kind === 'unregistered_site' && id === 'host_event_ingest'), 'test paths are exempt');
+          // The anchor and the tests now exist (and mention no id: inert); the test paths' sites are exempt.
+          changes(
+            f,
+            [
+              ['inert_test', 'response_content_extraction', 'crates/harn-vm/src/llm/api/response/boundary/tests.rs'],
+              ['inert_test', 'visible_text_sanitize', 'crates/harn-vm/src/visible_text.rs'],
+              ['unregistered_site', 'response_content_extraction', 'crates/harn-vm/src/llm/retry.rs'],
+            ],
+            [
+              ['missing_anchor', 'visible_text_sanitize', 'crates/harn-vm/src/visible_text.rs'],
+              ['missing_test', 'response_content_extraction', 'crates/harn-vm/src/llm/api/response/boundary/tests.rs'],
+              ['missing_test', 'visible_text_sanitize', 'crates/harn-vm/src/visible_text.rs'],
+              ['stale_entry', 'response_content_extraction', REGISTRY_PATH],
+              ['stale_entry', 'visible_text_sanitize', REGISTRY_PATH],
+            ],
+          );
         },
       );
     });
@@ -486,17 +503,23 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
           t.write('crates/harn-vm/src/f.rs', 'g(BoundaryId::Text);\n');
         },
         (f) => {
-          for (const [id, file] of [
+          const sites: Array<[string, string]> = [
             ['text_tool_parse', 'a'],
             ['chat_turn_cap', 'b'],
             ['host_event_ingest', 'c'],
             ['visible_text_sanitize', 'd'],
             ['provider_admission_gate', 'e'],
-          ]) {
-            has(f, ['unregistered_site', id, `crates/harn-vm/src/${file}.rs`]);
-          }
-          has(f, ['unregistered_boundary', 'text', FUNNEL_PATH], ['unknown_boundary', 'text', 'crates/harn-vm/src/f.rs']);
-          assert.equal(f.filter(([kind, id]) => kind === 'unknown_boundary' && id === 'text').length, 1);
+          ];
+          // Each new site is unregistered, and an entry without one before is not stale any more.
+          changes(
+            f,
+            [
+              ...sites.map(([id, file]): Triple => ['unregistered_site', id, `crates/harn-vm/src/${file}.rs`]),
+              ['unregistered_boundary', 'text', FUNNEL_PATH],
+              ['unknown_boundary', 'text', 'crates/harn-vm/src/f.rs'],
+            ],
+            ['chat_turn_cap', 'host_event_ingest', 'provider_admission_gate', 'visible_text_sanitize'].map((id): Triple => ['stale_entry', id, REGISTRY_PATH]),
+          );
         },
       );
     });
@@ -510,8 +533,8 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
           t.write(`${HARN}/new.harn`, emission('boundary: "chat_turn_cap",'));
         },
         (f) => {
-          has(f, ['unregistered_site', 'chat_turn_cap', `${HARN}/new.harn`]);
-          assert.ok(!f.some(([, , p]) => p.includes('generated/') || p.endsWith('.bak.harn')));
+          // Only the untracked new.harn is read: neither generated/ nor the *.bak.harn file.
+          changes(f, [['unregistered_site', 'chat_turn_cap', `${HARN}/new.harn`]], [['stale_entry', 'chat_turn_cap', REGISTRY_PATH]]);
         },
         true,
       );
@@ -550,14 +573,26 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
           );
         },
         (f) => {
-          has(
+          changes(
             f,
-            ['unregistered_boundary', 'host_event_ingest', FUNNEL_PATH],
-            ['duplicate_entry', 'text_tool_parse', REGISTRY_PATH],
-            ['invalid_entry', '', REGISTRY_PATH],
-            ['orphan_entry', 'aa_orphan', REGISTRY_PATH],
-            ['no_test', 'zz_orphan', REGISTRY_PATH],
-            ['no_anchor', 'aa_orphan', REGISTRY_PATH],
+            [
+              ['unregistered_boundary', 'host_event_ingest', FUNNEL_PATH],
+              ['duplicate_entry', 'text_tool_parse', REGISTRY_PATH],
+              ['invalid_entry', '', REGISTRY_PATH],
+              ['orphan_entry', 'aa_orphan', REGISTRY_PATH],
+              ['orphan_entry', 'zz_orphan', REGISTRY_PATH],
+              ['stale_entry', 'aa_orphan', REGISTRY_PATH],
+              ['stale_entry', 'zz_orphan', REGISTRY_PATH],
+              ['no_test', 'aa_orphan', REGISTRY_PATH],
+              ['no_test', 'zz_orphan', REGISTRY_PATH],
+              ['no_anchor', 'aa_orphan', REGISTRY_PATH],
+            ],
+            // The removed entry's own findings go with it.
+            [
+              ['missing_anchor', 'host_event_ingest', 'crates/harn-vm/src/agent_events/from_host.rs'],
+              ['missing_test', 'host_event_ingest', 'crates/harn-vm/src/agent_events/from_host_tests.rs'],
+              ['stale_entry', 'host_event_ingest', REGISTRY_PATH],
+            ],
           );
         },
       );
