@@ -12,15 +12,13 @@
 //   so validation never copies them: this keeps the per-row cost of a 100 MB transcript close to JSON.parse.
 
 import { z } from 'zod';
+import { isObject, type JsonObject } from './json';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Building blocks.
 
 /** A JSON object (not an array, not null), checked without copying it. */
-const jsonObject = z.custom<Record<string, unknown>>(
-  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
-  { error: 'must be an object' },
-);
+const jsonObject = z.custom<JsonObject>(isObject, { error: 'must be an object' });
 /** A JSON array, checked without copying it. */
 const jsonArray = z.custom<unknown[]>((v) => Array.isArray(v), { error: 'must be an array' });
 /** A slot or counter: a non-negative safe integer. */
@@ -494,7 +492,7 @@ export const EVENT_ROW_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map<string,
   ...NAMED_EVENT_TYPES.map((t): [string, z.ZodType] => [t, event(t, {})]),
 ]);
 
-/** The schema for an event-log row of this type, or undefined for a type the spec does not name. */
+/** The schema for an event-log row of this type (`mcp_*` share one), or undefined for a type the spec does not name. */
 export function eventSchemaFor(type: string): z.ZodType | undefined {
   return EVENT_ROW_SCHEMAS.get(type) ?? (type.startsWith('mcp_') ? McpEventSchema : undefined);
 }
