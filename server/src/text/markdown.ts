@@ -6,8 +6,9 @@
 // - code(text): one code span holding exactly the text (line breaks shown as ⏎).
 // - codeBlock(text, lang): one fenced block holding exactly the text.
 // - escapeText(text): exactly the text as one line; every ASCII punctuation character is backslash-escaped.
-// - plain(text): exactly the text as one line; only characters that could start Markdown syntax or a bare link
-//   are escaped, so ordinary prose ("Drops: The rest of a turn.") reads the same in the source as rendered.
+// - plain(text), strong(text): exactly the text as one line (leading blanks dropped); only characters that could
+//   start Markdown syntax or a bare link are escaped, so ordinary prose ("Drops: The rest of a turn.") reads the
+//   same in the source as rendered. escapeText is kept for the row hovers, whose tests pin that form.
 // - link(text, uri): a link only to a `file:` URI (optionally with a `#L…` line fragment) or to such a fragment
 //   alone; any other target gives the escaped text without a link. Links are made by the server, never by files.
 // - userMarkdown(text): Markdown written by a user (HarnDoc comments), kept as Markdown but with images, raw
@@ -40,7 +41,8 @@ export function codeBlock(text: string, lang = 'text'): string {
   const runs = s.match(/`+/g);
   if (runs) for (const r of runs) if (r.length > longest) longest = r.length;
   const fence = '`'.repeat(Math.max(3, longest + 1));
-  // The info string is ours, but keep it a bare word: a backtick in it would end the fence's line early.
+  // The info string is the caller's (or a doc comment fence's first word): keep it a bare word, so it cannot
+  // carry a backtick or markup onto the fence's line.
   return `${fence}${lang.replace(/[^\w+.-]/g, '')}\n${s}\n${fence}`;
 }
 
