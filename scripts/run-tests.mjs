@@ -67,7 +67,16 @@ function runNodeSuite(suite) {
   try {
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, `--test-reporter-destination=${destination}`, ...files],
+      [
+        '--import',
+        'tsx',
+        '--test',
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        `--test-reporter=${reporter}`,
+        `--test-reporter-destination=${destination}`,
+        ...files,
+      ],
       { stdio: 'inherit' },
     );
     let lines = [];

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   }
   {
     const { runParserEdgeBenchmarks } = await import('./parserEdges');
-    await runParserEdgeBenchmarks(corpusSkip ? undefined : corpusFiles().map((f) => readCorpus(f)), metric, wanted);
+    runParserEdgeBenchmarks(corpusSkip ? undefined : corpusFiles().map((f) => readCorpus(f)), metric, wanted);
   }
   await runBoundaryBenchmarks(metric, wanted);
   await runArtifactBenchmarks(metric, wanted, __filename);

@@ -60,8 +60,11 @@ export class TestClient {
 
   constructor() {
     this.child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString()));
-    this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    const { stdin, stdout, stderr } = this.child;
+    // Always there with stdio 'pipe'; checked so that the types say so.
+    if (!stdin || !stdout || !stderr) throw new Error('the server was spawned without pipes');
+    stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString()));
+    this.connection = createProtocolConnection(new StreamMessageReader(stdout), new StreamMessageWriter(stdin));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       const list = this.diagnostics.get(params.uri) ?? [];
       list.push({ seq: ++this.seq, params });
@@ -84,7 +87,9 @@ export class TestClient {
   async initialize(rootPath: string, options: InitializeOptions = {}): Promise<void> {
     const configuration = options.configuration;
     if (configuration) {
-      this.connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section ? (configuration[item.section] ?? null) : null)));
+      this.connection.onRequest(ConfigurationRequest.type, (params) =>
+        params.items.map((item) => (item.section ? (configuration[item.section] ?? null) : null)),
+      );
     }
     await this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
@@ -160,7 +165,12 @@ export class TestClient {
    * Waits for a diagnostics publication for `uri` matching `accept` (by default: any), published after
    * the mark `since`; returns the latest such one.
    */
-  async waitForDiagnostics(uri: string, accept: (p: PublishDiagnosticsParams) => boolean = () => true, timeoutMs = 10000, since = 0): Promise<PublishDiagnosticsParams> {
+  async waitForDiagnostics(
+    uri: string,
+    accept: (p: PublishDiagnosticsParams) => boolean = () => true,
+    timeoutMs = 10000,
+    since = 0,
+  ): Promise<PublishDiagnosticsParams> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = (this.diagnostics.get(uri) ?? []).filter((p) => p.seq > since && accept(p.params)).pop();
@@ -168,7 +178,9 @@ export class TestClient {
       const left = deadline - Date.now();
       if (left <= 0) {
         const last = this.latestDiagnostics(uri);
-        throw new Error(`no matching diagnostics for ${uri} within ${timeoutMs} ms; last: ${JSON.stringify(last?.diagnostics)}; stderr: ${this.stderr.join('')}`);
+        throw new Error(
+          `no matching diagnostics for ${uri} within ${timeoutMs} ms; last: ${JSON.stringify(last?.diagnostics)}; stderr: ${this.stderr.join('')}`,
+        );
       }
       await this.sleepUntilNews(left);
     }

@@ -4,7 +4,16 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { entryMarkdown, findEntry, FixContext, fixesFor, idCompletions, kindCompletions, liveHarnProblems, registeredIds } from '../../server/src/boundaries/assist';
+import {
+  entryMarkdown,
+  findEntry,
+  FixContext,
+  fixesFor,
+  idCompletions,
+  kindCompletions,
+  liveHarnProblems,
+  registeredIds,
+} from '../../server/src/boundaries/assist';
 import { scanHarnBoundaries } from '../../server/src/boundaries/harnSites';
 import { parseRegistry } from '../../server/src/boundaries/registry';
 import { applyEdits } from '../../server/src/boundaries/registryEdits';
@@ -169,7 +178,12 @@ describe('entryMarkdown', () => {
   const uriOf = (relative: string): string => `file:///root/${relative}`;
 
   test('a registered entry: title, drops, anchors and test linked (a path leaving the root is not), reporting files, event', () => {
-    const sites = [site('chat_turn_cap', 'lib/chat.harn'), site('chat_turn_cap', 'lib/agent.harn'), site('chat_turn_cap', 'lib/chat.harn'), site('text_tool_parse', 'lib/tools.harn')];
+    const sites = [
+      site('chat_turn_cap', 'lib/chat.harn'),
+      site('chat_turn_cap', 'lib/agent.harn'),
+      site('chat_turn_cap', 'lib/chat.harn'),
+      site('text_tool_parse', 'lib/tools.harn'),
+    ];
     assert.deepEqual(entryMarkdown('chat_turn_cap', registry, sites, uriOf).split('\n\n'), [
       '**chat_turn_cap** — Chat loop turn cap',
       'Drops: The rest of a \\*conversation\\*.',
@@ -232,7 +246,11 @@ describe('fixesFor', () => {
 
   test('unknown id with a suggestion: change the string (preferred), register in registry and funnel, or in the registry only', () => {
     assert.deepEqual(fixesOf(0), [
-      { title: "Change to 'chat_turn_cap'", files: [{ path: 'lib/x.harn', edits: [{ ...rangeOf(SOURCE, '"chat_turn_capp"', SOURCE.indexOf('{boundary:')), newText: '"chat_turn_cap"' }] }], preferred: true },
+      {
+        title: "Change to 'chat_turn_cap'",
+        files: [{ path: 'lib/x.harn', edits: [{ ...rangeOf(SOURCE, '"chat_turn_capp"', SOURCE.indexOf('{boundary:')), newText: '"chat_turn_cap"' }] }],
+        preferred: true,
+      },
       {
         title: bothTitle('chat_turn_capp'),
         files: [
@@ -241,7 +259,11 @@ describe('fixesFor', () => {
         ],
         preferred: false,
       },
-      { title: "Register boundary 'chat_turn_capp' in the registry only", files: [{ path: REGISTRY_PATH, edits: [newEntry('chat_turn_capp', '["lib/x.harn"]')] }], preferred: false },
+      {
+        title: "Register boundary 'chat_turn_capp' in the registry only",
+        files: [{ path: REGISTRY_PATH, edits: [newEntry('chat_turn_capp', '["lib/x.harn"]')] }],
+        preferred: false,
+      },
     ]);
   });
 
@@ -298,7 +320,11 @@ describe('fixesFor', () => {
       ],
     );
     assert.deepEqual(fixesFor('unknown_boundary', 'new_id', 'lib/x.harn', context([], false)), [
-      { title: "Register boundary 'new_id' in the registry only", files: [{ path: REGISTRY_PATH, edits: [newEntry('new_id', '["lib/x.harn"]')] }], preferred: true },
+      {
+        title: "Register boundary 'new_id' in the registry only",
+        files: [{ path: REGISTRY_PATH, edits: [newEntry('new_id', '["lib/x.harn"]')] }],
+        preferred: true,
+      },
     ]);
   });
 
@@ -313,17 +339,25 @@ describe('fixesFor', () => {
     assert.deepEqual(fixesFor('unknown_boundary', '', 'lib/x.harn', context()), []);
   });
 
-  test('unregistered_site: add the file to the entry\'s anchors', () => {
+  test("unregistered_site: add the file to the entry's anchors", () => {
     const at = REGISTRY.indexOf('"../outside.rs"') + '"../outside.rs"'.length;
     assert.deepEqual(fixesFor('unregistered_site', 'chat_turn_cap', 'lib/new.harn', context()), [
-      { title: "Add lib/new.harn to the anchors of 'chat_turn_cap'", files: [{ path: REGISTRY_PATH, edits: [{ start: at, end: at, newText: ', "lib/new.harn"' }] }], preferred: true },
+      {
+        title: "Add lib/new.harn to the anchors of 'chat_turn_cap'",
+        files: [{ path: REGISTRY_PATH, edits: [{ start: at, end: at, newText: ', "lib/new.harn"' }] }],
+        preferred: true,
+      },
     ]);
   });
 
-  test('missing_anchor: remove that anchor (nothing without the anchor\'s path)', () => {
+  test("missing_anchor: remove that anchor (nothing without the anchor's path)", () => {
     const anchor = rangeOf(REGISTRY, '"lib/chat.harn", ');
     assert.deepEqual(fixesFor('missing_anchor', 'chat_turn_cap', REGISTRY_PATH, context(), { anchorPath: 'lib/chat.harn' }), [
-      { title: "Remove the missing anchor lib/chat.harn from 'chat_turn_cap'", files: [{ path: REGISTRY_PATH, edits: [{ ...anchor, newText: '' }] }], preferred: true },
+      {
+        title: "Remove the missing anchor lib/chat.harn from 'chat_turn_cap'",
+        files: [{ path: REGISTRY_PATH, edits: [{ ...anchor, newText: '' }] }],
+        preferred: true,
+      },
     ]);
     assert.deepEqual(fixesFor('missing_anchor', 'chat_turn_cap', REGISTRY_PATH, context()), []);
   });
@@ -331,7 +365,11 @@ describe('fixesFor', () => {
   test('stale_entry: remove the entry with the blank line after it', () => {
     const entry = rangeOf(REGISTRY, '[[boundary]]\nid = "text_tool_parse"\ntitle = "Text tool-call parse"\nanchors = ["lib/tools.harn"]\n\n');
     assert.deepEqual(fixesFor('stale_entry', 'text_tool_parse', REGISTRY_PATH, context()), [
-      { title: `Remove the entry 'text_tool_parse' from ${REGISTRY_PATH}`, files: [{ path: REGISTRY_PATH, edits: [{ ...entry, newText: '' }] }], preferred: true },
+      {
+        title: `Remove the entry 'text_tool_parse' from ${REGISTRY_PATH}`,
+        files: [{ path: REGISTRY_PATH, edits: [{ ...entry, newText: '' }] }],
+        preferred: true,
+      },
     ]);
   });
 
@@ -356,7 +394,12 @@ describe('fixesFor', () => {
   });
 
   test('unregistered_boundary: a new entry anchored at every reporting file, once each, sorted', () => {
-    const sites = [site('response_content_extraction', 'b.rs'), site('response_content_extraction', 'a.rs'), site('response_content_extraction', 'b.rs'), site('chat_turn_cap', 'c.rs')];
+    const sites = [
+      site('response_content_extraction', 'b.rs'),
+      site('response_content_extraction', 'a.rs'),
+      site('response_content_extraction', 'b.rs'),
+      site('chat_turn_cap', 'c.rs'),
+    ];
     assert.deepEqual(fixesFor('unregistered_boundary', 'response_content_extraction', FUNNEL_PATH, context(sites)), [
       {
         title: "Add a [[boundary]] entry for 'response_content_extraction'",

@@ -11,7 +11,12 @@ const ROOT = path.resolve('/work/repo');
 const at = (relative: string): string => path.join(ROOT, ...relative.split('/'));
 
 /** Classifies with `head` as the first lines; also says whether the head was read. */
-function classify(file: string, head: string[] = [], settings: ArtifactSettings = DEFAULT_ARTIFACT_SETTINGS, root: string | undefined = ROOT): { kind: string | undefined; read: boolean } {
+function classify(
+  file: string,
+  head: string[] = [],
+  settings: ArtifactSettings = DEFAULT_ARTIFACT_SETTINGS,
+  root: string | undefined = ROOT,
+): { kind: string | undefined; read: boolean } {
   let read = false;
   const kind = classifyArtifact(file, root, settings, () => {
     read = true;

@@ -101,7 +101,8 @@ describe('scanHarnBoundaries', () => {
     assert.deepEqual(problems, [
       {
         code: 'boundary_payload_incomplete',
-        message: 'boundary_failure payload lacks `boundary`, `kind`, `detail` (required: boundary, kind, detail); the runtime rejects it as a host_event_ingest failure',
+        message:
+          'boundary_failure payload lacks `boundary`, `kind`, `detail` (required: boundary, kind, detail); the runtime rejects it as a host_event_ingest failure',
         range: rangeOf(text, '{other: 1}'),
       },
     ]);

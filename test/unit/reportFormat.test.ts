@@ -76,7 +76,14 @@ describe('renderJson', () => {
         {
           version: 1,
           diagnostics: [
-            { path: 'lib/main.harn', range: range(2, 10, 2, 11), severity: 'error', source: 'harn.syntax', code: 'syntax_error', message: "Expected expression, got ')'" },
+            {
+              path: 'lib/main.harn',
+              range: range(2, 10, 2, 11),
+              severity: 'error',
+              source: 'harn.syntax',
+              code: 'syntax_error',
+              message: "Expected expression, got ')'",
+            },
             {
               path: 'scripts/loud_boundaries.toml',
               range: range(6, 5, 6, 20),
@@ -132,8 +139,15 @@ describe('renderGithub', () => {
 describe('renderSarif', () => {
   test('SARIF 2.1.0: sorted rules, one result each with its level, 1-based UTF-16 region, encoded URI and data as properties', () => {
     const log: unknown = JSON.parse(renderSarif([SYNTAX, GATE, ROW, HINT], '1.2.3'));
-    const region = (startLine: number, startColumn: number, endLine: number, endColumn: number): Record<string, number> => ({ startLine, startColumn, endLine, endColumn });
-    const location = (uri: string, r: Record<string, number>): unknown => [{ physicalLocation: { artifactLocation: { uri, uriBaseId: 'SRCROOT' }, region: r } }];
+    const region = (startLine: number, startColumn: number, endLine: number, endColumn: number): Record<string, number> => ({
+      startLine,
+      startColumn,
+      endLine,
+      endColumn,
+    });
+    const location = (uri: string, r: Record<string, number>): unknown => [
+      { physicalLocation: { artifactLocation: { uri, uriBaseId: 'SRCROOT' }, region: r } },
+    ];
     assert.deepEqual(log, {
       $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
       version: '2.1.0',
@@ -144,7 +158,11 @@ describe('renderSarif', () => {
               name: 'harn-workbench',
               version: '1.2.3',
               rules: [
-                { id: 'harn.artifacts/unknown_row_type', name: 'harn_artifacts_unknown_row_type', shortDescription: { text: 'harn.artifacts/unknown_row_type' } },
+                {
+                  id: 'harn.artifacts/unknown_row_type',
+                  name: 'harn_artifacts_unknown_row_type',
+                  shortDescription: { text: 'harn.artifacts/unknown_row_type' },
+                },
                 { id: 'harn.boundaries/no_test', name: 'harn_boundaries_no_test', shortDescription: { text: 'harn.boundaries/no_test' } },
                 { id: 'harn.syntax/style', name: 'harn_syntax_style', shortDescription: { text: 'harn.syntax/style' } },
                 { id: 'harn.syntax/syntax_error', name: 'harn_syntax_syntax_error', shortDescription: { text: 'harn.syntax/syntax_error' } },

@@ -142,7 +142,12 @@ describe('scripts/run-tests.mjs', { timeout: 120_000 }, () => {
       assert.equal(r.status, 1, r.stdout);
       assert.equal(r.last, '1 passed, 2 failed, 0 skipped');
       const missing = `Harn corpus not found at ${path.join(scratch, 'shared', 'corpus')}`;
-      assert.ok(r.stdout.includes(`${missing} (it sits beside the repository in sessions and CI, not in a plain clone); CI=true, so a test that needs ../shared fails instead of skipping`), r.stdout);
+      assert.ok(
+        r.stdout.includes(
+          `${missing} (it sits beside the repository in sessions and CI, not in a plain clone); CI=true, so a test that needs ../shared fails instead of skipping`,
+        ),
+        r.stdout,
+      );
     });
 
     test('with it they run, with CI=true or not', () => {
