@@ -334,7 +334,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   const n = bytes.length;
   let i = 0;
   while (i < n) {
-    const b = bytes[i];
+    const b = bytes[i] ?? 0; // i < n: always a byte
     if (b < 0x80) {
       i++;
       continue;
@@ -358,10 +358,10 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
       return i;
     }
     if (i + need >= n) return i; // truncated sequence
-    const second = bytes[i + 1];
+    const second = bytes[i + 1] ?? 0; // i + need < n: present (0 would be rejected anyway)
     if (second < min || second > max) return i;
     for (let k = 2; k <= need; k++) {
-      const c = bytes[i + k];
+      const c = bytes[i + k] ?? 0;
       if (c < 0x80 || c > 0xbf) return i;
     }
     i += need + 1;
@@ -378,9 +378,9 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
  * file cannot be read. `fd` may be an open descriptor (to read many lines) or a path.
  */
 export function readLineAt(file: string | number, index: LineByteIndex, line: number): string | undefined {
-  if (line < 0 || line >= index.lineStarts.length) return undefined;
   const start = index.lineStarts[line];
-  const end = line + 1 < index.lineStarts.length ? index.lineStarts[line + 1] : index.byteLength;
+  if (line < 0 || start === undefined) return undefined;
+  const end = index.lineStarts[line + 1] ?? index.byteLength;
   let fd: number;
   try {
     fd = typeof file === 'number' ? file : openSync(file, 'r');
