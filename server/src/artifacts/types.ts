@@ -31,7 +31,8 @@ export interface LineSpan {
 
 /** A diagnostic found in an artifact. */
 export interface ArtifactProblem extends LineSpan {
-  code: ArtifactCode | string;
+  /** An ArtifactCode or another code (`string & {}` keeps the known ones offered by completion). */
+  code: ArtifactCode | (string & {});
   severity: ArtifactSeverity;
   message: string;
   /** For boundary_failure and friends: boundary id, kind, owner, counts. */

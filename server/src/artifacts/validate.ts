@@ -124,7 +124,7 @@ export interface RowSummary {
 export interface LineProblem {
   startCharacter: number;
   endCharacter: number;
-  code: ProblemCode | string;
+  code: ProblemCode;
   severity: ArtifactSeverity;
   message: string;
   data?: Record<string, unknown>;
@@ -434,7 +434,7 @@ function unknownTypeProblem(kind: JsonlKind, type: string, text: string): LinePr
     note = { message, data: Object.freeze({ type: shown }) };
     if (unknownTypeNotes.size < 1000) unknownTypeNotes.set(cacheKey, note);
   }
-  return problem('unknown_row_type', range.start, range.end, note.message, note.data as Record<string, unknown>);
+  return problem('unknown_row_type', range.start, range.end, note.message, note.data);
 }
 
 /** The row's JSON value without surrounding whitespace. */
@@ -560,8 +560,8 @@ function issueProblems(kind: JsonlKind, type: string | undefined, issues: readon
     const reason = actual === undefined ? 'is required' : `${issueReason(issue)}, got ${describeValue(actual)}`;
     out.push(problem('invalid_row', range.start, range.end, `Invalid ${what}: ${name} ${reason}.`, { property: formatPath(path) }));
   }
-  if (shown.length < issues.length) {
-    const last = out[out.length - 1];
+  const last = out.at(-1);
+  if (last !== undefined && shown.length < issues.length) {
     last.message += ` (and ${issues.length - shown.length} more problems in this row)`;
   }
   // By position, so the result does not depend on the schema's field order.
@@ -805,13 +805,13 @@ export function crossRowProblems(kind: JsonlKind, summaries: readonly RowSummary
   const out: ArtifactProblem[] = [];
   if (kind === 'transcript') transcriptProblems(summaries, out);
   else if (kind === 'eventLog') eventLogProblems(summaries, options, out);
-  const last = summaries.length - 1;
-  if (options.endsWithNewline === false && last >= 0 && summaries[last].shape === 'malformed') {
+  const last = summaries.at(-1);
+  if (options.endsWithNewline === false && last?.shape === 'malformed') {
     out.push(
       rowProblem(
         'truncated_last_line',
+        summaries.length - 1,
         last,
-        summaries[last],
         'The last line has no final line break and is not valid JSON: the file was cut off mid-row (a run still writing, or one that stopped abruptly).',
       ),
     );
@@ -856,11 +856,13 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
       const answered = s.results.get(callId) ?? 0;
       for (let k = answered; k < lines.length; k++) {
         const line = lines[k];
+        const row = line === undefined ? undefined : summaries[line];
+        if (line === undefined || row === undefined) continue; // k < length, and every recorded line is a row's
         out.push(
           rowProblem(
             'unpaired_tool_call',
             line,
-            summaries[line],
+            row,
             `Tool call "${clip(callId)}" was dispatched (tool_call receipt) but no tool_result receipt with that call_id answers it before the session ends (line ${endLine + 1}).`,
             { property: 'call_id', callId },
           ),
@@ -871,7 +873,7 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
 
   for (let line = 0; line < summaries.length; line++) {
     const s = summaries[line];
-    if (s.shape === 'blank') continue;
+    if (s === undefined || s.shape === 'blank') continue; // line < length: always a summary
     lastRow = line;
     if (s.shape !== 'row') continue;
     const sessionId = s.sessionId;
@@ -897,7 +899,7 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
     } else if (s.type === 'tool_result' && sessionId !== undefined) {
       if (s.messageIndex !== undefined) {
         let lines = receiptLines.get(sessionId);
-        if (lines === undefined) receiptLines.set(sessionId, (lines = new Map()));
+        if (lines === undefined) receiptLines.set(sessionId, (lines = new Map<number, number>()));
         const firstLine = lines.get(s.messageIndex);
         if (firstLine !== undefined) {
           out.push(
@@ -948,19 +950,23 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
 
   for (const line of receipts) {
     const s = summaries[line];
-    if (messageIndexes.get(s.sessionId as string)?.has(s.messageIndex as number)) continue;
+    // Receipts are recorded only for rows with both a session id and a message index.
+    if (s?.sessionId === undefined || s.messageIndex === undefined) continue;
+    if (messageIndexes.get(s.sessionId)?.has(s.messageIndex)) continue;
     out.push(
       rowProblem(
         'unbound_tool_result_receipt',
         line,
         s,
-        `tool_result receipt binds no message: session "${clip(s.sessionId ?? '')}" has no message row with message_index ${s.messageIndex} (receipts bind by session_id and message_index, anywhere in the file).`,
+        `tool_result receipt binds no message: session "${clip(s.sessionId)}" has no message row with message_index ${s.messageIndex} (receipts bind by session_id and message_index, anywhere in the file).`,
         { property: 'message_index' },
       ),
     );
   }
 
-  if (lastRow < 0) {
+  // lastRow is -1 (no summary there) when every line is blank.
+  const lastRowSummary = summaries[lastRow];
+  if (lastRowSummary === undefined) {
     out.push({
       line: 0,
       startCharacter: 0,
@@ -975,7 +981,7 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
       rowProblem(
         'incomplete_source',
         lastRow,
-        summaries[lastRow],
+        lastRowSummary,
         'The transcript has no terminal row (agent_session_finalized, agent_session_terminal, run_terminal, terminal, or terminal: true): the run is still writing it or stopped before finalizing. Harn marks it incomplete and the training projector fails with incomplete_source.',
       ),
     );
@@ -993,7 +999,7 @@ function eventLogProblems(summaries: readonly RowSummary[], options: CrossRowOpt
   const duplicates: { line: number; session: string; index: number }[] = [];
   for (let line = 0; line < summaries.length; line++) {
     const s = summaries[line];
-    if (s.shape !== 'row') continue;
+    if (s?.shape !== 'row') continue; // line < length: always a summary
     if (s.boundary !== undefined) {
       const info = s.boundary;
       if (info.unreported) {
@@ -1023,13 +1029,15 @@ function eventLogProblems(summaries: readonly RowSummary[], options: CrossRowOpt
   }
   for (const [key, state] of sessions) {
     for (const gap of state.missing) {
+      const row = summaries[gap.line];
+      if (row === undefined) continue; // a gap is seen on a row's line
       const count = gap.to - gap.from + 1;
       const which = count === 1 ? `index ${gap.from} is` : `indexes ${gap.from}–${gap.to} are`;
       const where = key === '' ? 'events without a session_id' : `session "${clip(key)}"`;
       const message = gap.first
         ? `Event indexes of ${where} start at ${gap.to + 1}, not 0: ${which} missing (${count} event${count === 1 ? '' : 's'} lost). A rotated segment (event_log-NNNNNN.jsonl) may start later.`
         : `Event index gap in ${where}: ${which} missing (${count} event${count === 1 ? '' : 's'} lost before this one).`;
-      out.push(rowProblem('event_index_gap', gap.line, summaries[gap.line], message, { property: 'index', from: gap.from, to: gap.to }));
+      out.push(rowProblem('event_index_gap', gap.line, row, message, { property: 'index', from: gap.from, to: gap.to }));
     }
   }
   // The first line of each duplicated index, in one pass (duplicates are rare, but a log concatenated twice is
@@ -1039,16 +1047,18 @@ function eventLogProblems(summaries: readonly RowSummary[], options: CrossRowOpt
   if (duplicates.length > 0) {
     for (let line = 0; line < summaries.length; line++) {
       const s = summaries[line];
-      if (s.shape !== 'row' || s.eventIndex === undefined) continue;
+      if (s?.shape !== 'row' || s.eventIndex === undefined) continue;
       const key = `${s.sessionId ?? ''}\u0000${s.eventIndex}`;
       if (firstLines.get(key) === -1) firstLines.set(key, line);
     }
   }
   for (const d of duplicates) {
+    const row = summaries[d.line];
+    if (row === undefined) continue; // a duplicate is seen on a row's line
     const firstLine = firstLines.get(`${d.session}\u0000${d.index}`) ?? -1;
     const where = d.session === '' ? 'events without a session_id' : `session "${clip(d.session)}"`;
     out.push(
-      rowProblem('event_index_duplicate', d.line, summaries[d.line], `Duplicate event index ${d.index} in ${where} (first on line ${firstLine + 1}).`, {
+      rowProblem('event_index_duplicate', d.line, row, `Duplicate event index ${d.index} in ${where} (first on line ${firstLine + 1}).`, {
         property: 'index',
         firstLine,
       }),
@@ -1060,7 +1070,7 @@ function eventLogProblems(summaries: readonly RowSummary[], options: CrossRowOpt
 function fillMissing(state: SessionIndexes, index: number): boolean {
   for (let i = 0; i < state.missing.length; i++) {
     const gap = state.missing[i];
-    if (index < gap.from || index > gap.to) continue;
+    if (gap === undefined || index < gap.from || index > gap.to) continue; // i < length: always a gap
     const pieces: SessionIndexes['missing'] = [];
     if (gap.from < index) pieces.push({ ...gap, to: index - 1 });
     if (index < gap.to) pieces.push({ ...gap, from: index + 1 });
