@@ -109,7 +109,7 @@ export function formatInt(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   const neg = n < 0;
   const abs = Math.abs(n);
-  const [int, frac] = String(abs).split('.');
+  const [int = '', frac] = String(abs).split('.'); // split always yields at least one part
   if (/e/i.test(int)) return String(n); // 1e21 and beyond: leave as is
   let grouped = '';
   for (let i = int.length; i > 0; i -= 3) grouped = int.slice(Math.max(0, i - 3), i) + (grouped ? ',' + grouped : '');
@@ -120,7 +120,7 @@ export function formatInt(n: number): string {
 export function formatUsd(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   const fixed = Math.abs(n).toFixed(4);
-  const [int, frac] = fixed.split('.');
+  const [int = '0', frac = ''] = fixed.split('.'); // toFixed(4) always yields both parts
   return `${n < 0 ? '-' : ''}$${formatInt(Number(int))}.${frac}`;
 }
 
@@ -563,11 +563,12 @@ function directiveNotes(msg: JsonObject | undefined, fullText: string): string[]
   if (msg && msg.harn_bookkeeping_turn === true) notes.push('Bookkeeping turn: placeholder for a withdrawn closing draft (`harn_bookkeeping_turn`)');
   const env = /<context-directives\b([^>]*)>/.exec(text);
   if (env) {
-    const speaker = /\bspeaker="([^"]*)"/.exec(env[1]);
+    const [, attributes = ''] = env; // group 1 always takes part in a match
+    const speaker = /\bspeaker="([^"]*)"/.exec(attributes)?.[1];
     const count = (text.match(/<directive\b/g) ?? []).length;
-    notes.push(`Context-directive envelope: ${formatInt(count)} directive${count === 1 ? '' : 's'}${speaker ? ` · speaker ${code(speaker[1])}` : ''}`);
+    notes.push(`Context-directive envelope: ${formatInt(count)} directive${count === 1 ? '' : 's'}${speaker !== undefined ? ` · speaker ${code(speaker)}` : ''}`);
     if (text.includes('<![CDATA[')) notes.push(unconfirmed('whether the renderer emits CDATA directive bodies'));
-    if (/\bnonce="/.test(env[1])) notes.push(unconfirmed('where the directive nonce is placed'));
+    if (/\bnonce="/.test(attributes)) notes.push(unconfirmed('where the directive nonce is placed'));
   } else if (/<system-reminder>|^System reminder:/m.test(text)) {
     notes.push('Legacy system reminder (before context directives)');
   }

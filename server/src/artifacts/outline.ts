@@ -46,6 +46,7 @@ export interface OutlineRow {
 
 /** One line of plain text, at most `max` characters. */
 function oneLine(text: string, max = 60): string {
+  // eslint-disable-next-line no-control-regex -- C0 controls (and DEL, U+2028/9) are what a one-line label must not hold
   const s = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
   return s.length > max ? s.slice(0, max - 1) + '…' : s;
 }
@@ -116,7 +117,8 @@ function groupSessions(rows: OutlineRow[]): SessionGroup[] {
     if (target && isTerminalRow(row)) current = undefined;
   }
   if (pending.length) {
-    if (order.length === 1) for (const p of pending) order[0].entries.push(p);
+    const only = order.length === 1 ? order[0] : undefined;
+    if (only) for (const p of pending) only.entries.push(p);
     else order.push({ id: undefined, entries: pending });
   }
   return order;
@@ -126,7 +128,11 @@ function groupSessions(rows: OutlineRow[]): SessionGroup[] {
 function finish(n: OutlineNode): void {
   const c = n.children;
   let sorted = true;
-  for (let i = 1; i < c.length; i++) if (c[i].line < c[i - 1].line) sorted = false;
+  let previous: OutlineNode | undefined;
+  for (const child of c) {
+    if (previous && child.line < previous.line) sorted = false;
+    previous = child;
+  }
   if (!sorted) c.sort((a, b) => a.line - b.line);
   for (const child of c) {
     finish(child);
@@ -253,7 +259,7 @@ function eventNode(line: number, row: JsonObject, type: string): OutlineNode {
 }
 
 function transcriptSession(group: SessionGroup): OutlineNode {
-  const first = group.entries.length ? group.entries[0].line : 0;
+  const first = group.entries[0]?.line ?? 0;
   const session = node('session', group.id !== undefined ? `session ${group.id}` : '(no session)', '', first);
   const iterations = new Map<string, IterAcc>();
   const calls = new Map<string, CallAcc>();
@@ -385,7 +391,7 @@ function transcriptSession(group: SessionGroup): OutlineNode {
 // Event log
 
 function eventLogSession(group: SessionGroup): OutlineNode {
-  const first = group.entries.length ? group.entries[0].line : 0;
+  const first = group.entries[0]?.line ?? 0;
   const session = node('session', group.id !== undefined ? `session ${group.id}` : '(no session)', '', first);
   let cur: { node: OutlineNode; events: number } | undefined;
   let iterations = 0;
