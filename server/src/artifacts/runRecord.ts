@@ -314,7 +314,7 @@ function property(node: JsonNode | undefined, key: string): JsonNode | undefined
   if (!node || node.type !== 'object' || !node.children) return undefined;
   for (let i = node.children.length - 1; i >= 0; i--) {
     const p = node.children[i];
-    if (p.children && p.children[0]?.value === key) return p;
+    if (p?.children?.[0]?.value === key) return p;
   }
   return undefined;
 }
@@ -478,14 +478,15 @@ export function parseRunRecord(text: string): ParsedRunRecord {
       }
       const pointer: LocatedPointer = { index, span: spans.node(item), fields };
       const descriptorProperty = property(item, 'descriptor');
+      const descriptorKey = descriptorProperty?.children?.[0];
       const descriptorNode = descriptorProperty?.children?.[1];
-      if (descriptorProperty && descriptorNode && descriptorNode.type === 'object') {
+      if (descriptorKey && descriptorNode && descriptorNode.type === 'object') {
         const dfields: Partial<Record<DescriptorField, Located>> = {};
         for (const f of DESCRIPTOR_FIELDS) {
           const n = child(descriptorNode, f);
           if (n) dfields[f] = spans.located(n);
         }
-        pointer.descriptor = { span: spans.node(descriptorNode), keySpan: spans.node(descriptorProperty.children![0]), fields: dfields };
+        pointer.descriptor = { span: spans.node(descriptorNode), keySpan: spans.node(descriptorKey), fields: dfields };
       }
       pointers.push(pointer);
     });
@@ -576,7 +577,7 @@ function serdeFloatText(n: number): string {
   if (!Number.isFinite(n)) return 'null';
   if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';
   const sign = n < 0 ? '-' : '';
-  const [mantissa, exponent] = Math.abs(n).toExponential().split('e');
+  const [mantissa = '', exponent = ''] = Math.abs(n).toExponential().split('e'); // toExponential always has both
   const digits = mantissa.replace('.', '');
   const length = digits.length;
   const kk = Number(exponent) + 1; // the value is 0.<digits> × 10^kk
@@ -619,7 +620,7 @@ function toolSchemaHash(row: JsonObject, line: string): string | null {
 function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
-    const b = bytes[i];
+    const b = bytes[i] ?? 0; // i < length: always a byte
     if (b < 0x80) {
       i++;
       continue;
@@ -836,7 +837,14 @@ export function verifyParsedRunRecord(parsed: ParsedRunRecord, runRecordPath: st
   return out.sort(byPosition);
 }
 
-const show = (v: unknown): string => (v === undefined ? 'absent' : JSON.stringify(v) ?? String(v));
+/** A value as JSON text ('absent' when undefined). */
+const show = (v: unknown): string => {
+  if (v === undefined) return 'absent';
+  // Declared to return string, JSON.stringify gives undefined for a function or a symbol (never for parsed JSON).
+  const json = JSON.stringify(v) as string | undefined;
+  if (json !== undefined) return json;
+  return typeof v === 'function' || typeof v === 'symbol' ? String(v) : Object.prototype.toString.call(v);
+};
 
 /** A descriptor field as upstream reads it: the value, or its serde default when absent; undefined if ill-typed. */
 interface Stated<T> {
@@ -959,7 +967,8 @@ function verifyPointer(
   options: VerifyOptions,
   out: ArtifactProblem[],
 ): void {
-  const kindSpan = pointer.fields.kind!.span;
+  // Pointers are only collected when they have a `kind` (llm_jsonl); the pointer's span is a formal fallback.
+  const kindSpan = pointer.fields.kind?.span ?? pointer.span;
   // 1. Only descriptors the writer verified (complete or not) are trusted.
   const status = pointer.fields.verification_status;
   const statusValue = status === undefined ? '' : status.value;
