@@ -83,7 +83,7 @@ function isFormList(forms: Form | readonly Form[]): forms is readonly Form[] {
 }
 
 function def(name: string, category: string, forms: Form | readonly Form[], doc: string, unconfirmed?: string): Builtin {
-  const list: readonly Form[] = isFormList(forms) ? forms : [forms as Form];
+  const list: readonly Form[] = isFormList(forms) ? forms : [forms];
   const builtin: Builtin = { name, category, signatures: list.map(form), doc };
   if (unconfirmed !== undefined) builtin.unconfirmed = unconfirmed;
   return builtin;

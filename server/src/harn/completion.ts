@@ -111,6 +111,7 @@ function memberContext(analysis: HarnAnalysis, offset: number): A.Member | undef
   const path = A.nodePathAt(analysis.file, offset);
   for (let i = path.length - 1; i >= 0; i--) {
     const node = path[i];
+    if (!node) return undefined; // i < length: always a node
     if (node.kind === 'Member') {
       const dotEnd = node.property ? node.property.start : node.end;
       if (offset >= dotEnd) return node;

@@ -98,14 +98,14 @@ function docOf(node: A.AnyNode): string | undefined {
 const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 function firstLine(text: string, max = 80): string {
-  const line = text.split(/\r?\n/)[0];
+  const [line = ''] = text.split(/\r?\n/); // split always yields at least one part
   const more = line.length < text.length;
   return line.length > max ? line.slice(0, max - 1) + '…' : more ? line + ' …' : line;
 }
 
 /** A declaration's header as Harn code: everything before its body, without attributes. */
 export function declarationSignature(node: A.AnyNode, name: A.Name, source: string): string {
-  const headerStart = (decl: A.DeclBase): number => (decl.attributes.length ? decl.attributes[decl.attributes.length - 1].end : decl.start);
+  const headerStart = (decl: A.DeclBase): number => (decl.attributes.at(-1)?.end ?? decl.start);
   const slice = (from: number, to: number): string => collapse(source.slice(from, to));
   switch (node.kind) {
     case 'FnDecl':
