@@ -156,6 +156,7 @@ export function isLinkTarget(uri: string): boolean {
  */
 export function link(text: string, uri: string): string {
   if (!isLinkTarget(uri)) return plain(text);
+  // eslint-disable-next-line no-control-regex -- control characters are among those percent-encoded in a link target
   const target = uri.replace(/[\s()<>[\]\\"'`\u0000-\u001f\u007f]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
   const label = escapeInline(text, 'label');
   return `[${label === '' ? '(unnamed)' : label}](${target})`;
@@ -187,7 +188,7 @@ const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})(.*)$/;
  * of ours (at column 0, longer than any backtick run inside, with an info string), so they are code whatever
  * containers the author's fence sat in; an unclosed fence ends at the end, as in CommonMark. Code spans keep their
  * text, but where a renderer might pair backticks differently (a span over two lines, a table cell split), their
- * dangerous sequences are broken by an invisible U+200B (`<​img`, `!​[`, `]​(`, `]​:`, `/​/`, `www​.`, `​@`), so
+ * dangerous sequences are broken by an invisible U+200B (`<\u200bimg`, `!\u200b[`, `]\u200b(`, `]\u200b:`, `/\u200b/`, `www\u200b.`, `\u200b@`), so
  * they are inert read as text too.
  */
 export function userMarkdown(text: string): string {
