@@ -482,7 +482,7 @@ function scanUnicodeIdentifierRest(source: string, pos: number, length: number):
 /** The length of a duration suffix (ms s m h d w) at `pos`, 0 when none; it must not run into a word. */
 function durationSuffixLength(source: string, pos: number): number {
   const c = source.charCodeAt(pos);
-  let length = 0;
+  let length: number;
   if (c === 109 /* m */) length = source.charCodeAt(pos + 1) === 115 /* s */ ? 2 : 1;
   else if (c === 115 || c === 104 || c === 100 || c === 119) length = 1;
   else return 0;

@@ -1034,13 +1034,14 @@ class Parser {
     const node: A.ImportDecl = { kind: 'ImportDecl', isPub, path: undefined, names: undefined, scopedPath: undefined, start, end: this.prevEnd };
     this.partial = node;
     if (this.at('{')) {
-      node.names = [];
+      const names: A.Name[] = [];
+      node.names = names;
       this.pos++;
       this.newlineStack.push(false);
       try {
         while (!this.at('}')) {
           if (this.atEOF()) this.fail("'}' to close the import list");
-          node.names!.push(this.expectName('imported name'));
+          names.push(this.expectName('imported name'));
           this.eat(',');
         }
         this.pos++;
@@ -1055,13 +1056,14 @@ class Parser {
       node.scopedPath = [this.expectName('module name')];
       while (this.eat('::')) {
         if (this.at('{')) {
-          node.names = [];
+          const names: A.Name[] = [];
+          node.names = names;
           this.pos++;
           this.newlineStack.push(false);
           try {
             while (!this.at('}')) {
               if (this.atEOF()) this.fail("'}' to close the import list");
-              node.names!.push(this.expectName('imported name'));
+              names.push(this.expectName('imported name'));
               this.eat(',');
             }
             this.pos++;
@@ -1895,10 +1897,10 @@ class Parser {
         let to: A.Expr | undefined;
         if (!this.at(']')) to = this.parseExpression();
         this.expect(']', "']' to close the slice");
-        return { kind: 'Slice', object, from, to, start: object.start, end: this.prevEnd } as A.Slice;
+        return { kind: 'Slice', object, from, to, start: object.start, end: this.prevEnd };
       }
       this.expect(']', "']' to close the index");
-      return { kind: 'Index', object, optional, index: from, start: object.start, end: this.prevEnd } as A.Index;
+      return { kind: 'Index', object, optional, index: from, start: object.start, end: this.prevEnd };
     } finally {
       this.newlineStack.pop();
     }
@@ -2128,7 +2130,7 @@ class Parser {
     }
     if (t.kind !== TokenKind.StringHead) return this.fail('string');
     const parts: A.StringPart[] = [{ kind: 'Text', start: t.start + quote, end: t.end - 2 }];
-    let end = t.end;
+    let end: number;
     for (;;) {
       const holeStart = this.prevEnd;
       let expr: A.Expr | undefined;
@@ -2157,7 +2159,6 @@ class Parser {
       if (part.kind === TokenKind.StringMiddle) {
         this.pos++;
         parts.push({ kind: 'Text', start: part.start + 1, end: part.end - 2 });
-        end = part.end;
         continue;
       }
       if (part.kind === TokenKind.StringTail) {
