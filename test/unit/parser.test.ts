@@ -953,7 +953,7 @@ describe('recovery', () => {
     // Each failed `f<T>(…)` attempt used to re-read its contents as a comparison, doubling per level (the
     // time is measured in test/bench/parserEdges.ts: nested_generic_calls_*).
     const source = nestedGenericCalls(40);
-    assert.deepEqual(diagnosticsOf(source), ["370-371 syntax_error: Expected ')' to close the parenthesised expression, got ']'"]);
+    assert.deepEqual(diagnosticsOf(source), ["370-371 syntax_error: Expected ')' to close the argument list, got ']'"]);
     // The well-formed version is still a chain of generic calls.
     assert.equal(ex('let v = ' + 'a < b > ('.repeat(3) + 'x' + ')'.repeat(3)), '(call<b> a (call<b> a (call<b> a x)))');
   });

@@ -1764,15 +1764,21 @@ class Parser {
     return { kind: 'StructLit', name, entries, start: name.start, end: this.prevEnd };
   }
 
-  /** `f<T, U>(…)`, tried speculatively: on any failure the tokens are read again as a comparison. */
+  /**
+   * `f<T, U>(…)`, tried speculatively: when the type arguments fail, the tokens are read again as a
+   * comparison. Once `<…>(` has been read it is a call: its arguments are what a parenthesised operand
+   * would hold, so reading them again as one could only fail again — and did, once per nesting level
+   * (quadratic on `a < b > (` nested n deep).
+   */
   private tryGenericCall(callee: A.Expr): A.Call | undefined {
     if (this.failedGenericCalls.has(this.pos) || !this.mayBeTypeArguments()) return undefined;
     const savedPos = this.pos;
     const savedDiagnostics = this.diagnostics.length;
     const savedNewlines = this.newlineStack.length;
+    let typeArgs: A.TypeExpr[];
     try {
       this.pos++;
-      const typeArgs: A.TypeExpr[] = [];
+      typeArgs = [];
       this.newlineStack.push(false);
       try {
         while (!this.at('>')) {
@@ -1784,7 +1790,6 @@ class Parser {
       }
       this.expect('>');
       if (!this.at('(') || this.tok.nlBefore) throw new ParseError('not a generic call');
-      return this.parseCall(callee, typeArgs);
     } catch (error) {
       // A nesting error is not a reason to read the tokens again (that would nest just as deep).
       if (!(error instanceof ParseError) || error instanceof NestingError) throw error;
@@ -1794,6 +1799,7 @@ class Parser {
       this.failedGenericCalls.add(savedPos);
       return undefined;
     }
+    return this.parseCall(callee, typeArgs);
   }
 
   /**
@@ -1868,6 +1874,8 @@ class Parser {
           this.report(open.start, open.end, "This '(' is never closed");
           return { end: this.prevEnd, closed: false };
         }
+        // Commas are optional, so a stray closer would otherwise read as a missing argument.
+        if (this.at(']') || this.at('}')) this.fail("')' to close the argument list");
         const start = this.tok.start;
         const spread = this.eat('...');
         let name: A.Name | undefined;
