@@ -1589,8 +1589,15 @@ class Parser {
       this.pos++;
       const then = this.parseBinary(1);
       this.expect(':', "':' in the conditional expression");
-      // Nested ternaries need parentheses upstream; reading one here too is harmless.
-      const otherwise = this.parseTernary();
+      // Nested ternaries need parentheses upstream; reading one here too is harmless. Each one nests
+      // (`a ? b : c ? d : …` is right-nested), so it counts against MAX_NESTING.
+      this.enter();
+      let otherwise: A.Expr;
+      try {
+        otherwise = this.parseTernary();
+      } finally {
+        this.depth--;
+      }
       return { kind: 'Ternary', condition, then, otherwise, start: condition.start, end: otherwise.end };
     }
     return condition;

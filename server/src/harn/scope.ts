@@ -113,8 +113,24 @@ function addParams(params: A.Param[], scope: Scope): void {
   }
 }
 
-/** Walks a node for the scopes it opens (bodies, blocks, closures) and the bindings they hold. */
-function addNested(node: A.AnyNode, scope: Scope, file: FileScopes): void {
+/**
+ * Walks a node for the scopes it opens (bodies, blocks, closures) and the bindings they hold. Nodes that
+ * open no scope are walked with an explicit stack: an expression chain (`1 + 1 + …`, `a.b.b.…`) nests
+ * as deep as it is long, and the parser bounds only real nesting. Children are visited in source order.
+ */
+function addNested(root: A.AnyNode, scope: Scope, file: FileScopes): void {
+  const stack: A.AnyNode[] = [root];
+  const children: A.AnyNode[] = [];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (addScopeOf(node, scope, file)) continue;
+    children.length = 0;
+    A.forEachChild(node, (c) => children.push(c));
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as A.AnyNode);
+  }
+}
+
+/** The scope a node opens, with its bindings; false for a node that opens none (its children are walked). */
+function addScopeOf(node: A.AnyNode, scope: Scope, file: FileScopes): boolean {
   switch (node.kind) {
     case 'FnDecl':
     case 'PipelineDecl':
@@ -125,30 +141,30 @@ function addNested(node: A.AnyNode, scope: Scope, file: FileScopes): void {
       addParams(node.params, inner);
       for (const p of node.params) if (p.defaultValue) addNested(p.defaultValue, inner, file);
       if (node.body) addStatements(node.body.statements, inner, file);
-      return;
+      return true;
     }
     case 'Closure': {
       const inner = child(scope, node);
       addParams(node.params, inner);
       addStatements(node.body.statements, inner, file);
-      return;
+      return true;
     }
     case 'ImplDecl':
     case 'InterfaceDecl':
       for (const method of node.methods) addNested(method, scope, file);
-      return;
+      return true;
     case 'Block':
       addStatements(node.statements, child(scope, node), file);
-      return;
+      return true;
     case 'For': {
       if (node.iterable) addNested(node.iterable, scope, file);
-      if (!node.body) return;
+      if (!node.body) return true;
       const inner = child(scope, node.body);
       for (const name of boundNames(node.pattern)) {
         inner.bindings.push({ name: name.text, kind: 'variable', nameNode: name, declaration: node, visibleFrom: inner.start });
       }
       addStatements(node.body.statements, inner, file);
-      return;
+      return true;
     }
     case 'Try': {
       if (node.body) addNested(node.body, scope, file);
@@ -161,29 +177,29 @@ function addNested(node: A.AnyNode, scope: Scope, file: FileScopes): void {
         addStatements(node.catchBody.statements, inner, file);
       }
       if (node.finallyBody) addNested(node.finallyBody, scope, file);
-      return;
+      return true;
     }
     case 'Parallel': {
       if (node.subject) addNested(node.subject, scope, file);
       if (node.options) addNested(node.options, scope, file);
-      if (!node.body) return;
+      if (!node.body) return true;
       const inner = child(scope, node.body);
       for (const name of node.binding) {
         inner.bindings.push({ name: name.text, kind: 'variable', nameNode: name, declaration: node, visibleFrom: inner.start });
       }
       addStatements(node.body.statements, inner, file);
-      return;
+      return true;
     }
     case 'SelectCase': {
       if (node.expr) addNested(node.expr, scope, file);
-      if (!node.body) return;
+      if (!node.body) return true;
       const inner = child(scope, node.body);
       if (node.name) inner.bindings.push({ name: node.name.text, kind: 'variable', nameNode: node.name, declaration: node, visibleFrom: inner.start });
       addStatements(node.body.statements, inner, file);
-      return;
+      return true;
     }
     default:
-      A.forEachChild(node, (c) => addNested(c, scope, file));
+      return false;
   }
 }
 
