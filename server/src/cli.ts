@@ -44,13 +44,14 @@ const VALUE_OPTIONS = new Set(['--root', '--format', '--registry', '--funnel', '
 
 function parseArgs(argv: string[]): ParsedArgs {
   const parsed: ParsedArgs = { command: undefined, positional: [], options: new Map(), flags: new Set() };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+  // One iterator, so an option's value can be taken from it in the same pass.
+  const args = argv.values();
+  for (const arg of args) {
     if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       const name = eq > 0 ? arg.slice(0, eq) : arg;
       if (VALUE_OPTIONS.has(name)) {
-        const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+        const value = eq > 0 ? arg.slice(eq + 1) : args.next().value;
         if (value === undefined) throw new UsageError(`${name} needs a value`);
         parsed.options.set(name, value);
       } else if (name === '--help' || name === '--version') {
@@ -175,11 +176,12 @@ function artifactDiagnostics(file: string, root: string, forced?: JsonlKind): Fi
 }
 
 function runTranscript(args: ParsedArgs): number {
-  if (args.positional.length !== 1) throw new UsageError('transcript takes exactly one FILE');
+  const [given, ...extra] = args.positional;
+  if (given === undefined || extra.length > 0) throw new UsageError('transcript takes exactly one FILE');
   const root = path.resolve(args.options.get('--root') ?? '.');
   const format = formatOf(args);
-  const file = path.resolve(args.positional[0]);
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new IoError(`no such file: ${args.positional[0]}`);
+  const file = path.resolve(given);
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new IoError(`no such file: ${given}`);
   // An event log named as such is read as one; anything else given to `transcript` is a transcript.
   const detected = classifyArtifact(file, root, DEFAULT_ARTIFACT_SETTINGS, () => readFirstLines(file, 5));
   const kind: JsonlKind = detected === 'eventLog' ? 'eventLog' : 'transcript';

@@ -39,7 +39,8 @@ export class LineIndex {
     let high = this.lineStarts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if (this.lineStarts[mid] <= offset) low = mid;
+      // mid is in [1, length - 1]; the fallback is never read.
+      if ((this.lineStarts[mid] ?? 0) <= offset) low = mid;
       else high = mid - 1;
     }
     return low;
@@ -49,14 +50,14 @@ export class LineIndex {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
     const line = this.lineAt(clamped);
     // An offset inside a \r\n pair maps to the end of the line's content.
-    const character = Math.min(clamped, this.lineContentEnd(line)) - this.lineStarts[line];
+    const character = Math.min(clamped, this.lineContentEnd(line)) - (this.lineStarts[line] ?? 0);
     return { line, character };
   }
 
   offsetAt(position: Position): number {
     if (position.line < 0) return 0;
     if (position.line >= this.lineStarts.length) return this.text.length;
-    const start = this.lineStarts[position.line];
+    const start = this.lineStarts[position.line] ?? 0;
     return Math.min(start + Math.max(0, position.character), this.lineContentEnd(position.line));
   }
 
@@ -66,9 +67,9 @@ export class LineIndex {
 
   /** Offset just past the line's last character, before its line break. */
   lineContentEnd(line: number): number {
-    if (line + 1 >= this.lineStarts.length) return this.text.length;
     const next = this.lineStarts[line + 1];
-    if (this.text.charCodeAt(next - 1) === 10 && this.text.charCodeAt(next - 2) === 13 && next - 2 >= this.lineStarts[line]) {
+    if (next === undefined) return this.text.length;
+    if (this.text.charCodeAt(next - 1) === 10 && this.text.charCodeAt(next - 2) === 13 && next - 2 >= (this.lineStarts[line] ?? 0)) {
       return next - 2;
     }
     return next - 1;
