@@ -148,8 +148,9 @@ export function evaluateGate(input: GateInput): GateResult {
 export function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
+    // i < n, so both are defined; the fallback is never used.
+    const x = a.codePointAt(i) ?? 0;
+    const y = b.codePointAt(i) ?? 0;
     if (x !== y) return x - y;
     if (x > 0xffff) i++;
   }
@@ -202,14 +203,14 @@ function anchorFindings(input: GateInput, entry: BoundaryEntry, id: string, find
   if (live.size === 0) {
     findings.push({ kind: 'stale_entry', id, path: registryPath, message: 'no file constructs this boundary any more', location: at(registryPath, entryRange(entry)) });
   }
-  for (const path of [...live.keys()].sort(compareCodePoints)) {
+  for (const [path, sites] of [...live].sort(([x], [y]) => compareCodePoints(x, y))) {
     if (anchorSet.has(path)) continue;
     findings.push({
       kind: 'unregistered_site',
       id,
       path,
       message: `constructs \`${id}\` but is not one of its registered anchors`,
-      location: { path, ranges: live.get(path)!.map((s) => s.range) },
+      location: { path, ranges: sites.map((s) => s.range) },
     });
   }
 }
@@ -269,15 +270,16 @@ export function closestIds(id: string, candidates: Iterable<string>, limit = 3):
 function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
+    // Every index read is in [0, b.length]; the fallbacks are never used.
+    let diagonal = row[0] ?? 0;
     row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const above = row[j] ?? 0;
+      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
       diagonal = above;
     }
   }
-  return row[b.length];
+  return row[b.length] ?? 0;
 }
 
 /**

@@ -93,8 +93,8 @@ function checkEmission(call: A.Call, problems: HarnPayloadProblem[]): void {
   if (!isEmitCallee(call.callee)) return;
   const args = call.args.filter((a) => !a.name);
   if (args.length !== 3 && args.length !== 4) return;
-  const eventType = args[args.length - 2].value;
-  const payload = args[args.length - 1].value;
+  const eventType = args.at(-2)?.value;
+  const payload = args.at(-1)?.value;
   if (eventType?.kind !== 'String' || eventType.value !== 'boundary_failure') return;
   if (payload?.kind !== 'Dict') return;
   const keys = new Map<string, A.DictEntry>();
@@ -163,9 +163,9 @@ export function boundaryFieldAt(analysis: HarnAnalysis, offset: number): { field
   const path = A.nodePathAt(analysis.file, offset);
   for (let i = path.length - 1; i > 0; i--) {
     const node = path[i];
-    if (node.kind !== 'String') continue;
+    if (node?.kind !== 'String') continue;
     const parent = path[i - 1];
-    if (parent.kind !== 'DictEntry' || parent.value !== node) return undefined;
+    if (parent?.kind !== 'DictEntry' || parent.value !== node) return undefined;
     const name = keyName(parent);
     // Inside the quotes; at the end of the line too while the closing quote is not typed yet.
     const unterminated = node.end - node.start === 1 || analysis.text.charCodeAt(node.end - 1) !== 34;

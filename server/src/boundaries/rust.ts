@@ -272,7 +272,7 @@ class RustLexer {
         // `1.5` (but not `1..2` or `1.max(2)`), and the exponent sign in `1e-5`.
         const more =
           (text[j] === '.' && isDigit(text.charCodeAt(j + 1))) ||
-          (!radix && (text[j] === '+' || text[j] === '-') && /[eE]/.test(text[j - 1]) && isDigit(text.charCodeAt(j + 1)));
+          (!radix && (text[j] === '+' || text[j] === '-') && (text.charCodeAt(j - 1) | 0x20) === 0x65 /* e, E */ && isDigit(text.charCodeAt(j + 1)));
         if (!more) break;
         j++;
       }
@@ -459,7 +459,7 @@ function matchingClose(code: RustToken[], open: number): number {
   let depth = 0;
   for (let j = open; j < code.length; j++) {
     const token = code[j];
-    if (token.kind !== 'punct') continue;
+    if (token?.kind !== 'punct') continue;
     if (openers.includes(token.value)) depth++;
     else if (closers.includes(token.value)) {
       depth--;
@@ -530,17 +530,21 @@ function atArmStart(code: RustToken[], i: number, lo: number): boolean {
 function parseVariantPattern(code: RustToken[], i: number, hi: number): { variant: RustToken; next: number } | undefined {
   const segments: RustToken[] = [];
   let j = i;
-  while (j < hi && isIdent(code[j])) {
-    segments.push(code[j]);
+  while (j < hi) {
+    const segment = code[j];
+    if (!isIdent(segment)) break;
+    segments.push(segment);
     j++;
     if (j < hi && isPunct(code[j], '::') && isIdent(code[j + 1])) j++;
     else break;
   }
-  if (segments.length < 2) return undefined;
-  const owner = segments[segments.length - 2].value;
-  if (owner !== 'Self' && owner !== BOUNDARY_ID) return undefined;
+  // Both are there exactly when the path has at least two segments.
+  const owner = segments.at(-2);
+  const variant = segments.at(-1);
+  if (owner === undefined || variant === undefined) return undefined;
+  if (owner.value !== 'Self' && owner.value !== BOUNDARY_ID) return undefined;
   if (j < hi && (isPunct(code[j], '(') || isPunct(code[j], '{'))) j = matchingClose(code, j) + 1;
-  return { variant: segments[segments.length - 1], next: j };
+  return { variant, next: j };
 }
 
 /** A plain `"…"` or raw `r#"…"#` string literal (not byte or C strings), decoded. */
@@ -593,10 +597,10 @@ export function parseFunnel(text: string): Funnel {
         break;
       }
       if (!ok) continue;
-      const literal = code[j + 1];
-      const wire = j + 1 < hi ? plainString(literal) : undefined;
+      const literal = j + 1 < hi ? code[j + 1] : undefined;
+      const wire = plainString(literal); // undefined when there is no literal
       const following = code[j + 2];
-      if (wire === undefined || !(j + 2 >= hi || isPunct(following, ',') || isPunct(following, '}'))) continue;
+      if (literal === undefined || wire === undefined || !(j + 2 >= hi || isPunct(following, ',') || isPunct(following, '}'))) continue;
       for (const variant of variants) {
         arms.push({ variant: variant.value, wire, variantRange: identRange(variant), wireRange: { start: literal.start, end: literal.end } });
       }
@@ -621,7 +625,8 @@ function enumVariants(code: RustToken[]): Funnel['enumVariants'] {
         j++;
         if (isPunct(code[j], '(')) j = matchingClose(code, j) + 1;
       }
-      if (j < close && isIdent(code[j])) out.push({ name: code[j].value, range: identRange(code[j]) });
+      const name = code[j];
+      if (j < close && isIdent(name)) out.push({ name: name.value, range: identRange(name) });
       // Skip the payload and any discriminant, up to the next top-level comma.
       while (j < close && !isPunct(code[j], ',')) {
         j = isPunct(code[j], '(') || isPunct(code[j], '[') || isPunct(code[j], '{') ? matchingClose(code, j) + 1 : j + 1;
