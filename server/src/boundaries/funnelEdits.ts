@@ -22,7 +22,7 @@ export function boundaryVariantName(wire: string): string | undefined {
   const name = wire
     .split('_')
     .filter((word) => word !== '')
-    .map((word) => word[0].toUpperCase() + word.slice(1))
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('');
   return /^[A-Z][A-Za-z0-9]*$/.test(name) && name !== 'Self' ? name : undefined;
 }
@@ -64,21 +64,24 @@ export function addBoundaryVariant(text: string, funnel: Funnel, wire: string, d
   const parsed = parseFunnel(out);
   const armKey = (a: { variant: string; wire: string }): string => `${a.variant}\u0000${a.wire}`;
   const newArms = parsed.arms.map(armKey);
-  const at = newArms.indexOf(armKey({ variant: name, wire }));
-  if (at < 0 || newArms.indexOf(newArms[at], at + 1) >= 0) return [];
+  const newKey = armKey({ variant: name, wire });
+  const at = newArms.indexOf(newKey);
+  if (at < 0 || newArms.indexOf(newKey, at + 1) >= 0) return [];
   newArms.splice(at, 1);
   if (!sameList(newArms, funnel.arms.map(armKey))) return [];
   if (!sameList(parsed.enumVariants.map((v) => v.name), [...funnel.enumVariants.map((v) => v.name), name])) return [];
   const after = locate(out, parsed);
   if (!after || after.enumList.items.length !== before.enumList.items.length + 1) return [];
   // The new arm is the last of `as_str`'s match.
-  const lastArm = after.armList.items[after.armList.items.length - 1];
-  if (after.armList.items.length !== before.armList.items.length + 1 || after.tokens.code[lastArm.last].value !== `"${wire}"`) return [];
+  const lastArm = after.armList.items.at(-1);
+  if (lastArm === undefined || after.armList.items.length !== before.armList.items.length + 1 || after.tokens.code[lastArm.last]?.value !== `"${wire}"`) {
+    return [];
+  }
   if (Boolean(after.all) !== Boolean(before.all)) return [];
   if (after.all && before.all) {
     if (after.all.length.value !== before.all.length.value + 1 || after.all.list.items.length !== after.all.length.value) return [];
-    const last = after.all.list.items[after.all.list.items.length - 1];
-    if (after.tokens.code[last.last].value !== name) return [];
+    const last = after.all.list.items.at(-1);
+    if (last === undefined || after.tokens.code[last.last]?.value !== name) return [];
   }
   return edits;
 }
@@ -148,7 +151,7 @@ function matching(code: RustToken[], open: number): number | undefined {
   const stack: string[] = [];
   for (let j = open; j < code.length; j++) {
     const token = code[j];
-    if (token.kind !== 'punct') continue;
+    if (token?.kind !== 'punct') continue;
     const closer = pairs[token.value];
     if (closer) stack.push(closer);
     else if (token.value === ')' || token.value === ']' || token.value === '}') {
@@ -177,7 +180,6 @@ function splitList(code: RustToken[], open: number, close: number): List | undef
     const first = i;
     let last = i;
     while (i < close && !isPunct(code[i], ',')) {
-      last = i;
       const next = skip(code, i);
       if (next === undefined || next > close) return undefined;
       // A group's last token is its closing bracket.
@@ -256,17 +258,22 @@ function locate(text: string, funnel: Funnel): Located | undefined {
   // `enum BoundaryId { … }`: exactly one, its variants those parseFunnel read.
   const enums: number[] = [];
   for (let i = 0; i + 1 < code.length; i++) if (isIdent(code[i], 'enum') && isIdent(code[i + 1], BOUNDARY_ID)) enums.push(i);
-  if (enums.length !== 1 || !isPunct(code[enums[0] + 2], '{')) return undefined;
-  const enumOpen = enums[0] + 2;
+  const enumAt = enums.length === 1 ? enums[0] : undefined;
+  if (enumAt === undefined || !isPunct(code[enumAt + 2], '{')) return undefined;
+  const enumOpen = enumAt + 2;
   const enumClose = matching(code, enumOpen);
   if (enumClose === undefined) return undefined;
   const enumList = splitList(code, enumOpen, enumClose);
   if (!enumList || enumList.items.length === 0) return undefined;
   const names = enumList.items.map((item) => variantName(code, item));
   if (names.some((n) => n === undefined) || !sameList(names as string[], funnel.enumVariants.map((v) => v.name))) return undefined;
-  const enumDocumented = enumList.items.some((item, k) => {
-    const from = k === 0 ? code[enumOpen].end : code[enumList.items[k - 1].comma!].end;
-    const to = code[item.first].start;
+  const enumDocumented = enumList.items.some((item) => {
+    // The token before an item is the enum's `{` or the previous item's comma; both are always there.
+    const before = code[item.first - 1];
+    const first = code[item.first];
+    if (before === undefined || first === undefined) return false;
+    const from = before.end;
+    const to = first.start;
     if (all.some((t) => t.start >= from && t.start < to && isDocComment(t))) return true;
     // `#[doc = "…"]`
     for (let i = item.first; isPunct(code[i], '#') && isPunct(code[i + 1], '['); i = (matching(code, i + 1) ?? item.last) + 1) {
@@ -287,8 +294,8 @@ function locate(text: string, funnel: Funnel): Located | undefined {
     fns.push(...f.map((at) => ({ at, body })));
     consts.push(...c);
   }
-  if (fns.length !== 1 || consts.length > 1) return undefined;
-  const fn = fns[0];
+  const fn = fns.length === 1 ? fns[0] : undefined;
+  if (fn === undefined || consts.length > 1) return undefined;
   const fnOpen = nextBrace(code, fn.at + 2, fn.body[1]);
   if (fnOpen === undefined) return undefined;
   const fnClose = matching(code, fnOpen);
@@ -310,13 +317,15 @@ function locate(text: string, funnel: Funnel): Located | undefined {
   if (matchClose === undefined) return undefined;
   const armList = armsOf(code, funnel, matchOpen, matchClose);
   if (!armList) return undefined;
-  const lastArm = armList.items[armList.items.length - 1];
+  const lastArm = armList.items.at(-1);
+  if (lastArm === undefined) return undefined; // armsOf never returns an empty list
   // The last arm's pattern `Self::X` or `BoundaryId::X` (or `…::BoundaryId::X`) sets the style.
   const armPrefix = isIdent(code[lastArm.first], 'Self') ? 'Self::' : `${BOUNDARY_ID}::`;
 
   let allConst: Located['all'];
-  if (consts.length === 1) {
-    allConst = allOf(code, consts[0]);
+  const [constAt] = consts; // at most one
+  if (constAt !== undefined) {
+    allConst = allOf(code, constAt);
     if (!allConst) return undefined;
   }
   return { tokens, enumList, enumDocumented, armList, armPrefix, all: allConst };
@@ -334,7 +343,8 @@ function variantName(code: RustToken[], item: ListItem): string | undefined {
     j++;
     if (isPunct(code[j], '(')) j = (matching(code, j) ?? item.last) + 1;
   }
-  return j <= item.last && isIdent(code[j]) ? code[j].value : undefined;
+  const token = code[j];
+  return j <= item.last && token !== undefined && isIdent(token) ? token.value : undefined;
 }
 
 /**
@@ -343,8 +353,11 @@ function variantName(code: RustToken[], item: ListItem): string | undefined {
  * read it (a `,` or the match's `}` after the literal).
  */
 function armsOf(code: RustToken[], funnel: Funnel, open: number, close: number): List | undefined {
-  const from = code[open].end;
-  const to = code[close].start;
+  const openToken = code[open];
+  const closeToken = code[close];
+  if (openToken === undefined || closeToken === undefined) return undefined;
+  const from = openToken.end;
+  const to = closeToken.start;
   const literals = [...new Set(funnel.arms.filter((a) => a.wireRange.start >= from && a.wireRange.end <= to).map((a) => a.wireRange.start))].sort((a, b) => a - b);
   if (literals.length === 0) return undefined;
   // Arms of this match, not of one nested in an arm's body.
@@ -389,18 +402,19 @@ function allOf(code: RustToken[], at: number): Located['all'] {
   if (!expect(';')) return undefined;
   const lengthToken = code[j];
   const digits = lengthToken?.kind === 'number' ? /^([0-9][0-9_]*)(usize)?$/.exec(lengthToken.value) : null;
-  if (!digits) return undefined;
+  const lengthDigits = digits?.[1];
+  if (lengthToken === undefined || !digits || lengthDigits === undefined) return undefined;
   j++;
   if (!expect(']', '=') || !isPunct(code[j], '[')) return undefined;
   const open = j;
   const close = matching(code, open);
   if (close === undefined || !isPunct(code[close + 1], ';')) return undefined;
   const list = splitList(code, open, close);
-  const value = Number(digits[1].replace(/_/g, ''));
-  if (!list || list.items.length === 0 || list.items.length !== value) return undefined;
+  const value = Number(lengthDigits.replace(/_/g, ''));
+  const last = list?.items.at(-1);
+  if (!list || last === undefined || list.items.length !== value) return undefined;
   // Each element a path to a variant; the new one follows the last one's style.
   if (!list.items.every((item) => isIdent(code[item.last]) && (item.first === item.last || isPunct(code[item.last - 1], '::')))) return undefined;
-  const last = list.items[list.items.length - 1];
   const prefix = last.first === last.last ? '' : isIdent(code[last.first], 'Self') ? 'Self::' : `${BOUNDARY_ID}::`;
   return { list, length: { token: lengthToken, value, suffix: digits[2] ?? '' }, prefix };
 }
@@ -417,7 +431,7 @@ function lineEndOf(text: string, offset: number): number {
 
 function indentOf(text: string, offset: number): string {
   const start = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(start, offset))![0];
+  return /^[ \t]*/.exec(text.slice(start, offset))?.[0] ?? ''; // the pattern matches any text
 }
 
 /**
@@ -429,9 +443,13 @@ function indentOf(text: string, offset: number): string {
  */
 function appendItem(text: string, tokens: Tokens, list: List, item: string, comments: string[]): TextEdit[] | undefined {
   const { code, all } = tokens;
-  const last = list.items[list.items.length - 1];
-  const lastEnd = code[last.last].end;
-  const after = last.comma !== undefined ? code[last.comma].end : lastEnd;
+  const last = list.items.at(-1);
+  const lastToken = last && code[last.last];
+  const firstToken = last && code[last.first];
+  // Lists here are never empty, and their items index `code`.
+  if (last === undefined || lastToken === undefined || firstToken === undefined) return undefined;
+  const lastEnd = lastToken.end;
+  const after = last.comma !== undefined ? (code[last.comma]?.end ?? lastEnd) : lastEnd;
   const lineEnd = lineEndOf(text, after);
   const next = code[(last.comma ?? last.last) + 1];
   const commaEdit: TextEdit[] = last.comma === undefined ? [{ start: lastEnd, end: lastEnd, newText: ',' }] : [];
@@ -441,7 +459,7 @@ function appendItem(text: string, tokens: Tokens, list: List, item: string, comm
   }
   if (all.some((t) => t.kind === 'comment' && t.start < lineEnd && t.end > lineEnd)) return undefined;
   const eol = text.startsWith('\r\n', lineEnd) ? '\r\n' : '\n';
-  const indent = indentOf(text, code[last.first].start);
+  const indent = indentOf(text, firstToken.start);
   const lines = [...comments, `${item},`].map((line) => eol + indent + line).join('');
   return [...commaEdit, { start: lineEnd, end: lineEnd, newText: lines }];
 }

@@ -40,7 +40,7 @@ export type AuditedTable = z.infer<typeof AuditedTableSchema>;
 
 type SectionName = 'boundary' | 'audited';
 const SECTIONS: readonly SectionName[] = ['boundary', 'audited'];
-const FIELDS: Record<SectionName, Record<string, z.ZodType>> = { boundary: boundaryFields, audited: auditedFields };
+const FIELDS: Record<SectionName, { id: z.ZodType<string> } & Record<string, z.ZodType>> = { boundary: boundaryFields, audited: auditedFields };
 const SCHEMAS: Record<SectionName, z.ZodType> = { boundary: BoundaryTableSchema, audited: AuditedTableSchema };
 const ARTICLE: Record<SectionName, string> = { boundary: 'a', audited: 'an' };
 
@@ -58,12 +58,18 @@ export function parseTomlAst(text: string): AST.TOMLProgram {
 
 /** The static value of a whole document (tables as plain objects, arrays, strings, numbers, booleans, Dates). */
 export function tomlDocumentValue(ast: AST.TOMLProgram): Record<string, unknown> {
-  return getStaticTOMLValue(ast) as Record<string, unknown>;
+  return getStaticTOMLValue(ast);
 }
 
 /** The name of a key part, bare or quoted. */
 export function keyPartName(part: AST.TOMLBare | AST.TOMLQuoted): string {
   return part.type === 'TOMLBare' ? part.name : part.value;
+}
+
+/** The name of a key's first part: `a` for `a`, `a.b` and `"a".b`. The parser never makes a key without parts. */
+export function keyHeadName(key: AST.TOMLKey): string {
+  const [head] = key.keys;
+  return head === undefined ? '' : keyPartName(head);
 }
 
 /** The range of a `[[name]]` / `[name]` header: from the first `[` through the last `]`. */
@@ -118,7 +124,7 @@ function readEntry(
   const data: Record<string, unknown> = {};
   const local: RegistryProblem[] = [];
   for (const kv of table.body) {
-    const name = keyPartName(kv.key.keys[0]);
+    const name = keyHeadName(kv.key);
     if (kv.key.keys.length > 1) {
       const dotted = text.slice(kv.key.range[0], kv.key.range[1]);
       local.push({
@@ -136,7 +142,8 @@ function readEntry(
   }
 
   const idKv = values.get('id');
-  const idValue = idKv && fields.id.safeParse(data.id).success ? (data.id as string) : undefined;
+  const idParsed = idKv && fields.id.safeParse(data.id);
+  const idValue = idParsed && idParsed.success ? idParsed.data : undefined;
 
   const result = SCHEMAS[section].safeParse(data);
   if (!result.success) {
@@ -231,7 +238,7 @@ export function parseRegistry(text: string): Registry {
   const problems = registry.problems;
   for (const node of ast.body[0].body) {
     if (node.type === 'TOMLKeyValue') {
-      const name = keyPartName(node.key.keys[0]);
+      const name = keyHeadName(node.key);
       if ((SECTIONS as readonly string[]).includes(name)) {
         problems.push({
           code: 'invalid_entry',

@@ -4,7 +4,7 @@
 // is valid TOML whose data equals the old data with exactly the intended change.
 
 import type { AST } from 'toml-eslint-parser';
-import { keyPartName, parseTomlAst, tomlDocumentValue } from './registry';
+import { keyHeadName, parseTomlAst, tomlDocumentValue } from './registry';
 import type { BoundaryEntry, Registry, TextRange } from './types';
 
 /** A replacement of `[start, end)` of the ORIGINAL text. The edits of one list never overlap. */
@@ -64,6 +64,7 @@ export function tomlString(value: string): string {
 
 /** True when `value` can be written as a single-line literal string `'…'`. */
 function literalAllowed(value: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a literal string cannot hold
   return !/['\u0000-\u0008\u000a-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
 }
 
@@ -175,6 +176,9 @@ function deepEqual(a: unknown, b: unknown): boolean {
 
 type Doc = Record<string, unknown>;
 
+/** Array.isArray, narrowing to unknown[] rather than any[]. */
+const isArray = (value: unknown): value is unknown[] => Array.isArray(value);
+
 /** The `[[boundary]]` tables of the document data, when `boundary` is an array of tables. */
 function boundaryList(doc: Doc): Doc[] | undefined {
   const list = doc.boundary;
@@ -225,7 +229,7 @@ function entriesWithId(registry: Registry, id: string): BoundaryEntry[] {
 function anchorsKeyValue(table: AST.TOMLTable): AST.TOMLKeyValue | undefined | null {
   let found: AST.TOMLKeyValue | undefined;
   for (const kv of table.body) {
-    if (keyPartName(kv.key.keys[0]) !== 'anchors') continue;
+    if (keyHeadName(kv.key) !== 'anchors') continue;
     if (kv.key.keys.length > 1) return null;
     found = kv;
   }
@@ -259,11 +263,12 @@ export function addBoundaryEntry(text: string, registry: Registry, entry: NewBou
   const eol = eolOf(text);
   const title = entry.title ?? TODO_TITLE;
   const drops = entry.drops ?? TODO_DROPS;
+  const [onlyAnchor, ...moreAnchors] = entry.anchors;
   const anchors =
-    entry.anchors.length === 0
+    onlyAnchor === undefined
       ? '[]'
-      : entry.anchors.length === 1
-        ? `[${tomlString(entry.anchors[0])}]`
+      : moreAnchors.length === 0
+        ? `[${tomlString(onlyAnchor)}]`
         : `[${eol}${entry.anchors.map((a) => `  ${tomlString(a)},${eol}`).join('')}]`;
   const lines = [
     '[[boundary]]',
@@ -396,7 +401,8 @@ export function addAnchor(text: string, registry: Registry, id: string, path: st
     const close = array.range[1] - 1;
     const elements = array.elements;
     const multiline = text.slice(open, close).includes('\n');
-    if (!elements.length) {
+    const last = elements.at(-1);
+    if (last === undefined) {
       if (!multiline) edits.push({ start: open + 1, end: close, newText: quoted });
       else {
         const at = lineStart(text, close);
@@ -404,7 +410,6 @@ export function addAnchor(text: string, registry: Registry, id: string, path: st
         edits.push({ start: at, end: at, newText: `${leadingWhitespace(text, kv.range[0])}  ${quoted},${eol}` });
       }
     } else {
-      const last = elements[elements.length - 1];
       const comma = commaAfter(text, last.range[1], close);
       const hasComma = comma >= 0;
       if (!multiline) {
@@ -435,7 +440,7 @@ export function addAnchor(text: string, registry: Registry, id: string, path: st
     const table = boundaryList(doc)?.[index];
     if (!table) return false;
     const anchors = table.anchors ?? [];
-    if (!Array.isArray(anchors)) return false;
+    if (!isArray(anchors)) return false;
     table.anchors = [...anchors, path];
     return true;
   });
@@ -473,21 +478,27 @@ export function removeAnchor(text: string, registry: Registry, id: string, path:
       else runs.push([i, i]);
     }
     for (const [i, j] of runs) {
-      const a = elements[i].range[0];
-      const b = elements[j].range[1];
+      const runFirst = elements[i];
+      const runLast = elements[j];
+      if (runFirst === undefined || runLast === undefined) continue; // runs hold indices into `elements`
+      const a = runFirst.range[0];
+      const b = runLast.range[1];
       const comma = commaAfter(text, b, close);
       if (j < n - 1) {
         const afterComma = comma + 1;
         if (firstOnLine(text, a) && restIsTrivia(text, afterComma)) {
           deletions.push({ start: lineStart(text, a), end: nextLineStart(text, afterComma) });
         } else if (restIsTrivia(text, afterComma)) {
-          const before = i > 0 ? commaAfter(text, elements[i - 1].range[1], close) + 1 : open + 1;
+          const previous = elements[i - 1]; // there is one exactly when i > 0
+          const before = previous ? commaAfter(text, previous.range[1], close) + 1 : open + 1;
           deletions.push({ start: before, end: afterComma });
         } else {
           deletions.push({ start: a, end: skipSpaces(text, afterComma) });
         }
       } else {
+        // The run ends at the last element but not every element goes, so it starts after the first.
         const previous = elements[i - 1];
+        if (previous === undefined) continue;
         const previousComma = commaAfter(text, previous.range[1], close);
         if (comma >= 0) {
           if (firstOnLine(text, a) && restIsTrivia(text, comma + 1)) {
@@ -507,7 +518,7 @@ export function removeAnchor(text: string, registry: Registry, id: string, path:
   const index = found.index;
   return checked(text, mergeDeletions(deletions), (doc) => {
     const table = boundaryList(doc)?.[index];
-    if (!table || !Array.isArray(table.anchors)) return false;
+    if (!table || !isArray(table.anchors)) return false;
     table.anchors = table.anchors.filter((a) => a !== path);
     return true;
   });
