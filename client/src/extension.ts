@@ -80,10 +80,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         target ??
         vscode.window.activeTextEditor?.document.uri ??
         (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Run artifacts': ['jsonl', 'json'] } }))?.[0];
-      if (!uri || !client) return;
+      const running = client;
+      if (!uri || !running) return;
       const result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Harn: validating ${vscode.workspace.asRelativePath(uri)}` },
-        () => client!.sendRequest(ValidateArtifactFileRequest, { uri: uri.toString() }),
+        () => running.sendRequest(ValidateArtifactFileRequest, { uri: uri.toString() }),
       );
       if (!result.kind) void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(uri)} is not a Harn run artifact.`);
       else void vscode.window.showInformationMessage(`Harn: ${result.lines} line(s) validated, ${result.problems} problem(s) — see the Problems panel.`);

@@ -65,7 +65,7 @@ export class DiagnosticsPipeline {
     // No longer a kind a provider owns (a `.json` whose `_type` was edited away, other settings): clear what it had.
     const providers = kind === undefined ? [] : this.ctx.providersFor(kind);
     for (const bucket of buckets) {
-      if (!providers.some((p) => p.name === bucket && p.diagnostics)) {
+      if (!providers.some((p) => p.name === bucket && p.diagnostics !== undefined)) {
         this.store.clear(uri, bucket);
         buckets.delete(bucket);
       }

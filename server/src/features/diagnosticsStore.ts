@@ -15,7 +15,7 @@ export class DiagnosticsStore {
   /** Replaces one bucket of one document and publishes the document. */
   set(uri: string, bucket: Bucket, diagnostics: Diagnostic[], version?: number): void {
     let buckets = this.byUri.get(uri);
-    if (!buckets) this.byUri.set(uri, (buckets = new Map()));
+    if (!buckets) this.byUri.set(uri, (buckets = new Map<Bucket, Diagnostic[]>()));
     buckets.set(bucket, diagnostics);
     this.publish(uri, version);
   }
@@ -23,7 +23,7 @@ export class DiagnosticsStore {
   /** Replaces several buckets of one document and publishes it once (one check, one publication). */
   setBuckets(uri: string, next: ReadonlyMap<Bucket, Diagnostic[]>, version?: number): void {
     let buckets = this.byUri.get(uri);
-    if (!buckets) this.byUri.set(uri, (buckets = new Map()));
+    if (!buckets) this.byUri.set(uri, (buckets = new Map<Bucket, Diagnostic[]>()));
     for (const [bucket, diagnostics] of next) buckets.set(bucket, diagnostics);
     this.publish(uri, version);
   }

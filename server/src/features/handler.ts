@@ -55,12 +55,14 @@ export function yieldToRequests(): Promise<void> {
  * request is cancelled.
  */
 export async function forEachChunked<T>(items: readonly T[], token: CancellationToken, step: (item: T, index: number) => void, chunk = 2000): Promise<boolean> {
-  for (let i = 0; i < items.length; i++) {
+  let i = 0;
+  for (const item of items) {
     if (i > 0 && i % chunk === 0) {
       await yieldToRequests();
       if (token.isCancellationRequested) return false;
     }
-    step(items[i] as T, i);
+    step(item, i);
+    i++;
   }
   return true;
 }
