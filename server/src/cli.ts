@@ -8,7 +8,7 @@ import { readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
 import { ArtifactProblem } from './artifacts/types';
 import { JsonlKind, validateArtifactFile } from './artifacts/validate';
-import { gateRunDiagnostics } from './boundaries/diagnostics';
+import { gateRunDiagnosticList } from './boundaries/diagnostics';
 import { boundaryInfoLookup, parseRegistry } from './boundaries/registry';
 import { renderGateText } from './boundaries/gate';
 import { scanHarnBoundaries } from './boundaries/harnSites';
@@ -196,9 +196,8 @@ function runTranscript(args: ParsedArgs): number {
 }
 
 function gateDiagnostics(gate: BoundaryGateWorkspace, run: GateRun): FileDiagnostic[] {
-  const out: FileDiagnostic[] = [];
-  for (const [where, list] of gateRunDiagnostics(run, (relative) => gate.readFile(relative))) for (const d of list) out.push({ ...d, path: where });
-  return out;
+  // In the gate's finding order, not grouped by file.
+  return gateRunDiagnosticList(run, (relative) => gate.readFile(relative)).map(({ path: where, diagnostic }) => ({ ...diagnostic, path: where }));
 }
 
 function runCheckLoudBoundaries(args: ParsedArgs): number {

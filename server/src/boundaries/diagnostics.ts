@@ -23,15 +23,16 @@ export function findingDiagnostics(finding: Finding, lineIndex: LineIndex | unde
 }
 
 /**
- * A gate run's findings as diagnostics, per root-relative file where each is shown (the line index of
- * each file built once from `readFile`). `skip` leaves out findings another check owns.
+ * A gate run's findings as diagnostics in the gate's finding order (upstream's), each with the root-relative
+ * file where it is shown (the line index of each file built once from `readFile`). `skip` leaves out findings
+ * another check owns.
  */
-export function gateRunDiagnostics(
+export function gateRunDiagnosticList(
   run: GateRun,
   readFile: (relative: string) => string | undefined,
   skip: (finding: Finding) => boolean = () => false,
-): Map<string, WorkbenchDiagnostic[]> {
-  const byPath = new Map<string, WorkbenchDiagnostic[]>();
+): Array<{ path: string; diagnostic: WorkbenchDiagnostic }> {
+  const out: Array<{ path: string; diagnostic: WorkbenchDiagnostic }> = [];
   const indexes = new Map<string, LineIndex | undefined>();
   for (const finding of run.result.findings) {
     if (skip(finding)) continue;
@@ -40,9 +41,22 @@ export function gateRunDiagnostics(
       const text = readFile(where);
       indexes.set(where, text === undefined ? undefined : new LineIndex(text));
     }
-    const list = byPath.get(where) ?? [];
-    byPath.set(where, list);
-    list.push(...findingDiagnostics(finding, indexes.get(where)));
+    for (const diagnostic of findingDiagnostics(finding, indexes.get(where))) out.push({ path: where, diagnostic });
+  }
+  return out;
+}
+
+/** gateRunDiagnosticList grouped per file (files in the order of their first finding). */
+export function gateRunDiagnostics(
+  run: GateRun,
+  readFile: (relative: string) => string | undefined,
+  skip: (finding: Finding) => boolean = () => false,
+): Map<string, WorkbenchDiagnostic[]> {
+  const byPath = new Map<string, WorkbenchDiagnostic[]>();
+  for (const { path, diagnostic } of gateRunDiagnosticList(run, readFile, skip)) {
+    const list = byPath.get(path) ?? [];
+    byPath.set(path, list);
+    list.push(diagnostic);
   }
   return byPath;
 }
