@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { defined } from '../support/assertions';
 import { Editor, ensureToolchain, packageExtension, repoRoot, waitFor, type Box, type Problem, type ToolchainResult } from './harness';
 
 const fixtures = join(__dirname, 'fixtures');
@@ -40,7 +41,7 @@ async function step<T>(editor: Editor, name: string, body: () => Promise<T>): Pr
   } catch (error) {
     await editor.screenshot(`failed-${name.replace(/[^\w-]+/g, '-')}`).catch(() => undefined);
     const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`${name}: ${message}\n--- extension log (tail):\n${editor.extensionLog().slice(-3000)}`);
+    throw new Error(`${name}: ${message}\n--- extension log (tail):\n${editor.extensionLog().slice(-3000)}`, { cause: error });
   }
 }
 
@@ -69,7 +70,9 @@ describe('scenario 1: a broken .harn file', { skip, timeout: 240_000 }, () => {
       await editor.waitForSquiggle('error');
     } catch (error) {
       await editor.screenshot('no-squiggle');
-      throw new Error(`${String(error)}\n--- extension log:\n${editor.extensionLog()}\n--- code-server:\n${editor.serverLog().slice(-4000)}`);
+      throw new Error(`${String(error)}\n--- extension log:\n${editor.extensionLog()}\n--- code-server:\n${editor.serverLog().slice(-4000)}`, {
+        cause: error,
+      });
     }
     editor.timings.openToFirstSquiggleMs = Date.now() - clickedAt;
 
@@ -148,7 +151,7 @@ describe('scenario 1: a broken .harn file', { skip, timeout: 240_000 }, () => {
           return last.channel === 'Harn Workbench' && last.text.includes('Harn language server ready') ? last : undefined;
         });
       } catch (error) {
-        throw new Error(`${String(error)}\nthe Output panel shows channel ${JSON.stringify(last.channel)}:\n${last.text}`);
+        throw new Error(`${String(error)}\nthe Output panel shows channel ${JSON.stringify(last.channel)}:\n${last.text}`, { cause: error });
       }
     });
     await editor.screenshot('output-channel');
@@ -164,7 +167,7 @@ describe('scenario 1: a broken .harn file', { skip, timeout: 240_000 }, () => {
     const readyBefore = editor.logLines(/Harn language server ready/).length;
     const pids = editor.serverPids();
     assert.equal(pids.length, 1, `one language server process runs under the extension host: ${JSON.stringify(pids)}`);
-    const pid = pids[0]!;
+    const pid = defined(pids[0], 'the language server pid');
     t.diagnostic(`server pid before: ${pid}`);
 
     const killedAt = performance.now();
@@ -235,7 +238,7 @@ describe('scenarios 2-5: the demo repository', { skip, timeout: 240_000 }, () =>
     } catch (error) {
       await editor.screenshot(`failed-${step}`).catch(() => undefined);
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`${step}: ${message}\n--- extension log (tail):\n${editor.extensionLog().slice(-3000)}`);
+      throw new Error(`${step}: ${message}\n--- extension log (tail):\n${editor.extensionLog().slice(-3000)}`, { cause: error });
     }
   };
 
@@ -320,7 +323,7 @@ describe('scenarios 2-5: the demo repository', { skip, timeout: 240_000 }, () =>
     await editor.screenshot('problems');
     const found = rows(problems, unknown);
     for (const p of found) t.diagnostic(`Problems row: ${p.text}`);
-    const row = found.find((p) => /Did you mean/.test(p.text))!;
+    const row = defined(found.find((p) => /Did you mean/.test(p.text)), 'a "Did you mean" row');
     assert.equal(row.severity, 'error', `the row is an error: ${row.text}`);
     assert.match(row.text, /Did you mean .?chat_turn_cap.?\?/, `the row says "Did you mean": ${row.text}`);
     assert.match(row.text, /Ln 7, Col 17/, `the row points at the id's opening quote (line 7, column 17): ${row.text}`);
@@ -344,7 +347,7 @@ describe('scenarios 2-5: the demo repository', { skip, timeout: 240_000 }, () =>
         '(only the next gate run does), so the hover shows both messages and the Quick Fix menu lists "Register boundary" twice. ' +
         `Rows:\n${shown.map((p) => `  ${p.text}`).join('\n')}`,
     );
-    assert.match(rows(single, unknown)[0]!.text, /Did you mean/, `the one row left is the live check's: ${JSON.stringify(single)}`);
+    assert.match(defined(rows(single, unknown)[0], 'the one row left').text, /Did you mean/, `the one row left is the live check's: ${JSON.stringify(single)}`);
   });
 
   test('scenario 3b: typing inside a new `boundary: "` offers the registered ids', async (t) => {
@@ -428,7 +431,10 @@ describe('scenarios 2-5: the demo repository', { skip, timeout: 240_000 }, () =>
     await editor.screenshot('registry');
     const at = lines.findIndex((l) => l.trim() === 'id = "chat_turn_capp"');
     const entry: string[] = [];
-    for (let i = at + 1; i < lines.length && !/^\s*(\[|#|$)/.test(lines[i]!); i++) entry.push(lines[i]!.trim());
+    for (const line of lines.slice(at + 1)) {
+      if (/^\s*(\[|#|$)/.test(line)) break;
+      entry.push(line.trim());
+    }
     t.diagnostic(`new entry: ${[lines[at - 1], lines[at], ...entry].map((l) => l?.trim()).join(' / ')}`);
     assert.equal(lines[at - 1]?.trim(), '[[boundary]]', `the id line follows a [[boundary]] header:\n${lines.join('\n')}`);
     assert.ok(entry.includes(`anchors = ["${SUMMARIZE}"]`), `the entry anchors the reporting file:\n${lines.join('\n')}`);
@@ -537,7 +543,7 @@ function tamperedOverlay(): { dir: string; actualSha: string; statedSha: string 
   return {
     dir,
     actualSha: `sha256:${createHash('sha256').update(changed).digest('hex')}`,
-    statedSha: runRecord.observability.transcript_pointers[0]!.descriptor.sha256,
+    statedSha: defined(runRecord.observability.transcript_pointers[0], 'the first transcript pointer').descriptor.sha256,
   };
 }
 
@@ -602,7 +608,7 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
       await editor.clickText('{"type":"agent_session_finalized"', 1);
       await editor.page.keyboard.press('Control+End');
       await editor.page.keyboard.type(' ');
-      let afterEdit: string[] = [];
+      let afterEdit: string[];
       try {
         afterEdit = await waitFor('the Outline view after an edit', 10_000, async () => {
           const now = await editor.outlineNow();
@@ -658,7 +664,7 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
     const found = rows(problems, digest);
     for (const p of found) t.diagnostic(`Problems row: ${p.text}`);
     assert.equal(found.length, 1, `one digest_mismatch row (the tampered run only, not the healthy one): ${JSON.stringify(found)}`);
-    const row = found[0]!;
+    const row = defined(found[0], 'the digest_mismatch row');
     assert.equal(row.severity, 'error', `the row is an error: ${row.text}`);
     assert.ok(row.text.includes(overlay.statedSha), `the row names the descriptor's hash ${overlay.statedSha}: ${row.text}`);
     assert.ok(row.text.includes(overlay.actualSha), `the row names the transcript's hash on disk ${overlay.actualSha}: ${row.text}`);
@@ -684,7 +690,7 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
     const readyBefore = editor.logLines(/Harn language server ready/).length;
     const pids = editor.serverPids();
     assert.equal(pids.length, 1, `one language server process runs under the extension host: ${JSON.stringify(pids)}`);
-    const pid = pids[0]!;
+    const pid = defined(pids[0], 'the language server pid');
 
     await editor.clickText(line, 2, 'before');
     const startedAt = performance.now();
@@ -712,7 +718,7 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
       editor.waitForProblems('a byte_len_mismatch row', (all) => rows(all, /byte_len_mismatch/).length === 1),
     );
     await editor.screenshot('edit-checked');
-    t.diagnostic(`Problems row: ${rows(edited, /byte_len_mismatch/)[0]!.text}`);
+    t.diagnostic(`Problems row: ${defined(rows(edited, /byte_len_mismatch/)[0], 'the byte_len_mismatch row').text}`);
     await editor.page.keyboard.press('Control+Z');
     await editor.waitForLine('the restored byte_len', (l) => l.includes(lengthLine));
     await step(editor, 'byte_len_mismatch goes with the undo', () =>

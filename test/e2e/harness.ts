@@ -116,16 +116,16 @@ function freePort(): Promise<number> {
 
 export async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
+  let lastError: string | undefined;
   for (;;) {
     try {
       const value = await probe();
       if (value !== undefined) return value;
     } catch (error) {
-      lastError = error;
+      lastError = String(error);
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${lastError}` : ''}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -140,7 +140,7 @@ function findFiles(dir: string, match: (name: string) => boolean, out: string[] 
   }
   for (const name of entries) {
     const path = join(dir, name);
-    let isDir = false;
+    let isDir: boolean;
     try {
       isDir = statSync(path).isDirectory();
     } catch {
@@ -156,8 +156,22 @@ function findFiles(dir: string, match: (name: string) => boolean, out: string[] 
 export function logTimestamp(line: string): number {
   const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{3})/.exec(line);
   if (!m) return NaN;
-  const [, y, mo, d, h, mi, sec, ms] = m.map(Number);
-  return new Date(y!, mo! - 1, d!, h!, mi!, sec!, ms!).getTime();
+  // Every group takes part in a match; an absent one (never) would make the time NaN.
+  const [, y = NaN, mo = NaN, d = NaN, h = NaN, mi = NaN, sec = NaN, ms = NaN] = m.map(Number);
+  return new Date(y, mo - 1, d, h, mi, sec, ms).getTime();
+}
+
+/**
+ * An element as evaluateAll hands it to its callback, which runs in the page. The project compiles
+ * without the DOM library: these are the few members the callbacks here read.
+ */
+interface PageElement {
+  readonly textContent: string | null;
+  readonly innerText: string;
+  readonly style: { readonly top: string };
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): PageElement | null;
+  getBoundingClientRect(): { x: number; y: number; width: number; height: number };
 }
 
 export interface Problem {
@@ -359,11 +373,12 @@ export class Editor {
     for (const [i, segment] of segments.entries()) {
       const isFile = i === segments.length - 1;
       const found: { index: number; level: number } = await waitFor(`the explorer item ${segments.slice(0, i + 1).join('/')}`, 30_000, async () => {
-        const rows = await tree.getByRole('treeitem', { name: segment, exact: true }).evaluateAll((nodes) =>
+        const rows = await tree.getByRole('treeitem', { name: segment, exact: true }).evaluateAll((nodes: PageElement[]) =>
           nodes.map((node) => ({ index: Number(node.getAttribute('data-index')), level: Number(node.getAttribute('aria-level')) })),
         );
-        const candidates = parent
-          ? rows.filter((r) => r.index > parent!.index && r.level === parent!.level + 1)
+        const above = parent;
+        const candidates = above
+          ? rows.filter((r) => r.index > above.index && r.level === above.level + 1)
           : rows.filter((r) => r.level === Math.min(...rows.map((x) => x.level)));
         return candidates.sort((a, b) => a.index - b.index)[0];
       });
@@ -394,7 +409,7 @@ export class Editor {
 
   /** Screen boxes of every squiggle of a kind in the visible editor. */
   async squiggleBoxes(kind: 'error' | 'warning' | 'info' = 'error'): Promise<Box[]> {
-    return this.page.locator(`.editor-instance .monaco-editor .squiggly-${kind}`).evaluateAll((nodes) =>
+    return this.page.locator(`.editor-instance .monaco-editor .squiggly-${kind}`).evaluateAll((nodes: PageElement[]) =>
       nodes.map((node) => {
         const r = node.getBoundingClientRect();
         return { x: r.x, y: r.y, width: r.width, height: r.height };
@@ -463,8 +478,8 @@ export class Editor {
 
   /** The rendered lines of the active editor, top to bottom (only the lines in view). */
   async visibleLines(): Promise<string[]> {
-    const lines = await this.page.locator('.editor-instance .monaco-editor .view-lines .view-line').evaluateAll((nodes) =>
-      nodes.map((node) => ({ top: parseFloat((node as unknown as { style: { top: string } }).style.top) || 0, text: (node.textContent ?? '').replace(/\u00a0/g, ' ') })),
+    const lines = await this.page.locator('.editor-instance .monaco-editor .view-lines .view-line').evaluateAll((nodes: PageElement[]) =>
+      nodes.map((node) => ({ top: parseFloat(node.style.top) || 0, text: (node.textContent ?? '').replace(/\u00a0/g, ' ') })),
     );
     return lines.sort((a, b) => a.top - b.top).map((l) => l.text);
   }
@@ -478,7 +493,7 @@ export class Editor {
         return last.some(accept) ? last : undefined;
       });
     } catch (error) {
-      throw new Error(`${String(error)}\nrendered lines:\n${last.join('\n')}`);
+      throw new Error(`${String(error)}\nrendered lines:\n${last.join('\n')}`, { cause: error });
     }
   }
 
@@ -498,7 +513,7 @@ export class Editor {
         return last === name ? true : undefined;
       });
     } catch (error) {
-      throw new Error(`${String(error)} (the active tab is ${JSON.stringify(last)})`);
+      throw new Error(`${String(error)} (the active tab is ${JSON.stringify(last)})`, { cause: error });
     }
   }
 
@@ -518,7 +533,7 @@ export class Editor {
         return last.line === line ? last : undefined;
       });
     } catch (error) {
-      throw new Error(`${String(error)} (the status bar shows ${JSON.stringify(last.text)})`);
+      throw new Error(`${String(error)} (the status bar shows ${JSON.stringify(last.text)})`, { cause: error });
     }
   }
 
@@ -533,9 +548,9 @@ export class Editor {
     return waitFor('rows in the suggest widget', timeoutMs, async () => {
       const labels = await widget
         .locator('.monaco-list-row')
-        .evaluateAll((nodes) =>
+        .evaluateAll((nodes: PageElement[]) =>
           nodes.map((node) => {
-            const name = (node as unknown as { querySelector(s: string): { textContent: string | null } | null }).querySelector('.label-name');
+            const name = node.querySelector('.label-name');
             return (name?.textContent ?? node.getAttribute('aria-label') ?? '').trim();
           }),
         );
@@ -548,7 +563,7 @@ export class Editor {
     await this.page.keyboard.press('Control+Period');
     const rows = this.page.locator('.action-widget .monaco-list-row');
     await rows.first().waitFor({ state: 'visible', timeout: timeoutMs });
-    return rows.evaluateAll((nodes) => nodes.map((node) => (node.getAttribute('aria-label') || node.textContent || '').replace(/\s+/g, ' ').trim()));
+    return rows.evaluateAll((nodes: PageElement[]) => nodes.map((node) => (node.getAttribute('aria-label') || node.textContent || '').replace(/\s+/g, ' ').trim()));
   }
 
   /** Clicks the item of the open Quick Fix menu whose title matches, and waits for the menu to close. */
@@ -612,12 +627,12 @@ export class Editor {
         return accept(last) ? last : undefined;
       });
     } catch (error) {
-      throw new Error(`${String(error)}\nProblems panel rows: ${JSON.stringify(last, null, 1)}`);
+      throw new Error(`${String(error)}\nProblems panel rows: ${JSON.stringify(last, null, 1)}`, { cause: error });
     }
   }
 
   private async problemRows(panel: Locator): Promise<Problem[]> {
-    const raw = await panel.locator('.monaco-list-row').evaluateAll((nodes) =>
+    const raw = await panel.locator('.monaco-list-row').evaluateAll((nodes: PageElement[]) =>
       nodes.map((node) => ({
         label: node.getAttribute('aria-label') ?? '',
         text: node.innerText,
@@ -643,7 +658,7 @@ export class Editor {
     await waitFor(`${expectAtLeast} row(s) in the Problems panel`, timeoutMs, async () =>
       (await rows.count()) >= expectAtLeast ? true : undefined,
     );
-    const raw = await rows.evaluateAll((nodes) =>
+    const raw = await rows.evaluateAll((nodes: PageElement[]) =>
       nodes.map((node) => ({
         label: node.getAttribute('aria-label') ?? '',
         text: node.innerText,
@@ -668,7 +683,7 @@ export class Editor {
     return waitFor(`${expectAtLeast} item(s) in the Outline view`, timeoutMs, async () => {
       const names = await this.page
         .locator('.outline-pane .monaco-list-row .outline-element .monaco-highlighted-label')
-        .evaluateAll((nodes) => nodes.map((node) => (node.textContent ?? '').trim()));
+        .evaluateAll((nodes: PageElement[]) => nodes.map((node) => (node.textContent ?? '').trim()));
       const unique = names.filter((name, i) => name && names.indexOf(name) === i);
       return unique.length >= expectAtLeast ? unique : undefined;
     });
@@ -731,7 +746,7 @@ export class Editor {
         return last.length === 1 && last[0] !== previous ? last[0] : undefined;
       });
     } catch (error) {
-      throw new Error(`${String(error)} (server pids now: ${JSON.stringify(last)}, before: ${previous})`);
+      throw new Error(`${String(error)} (server pids now: ${JSON.stringify(last)}, before: ${previous})`, { cause: error });
     }
   }
 
@@ -755,7 +770,7 @@ export class Editor {
   async notificationToasts(): Promise<string[]> {
     return this.page
       .locator('.notifications-toasts .notification-toast')
-      .evaluateAll((nodes) => nodes.map((node) => (node as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()));
+      .evaluateAll((nodes: PageElement[]) => nodes.map((node) => node.innerText.replace(/\s+/g, ' ').trim()));
   }
 
   /**
@@ -771,7 +786,7 @@ export class Editor {
     }
     const items = await center
       .locator('.notification-list-item')
-      .evaluateAll((nodes) => nodes.map((node) => (node as unknown as { innerText: string }).innerText.replace(/\s+/g, ' ').trim()));
+      .evaluateAll((nodes: PageElement[]) => nodes.map((node) => node.innerText.replace(/\s+/g, ' ').trim()));
     return items;
   }
 
@@ -849,7 +864,7 @@ export class Editor {
         return undefined;
       });
     } catch (error) {
-      throw new Error(`${String(error)}\nlast hover text: ${JSON.stringify(last)}`);
+      throw new Error(`${String(error)}\nlast hover text: ${JSON.stringify(last)}`, { cause: error });
     }
   }
 
@@ -860,7 +875,7 @@ export class Editor {
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     const names = await this.page
       .locator('.outline-pane .monaco-list-row .outline-element .monaco-highlighted-label')
-      .evaluateAll((nodes) => nodes.map((node) => (node.textContent ?? '').trim()).filter(Boolean));
+      .evaluateAll((nodes: PageElement[]) => nodes.map((node) => (node.textContent ?? '').trim()).filter(Boolean));
     const message = (await this.page.locator('.outline-pane .outline-message').allInnerTexts().catch(() => [])).join(' ').trim();
     return { names, message };
   }
@@ -900,11 +915,12 @@ export class Editor {
     this.browser = undefined;
     const child = this.codeServer;
     if (child?.pid && child.exitCode === null && child.signalCode === null) {
+      const pid = child.pid;
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
       this.killCodeServer();
       const timer = setTimeout(() => {
         try {
-          process.kill(-child.pid!, 'SIGKILL');
+          process.kill(-pid, 'SIGKILL');
         } catch {
           // already gone
         }
@@ -913,7 +929,7 @@ export class Editor {
       clearTimeout(timer);
       // Children that ignored SIGTERM (extension host, language server) go with the group.
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        process.kill(-pid, 'SIGKILL');
       } catch {
         // already gone
       }
