@@ -20,6 +20,7 @@ import {
 } from '../../server/src/artifacts/hover';
 import { artifactOutline, type OutlineNode, type OutlineRow } from '../../server/src/artifacts/outline';
 import { code, codeBlock, escapeText } from '../../server/src/text/markdown';
+import { defined } from '../support/assertions';
 
 // markdown-it is what VS Code's own Markdown preview uses (hovers use marked, with the same CommonMark rules for
 // code spans, fences and escapes); it comes with @vscode/vsce.
@@ -60,7 +61,7 @@ function unsafeHtml(markdown: string): string[] {
   const html = md.render(markdown);
   const bad: string[] = [];
   for (const m of html.matchAll(/<([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>/g)) {
-    const tag = m[1].toLowerCase();
+    const tag = defined(m[1], 'tag name').toLowerCase();
     const allowed = ['p', 'ul', 'ol', 'li', 'code', 'pre', 'strong', 'em', 'br', 'hr'];
     if (tag === 'a') {
       if (!/^<a href="file:\/\/\/w\/r9-llm\/llm_transcript\.jsonl#L\d+">$/.test(m[0])) bad.push(m[0]);
@@ -194,14 +195,14 @@ describe('formatting helpers', () => {
       const html = md.renderInline(code(s));
       const m = /^<code>([\s\S]*)<\/code>$/.exec(html);
       assert.ok(m, `one code element for ${JSON.stringify(s)}: ${html}`);
-      assert.equal(unescapeHtml(m[1]), s.replace(/\n/g, '⏎'));
+      assert.equal(unescapeHtml(defined(m[1], 'code content')), s.replace(/\n/g, '⏎'));
     }
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom('`', ' ', 'a', '<', '>', '[', ']', '(', ')', '\n', '*', '\\', '&', '|', '#') }), (s) => {
         const rendered = md.renderInline(code(s));
         if (s === '') return rendered === '<em>(empty)</em>';
         const m = /^<code>([\s\S]*)<\/code>$/.exec(rendered);
-        return m !== null && unescapeHtml(m[1]) === s.replace(/\r\n|\r|\n/g, '⏎');
+        return m !== null && unescapeHtml(defined(m[1], 'code content')) === s.replace(/\r\n|\r|\n/g, '⏎');
       }),
       { numRuns: 500 },
     );
@@ -212,7 +213,7 @@ describe('formatting helpers', () => {
       fc.property(fc.string({ unit: fc.constantFrom('`', '~', ' ', 'a', '<', '>', '\n', '#', '-', '*', '[', ']', '(', ')') }), (s) => {
         const html = md.render(codeBlock(s));
         const m = /^<pre><code class="language-text">([\s\S]*)<\/code><\/pre>\n$/.exec(html);
-        return m !== null && unescapeHtml(m[1]) === s + '\n';
+        return m !== null && unescapeHtml(defined(m[1], 'code content')) === s + '\n';
       }),
       { numRuns: 300 },
     );
@@ -780,7 +781,7 @@ describe('artifactOutline', () => {
       ].join('\n') + '\n' + tree(outline.slice(1)),
     );
     // Session B: its system_prompt row (no session id, after A's terminal row) waits for B.
-    const b = outline[1];
+    const b = defined(outline[1], 'session B');
     assert.equal(b.name, 'session B');
     assert.equal(b.line, 22);
     assert.equal(b.endLine, rows.length - 1);
@@ -789,7 +790,7 @@ describe('artifactOutline', () => {
       ['event system_prompt', 'iteration iteration 0', 'iteration iteration 1', 'iteration iteration 2', 'terminal agent_session_finalized'],
     );
     assert.deepEqual(
-      b.children[1].children.map((c) => c.name),
+      defined(b.children[1], 'iteration 0').children.map((c) => c.name),
       ['user #0', 'm-small · c-B-0', 'assistant #1', 'user #2'],
     );
     // Containment: every child lies within its parent's lines.
@@ -962,12 +963,13 @@ describe('artifactOutline', () => {
     for (const n of all) {
       assert.ok(n.name.length > 0 && !/[\n\r\u2028]/.test(n.name + n.detail), JSON.stringify(n.name + n.detail));
     }
-    const iteration = out[0].children.find((c) => c.kind === 'iteration');
+    const iteration = defined(out[0], 'the session').children.find((c) => c.kind === 'iteration');
     assert.ok(iteration);
     const calls = iteration.children.filter((c) => c.kind === 'call');
     assert.equal(calls.length, 1);
-    assert.equal(calls[0].name, 'm 1 · call');
-    assert.equal(calls[0].children.length, 2);
+    const call = defined(calls[0], 'the call');
+    assert.equal(call.name, 'm 1 · call');
+    assert.equal(call.children.length, 2);
   });
 
   test('100k rows: builds the outline (O(rows))', () => {
@@ -989,7 +991,7 @@ describe('artifactOutline', () => {
     assert.equal(rows.length, 100_000);
     const outline = artifactOutline(rows, 'transcript');
     assert.equal(outline.length, sessions);
-    assert.equal(outline[0].children.length, perSession / 5);
+    assert.equal(defined(outline[0], 'session 0').children.length, perSession / 5);
     let count = 0;
     const walk = (n: OutlineNode): void => {
       count++;

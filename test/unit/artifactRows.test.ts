@@ -64,7 +64,7 @@ describe('toolPartners', () => {
     const summaries = summariesOf('transcript', TRANSCRIPT_LINES);
     let reads = 0;
     const counted = new Proxy(summaries, {
-      get(target, key, receiver) {
+      get(target, key, receiver): unknown {
         if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
         return Reflect.get(target, key, receiver);
       },

@@ -42,6 +42,7 @@ import {
   type LineProblem,
   type RowSummary,
 } from '../../server/src/artifacts/validate';
+import { defined } from '../support/assertions';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers.
@@ -82,20 +83,25 @@ function only(problems: readonly ArtifactProblem[], code: string): ArtifactProbl
 const row = (o: Record<string, unknown>): string => JSON.stringify(o);
 
 // The spec's example rows, verbatim (§1 and §3; synthetic by the spec's own statement).
-const SPEC_TRANSCRIPT = [
+const SPEC_TRANSCRIPT: readonly [string, string, string, string] = [
   '{"type":"message","timestamp":"1767225600.003","span_id":null,"session_id":"s-42","message_index":0,"role":"user","content":"fix a.ts","message":{"role":"user","content":"fix a.ts"}}',
   '{"type":"provider_call_response","timestamp":"1767225601.200","span_id":7,"iteration":0,"call_id":"c-01","provider":"ollama","model":"m-small","text":"<tool_call>{\\"name\\":\\"open_doc\\",\\"arguments\\":{\\"uri\\":\\"a.ts\\"}}</tool_call>","tool_calls":[],"parsed_tool_calls":[{"id":"tc_0","name":"open_doc","arguments":{"uri":"a.ts"}}],"input_tokens":50,"output_tokens":12}',
   '{"type":"tool_result","timestamp":"1767225601.400","span_id":null,"schema_version":"harn.llm_tool_result_receipt.v1","session_id":"s-42","message_index":2,"call_id":"tc_0","tool_name":"open_doc","ok":true,"tool_format":"text"}',
   '{"type":"agent_session_finalized","timestamp":"1767225603.000","span_id":null,"session_id":"s-42","final_status":"done","stop_reason":"natural","iterations":2,"terminal":true}',
 ];
-const SPEC_EVENTS = [
+const SPEC_EVENTS: readonly [string, string] = [
   '{"index":4,"emitted_at_ms":1767225601500,"frame_depth":null,"execution_id":"x-1","type":"boundary_failure","session_id":"s-42","boundary":"text_tool_parse","kind":"unrecognized","owner":"harness","detail":"<invoke> dialect salvaged as prose","excerpt":"<invoke>open_doc(a.ts)</invoke>","dropped_count":1,"dropped_bytes":31}',
   '{"index":5,"emitted_at_ms":1767225601510,"frame_depth":null,"execution_id":"x-1","type":"tool_call_update","session_id":"s-42","tool_call_id":"cand-3","tool_name":"open_doc","status":"failed","raw_output":null,"error":"stream ended mid-call","error_category":"parse_aborted","mutation_status":"unknown","parsing":false}',
 ];
 
+/** Fixture rows by name: the names are known to the compiler (no look-up can miss), the rows stay plain records. */
+function byName<K extends string>(rows: Record<K, Record<string, unknown>>): Record<K, Record<string, unknown>> {
+  return rows;
+}
+
 // Synthetic rows of every other §1 type and §3 variant.
 const ts = { timestamp: '1767225600.000', span_id: null };
-const TRANSCRIPT_ROWS: Record<string, Record<string, unknown>> = {
+const TRANSCRIPT_ROWS = byName({
   system_prompt: { type: 'system_prompt', ...ts, content: 'You are terse. 漢字 😀', hash: 1234567, content_hash: 'blake3:ab12' },
   context_manifest: { type: 'context_manifest', ...ts, hash: 42, content_hash: 'blake3:cd', manifest: { files: ['a.ts'] } },
   tool_schemas: { type: 'tool_schemas', ...ts, schemas: [{ name: 'open_doc', parameters: { type: 'object' } }], hash: 99, content_hash: 'blake3:ef' },
@@ -127,10 +133,10 @@ const TRANSCRIPT_ROWS: Record<string, Record<string, unknown>> = {
   resolved_dispatch: { type: 'resolved_dispatch', ...ts, anything: [1, 2] },
   'template.render': { type: 'template.render', ...ts, template: 'x' },
   provider_raw_capture: { type: 'provider_raw_capture', ...ts, raw: {} },
-};
+});
 
 const env = (index: number) => ({ index, emitted_at_ms: 1767225601500 + index, frame_depth: null, execution_id: 'x-1' });
-const EVENT_ROWS: Record<string, Record<string, unknown>> = {
+const EVENT_ROWS = byName({
   boundary_failure: JSON.parse(SPEC_EVENTS[0]) as Record<string, unknown>,
   tool_call_update: JSON.parse(SPEC_EVENTS[1]) as Record<string, unknown>,
   tool_call: {
@@ -149,7 +155,7 @@ const EVENT_ROWS: Record<string, Record<string, unknown>> = {
   feedback_injected: { ...env(0), type: 'feedback_injected', session_id: 's-42', iteration: 2, tool_name: 'x', turn_claimed_for_repair: true },
   iteration_start: { ...env(0), type: 'iteration_start', session_id: 's-42', iteration: 0 },
   mcp_tool_listed: { ...env(0), type: 'mcp_tool_listed', session_id: 's-42' },
-};
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 // jsonl.ts
@@ -176,7 +182,7 @@ describe('jsonl: splitting text into lines', () => {
     assert.equal(scan.endsWithNewline, false);
     assert.equal(scan.bom, true);
     assert.deepEqual(scan.problems.map(where), ['0:0-0:0 utf8_bom']);
-    assert.equal(scan.problems[0].severity, 'information');
+    assert.equal(defined(scan.problems[0]).severity, 'information');
   });
 
   test('a visitor can stop early', () => {
@@ -263,10 +269,11 @@ describe('jsonl: streaming lines from bytes', () => {
     });
     assert.deepEqual(lines, ['{"ok":1}', '{"a":"😀é\ufffdx"}']);
     assert.deepEqual(scan.problems.map(where), ['1:9-1:10 invalid_utf8']);
-    assert.equal(scan.problems[0].severity, 'error');
+    const problem = defined(scan.problems[0], 'the invalid_utf8 problem');
+    assert.equal(problem.severity, 'error');
     // Byte 9 (line 1 starts at byte 9) + 6 (`{"a":"`) + 4 (😀) + 2 (é) = 21.
-    assert.deepEqual(scan.problems[0].data, { byteOffset: 21 });
-    assert.match(scan.problems[0].message, /Invalid UTF-8 at byte 12 of the line/);
+    assert.deepEqual(problem.data, { byteOffset: 21 });
+    assert.match(problem.message, /Invalid UTF-8 at byte 12 of the line/);
   });
 
   test('firstInvalidUtf8: overlong, surrogate, out-of-range and truncated sequences', () => {
@@ -343,7 +350,7 @@ describe('schemas: every named row type and event variant', () => {
 
   test('UNCONFIRMED fields accept every described form', () => {
     assert.ok(ToolSchemasRowSchema.safeParse({ ...TRANSCRIPT_ROWS.tool_schemas, hash: 'cat-7' }).success);
-    assert.ok(ToolSchemasRowSchema.safeParse({ ...TRANSCRIPT_ROWS.tool_schemas, hash: 18446744073709551615 }).success);
+    assert.ok(ToolSchemasRowSchema.safeParse({ ...TRANSCRIPT_ROWS.tool_schemas, hash: Number('18446744073709551615') }).success); // u64::MAX as JSON.parse reads it (2^64)
     const blocks = [{ type: 'text', text: 'hi' }, { type: 'tool_result', tool_use_id: 'x', content: 'y' }];
     assert.ok(MessageRowSchema.safeParse({ ...TRANSCRIPT_ROWS.message, content: blocks }).success);
     assert.ok(MessageRowSchema.safeParse({ ...TRANSCRIPT_ROWS.message, content: 'plain' }).success);
@@ -366,22 +373,24 @@ function assertRejected(kind: JsonlKind, o: Record<string, unknown>, property: s
   const keys = property.split('.');
   let target = copy;
   for (const k of keys.slice(0, -1)) target = target[k] as Record<string, unknown>;
-  target[keys[keys.length - 1]] = bad;
+  target[defined(keys.at(-1), 'the last key')] = bad;
   // Emoji and CJK before the property: positions count UTF-16 units.
   const text = row({ note: '😀漢字🎉', ...copy });
   const result = validateLine(kind, text);
   const invalid = result.problems.filter((p) => p.code === 'invalid_row');
-  assert.equal(invalid.length, 1, `${o.type}.${property}: ${JSON.stringify(result.problems)}`);
+  const label = `${String(o.type)}.${property}`;
+  assert.equal(invalid.length, 1, `${label}: ${JSON.stringify(result.problems)}`);
+  const problem = defined(invalid[0], 'the invalid_row problem');
   const range = span(text, needle);
-  assert.deepEqual([invalid[0].startCharacter, invalid[0].endCharacter], [range.start, range.end], `${o.type}.${property}`);
-  assert.match(invalid[0].message, reason, `${o.type}.${property}`);
-  assert.match(invalid[0].message, new RegExp('`' + property.replace(/\./g, '\\.') + '[`\\[]'));
-  assert.equal(invalid[0].severity, 'error');
+  assert.deepEqual([problem.startCharacter, problem.endCharacter], [range.start, range.end], label);
+  assert.match(problem.message, reason, label);
+  assert.match(problem.message, new RegExp('`' + property.replace(/\./g, '\\.') + '[`\\[]'));
+  assert.equal(problem.severity, 'error');
   assert.equal(result.summary.valid, false);
 }
 
 describe('schemas: a wrong type is rejected on the property\'s exact range', () => {
-  const cases: [string, string, unknown, string, RegExp][] = [
+  const cases: [keyof typeof TRANSCRIPT_ROWS, string, unknown, string, RegExp][] = [
     ['system_prompt', 'content', 5, '"content":5', /must be a string, got the number 5/],
     ['system_prompt', 'content_hash', 'sha1:x', '"content_hash":"sha1:x"', /must start with "blake3:"/],
     ['context_manifest', 'hash', true, '"hash":true', /must be a number or a string, got true/],
@@ -408,7 +417,7 @@ describe('schemas: a wrong type is rejected on the property\'s exact range', () 
     });
   }
 
-  const eventCases: [string, string, unknown, string, RegExp][] = [
+  const eventCases: [keyof typeof EVENT_ROWS, string, unknown, string, RegExp][] = [
     ['boundary_failure', 'kind', 'lost', '"kind":"lost"', /must be one of dropped, unrecognized, truncated, killed, capped/],
     ['boundary_failure', 'owner', 'policy', '"owner":"policy"', /must be "harness" for kind "unrecognized"/],
     ['boundary_failure', 'dropped_bytes', -3, '"dropped_bytes":-3', /must not be negative/],
@@ -434,7 +443,7 @@ describe('schemas: a wrong type is rejected on the property\'s exact range', () 
     const text = `  ${row(o)} `;
     const result = validateLine('transcript', text);
     assert.deepEqual(result.problems.map(whereLine), [`2-${text.length - 1} invalid_row`]);
-    assert.equal(result.problems[0].message, 'Invalid tool_result row: `session_id` is required.');
+    assert.equal(defined(result.problems[0]).message, 'Invalid tool_result row: `session_id` is required.');
     const event = { ...EVENT_ROWS.budget_exhausted };
     delete event.max_iterations;
     const eventText = row(event);
@@ -450,7 +459,7 @@ describe('schemas: a wrong type is rejected on the property\'s exact range', () 
     const result = validateLine('transcript', text);
     const range = span(text, `"thinking":${JSON.stringify(o.thinking)}`);
     assert.deepEqual(result.problems.map(whereLine), [`${range.start}-${range.end} invalid_row`]);
-    assert.match(result.problems[0].message, /`thinking\.mode` is required/);
+    assert.match(defined(result.problems[0]).message, /`thinking\.mode` is required/);
   });
 
   test('many problems in one row are capped, the last saying how many more', () => {
@@ -471,7 +480,7 @@ describe('validateLine', () => {
     const result = validateLine('transcript', text);
     assert.equal(text.indexOf(',}') + 1, 18);
     assert.deepEqual(result.problems.map(whereLine), ['18-19 malformed_jsonl']);
-    assert.equal(result.problems[0].message, 'Not valid JSON at character 18: a property name (a double-quoted string) is expected.');
+    assert.equal(defined(result.problems[0]).message, 'Not valid JSON at character 18: a property name (a double-quoted string) is expected.');
     assert.equal(result.summary.shape, 'malformed');
     assert.equal(result.summary.valid, false);
     assert.deepEqual(validateLine('jsonl', '{"a":1} x').problems.map(whereLine), ['8-9 malformed_jsonl']);
@@ -483,7 +492,7 @@ describe('validateLine', () => {
     const result = validateLine('transcript', text);
     const range = span(text, '"😀 half');
     assert.deepEqual(result.problems.map(whereLine), [`${range.start}-${range.end} malformed_jsonl`]);
-    assert.match(result.problems[0].message, /unterminated string, and the line ends there: the row is cut off/);
+    assert.match(defined(result.problems[0]).message, /unterminated string, and the line ends there: the row is cut off/);
     const open = '{"type":"message","a":1';
     assert.deepEqual(validateLine('transcript', open).problems.map(whereLine), [`${open.length}-${open.length} malformed_jsonl`]);
   });
@@ -493,7 +502,7 @@ describe('validateLine', () => {
     const result = validateLine('transcript', text);
     const range = span(text, '"type":"shiny_new_row"');
     assert.deepEqual(result.problems.map(whereLine), [`${range.start}-${range.end} unknown_row_type`]);
-    assert.equal(result.problems[0].severity, 'information');
+    assert.equal(defined(result.problems[0]).severity, 'information');
     assert.equal(result.summary.valid, true);
     assert.equal(result.summary.known, false);
     const eventText = row({ ...env(3), note: '漢', type: 'agent_thought_chunk', session_id: 's' });
@@ -507,7 +516,7 @@ describe('validateLine', () => {
 
   test('a row without `type`, a non-string type, a row that is not an object', () => {
     assert.deepEqual(validateLine('transcript', '{"a":1}').problems.map(whereLine), ['0-7 invalid_row']);
-    assert.match(validateLine('transcript', '{"a":1}').problems[0].message, /no `type`: it is required/);
+    assert.match(defined(validateLine('transcript', '{"a":1}').problems[0]).message, /no `type`: it is required/);
     const numeric = '{"a":"😀","type":3}';
     assert.deepEqual(validateLine('transcript', numeric).problems.map(whereLine), ['10-18 invalid_row']);
     assert.deepEqual(validateLine('eventLog', '[1,2]').problems.map(whereLine), ['0-5 invalid_row']);
@@ -520,7 +529,7 @@ describe('validateLine', () => {
     for (const text of ['', '   ', '\t']) {
       const result = validateLine('transcript', text);
       assert.deepEqual(result.problems.map(whereLine), [`0-${text.length} blank_line`]);
-      assert.equal(result.problems[0].severity, 'information');
+      assert.equal(defined(result.problems[0]).severity, 'information');
       assert.equal(result.summary.shape, 'blank');
     }
   });
@@ -568,9 +577,10 @@ describe('validateLine', () => {
     const cut = text.slice(0, 9_000_001);
     const broken = validateLine('transcript', cut);
     assert.equal(broken.problems.length, 1);
-    assert.equal(broken.problems[0].code, 'malformed_jsonl');
-    assert.equal(broken.problems[0].endCharacter, cut.length);
-    assert.ok(broken.problems[0].message.length < 200, 'the message never echoes the line');
+    const problem = defined(broken.problems[0], 'the malformed_jsonl problem');
+    assert.equal(problem.code, 'malformed_jsonl');
+    assert.equal(problem.endCharacter, cut.length);
+    assert.ok(problem.message.length < 200, 'the message never echoes the line');
     // Values quoted in messages are shortened: a 1 MB `type` or session id never lands in a diagnostic.
     const hugeType = validateLine('eventLog', row({ ...env(0), type: 'x'.repeat(1_000_000), session_id: 's' }));
     assert.ok(hugeType.problems.every((p) => p.message.length < 300));
@@ -578,7 +588,7 @@ describe('validateLine', () => {
     const lines = [row({ ...env(0), type: 'iteration_start', session_id: hugeSession }), row({ ...env(0), type: 'iteration_start', session_id: hugeSession })];
     const cross = problemsOf('eventLog', lines.join('\n'));
     assert.deepEqual(cross.map((p) => p.code), ['event_index_duplicate']);
-    assert.ok(cross[0].message.length < 300);
+    assert.ok(defined(cross[0]).message.length < 300);
   });
 
   test('results are reusable: line-independent, the same shape for every row, equal for equal input', () => {
@@ -655,8 +665,9 @@ describe('validateLine', () => {
 // ---------------------------------------------------------------------------------------------------------------
 // validate.ts: across rows.
 
-/** A small well-formed transcript: a text-channel tool call answered by its receipt, then finalized. */
-function transcript(session = 's-42'): Record<string, unknown>[] {
+type Row = Record<string, unknown>;
+/** A small well-formed transcript: a text-channel tool call answered by its receipt, then finalized (9 rows). */
+function transcript(session = 's-42'): [Row, Row, Row, Row, Row, Row, Row, Row, Row] {
   return [
     { type: 'system_prompt', ...ts, content: 'sys', hash: 1, content_hash: 'blake3:1' },
     { type: 'message', ...ts, session_id: session, message_index: 0, role: 'user', content: 'fix a.ts', message: { role: 'user', content: 'fix a.ts' } },
@@ -681,8 +692,8 @@ describe('cross-row checks', () => {
     const rows = transcript().slice(0, -1);
     const text = jsonl(rows);
     const problems = problemsOf('transcript', text);
-    assert.deepEqual(problems.map(where), [`7:0-7:${row(rows[7]).length} incomplete_source`]);
-    assert.equal(problems[0].severity, 'warning');
+    assert.deepEqual(problems.map(where), [`7:0-7:${row(defined(rows[7], 'row 7')).length} incomplete_source`]);
+    assert.equal(defined(problems[0]).severity, 'warning');
     // `terminal: true` on any row also terminates.
     assert.deepEqual(problemsOf('transcript', jsonl([...rows, { type: 'run_terminal', status: 'ok' }])).map((p) => p.code), []);
     assert.deepEqual(problemsOf('transcript', jsonl([...rows, { type: 'custom_end', terminal: true }])).map((p) => p.code), ['unknown_row_type']);
@@ -696,8 +707,8 @@ describe('cross-row checks', () => {
   test('row_after_terminal on every row after the terminal row', () => {
     const rows = [...transcript(), { type: 'message', ...ts, session_id: 's-42', message_index: 3, role: 'user', content: '😀 late' }];
     const problems = problemsOf('transcript', jsonl(rows));
-    assert.deepEqual(problems.map(where), [`9:0-9:${row(rows[9]).length} row_after_terminal`]);
-    assert.match(problems[0].message, /terminal row on line 9/);
+    assert.deepEqual(problems.map(where), [`9:0-9:${row(defined(rows[9], 'the late row')).length} row_after_terminal`]);
+    assert.match(defined(problems[0]).message, /terminal row on line 9/);
   });
 
   test('unbound_tool_result_receipt: binds by (session_id, message_index), wherever the receipt sits', () => {
@@ -716,7 +727,7 @@ describe('cross-row checks', () => {
       const line = row(rowsUnderTest[7]);
       const range = span(line, `"message_index":${index}`);
       assert.deepEqual(problems.map(where), [`7:${range.start}-7:${range.end} unbound_tool_result_receipt`]);
-      assert.equal(problems[0].severity, 'error');
+      assert.equal(defined(problems[0]).severity, 'error');
     }
   });
 
@@ -727,7 +738,7 @@ describe('cross-row checks', () => {
     const problems = problemsOf('transcript', jsonl(withDuplicate));
     const range = span(row(again), '"message_index":2');
     assert.deepEqual(problems.map(where), [`8:${range.start}-8:${range.end} duplicate_tool_result_receipt`]);
-    assert.match(problems[0].message, /already has one \(line 8\)/);
+    assert.match(defined(problems[0]).message, /already has one \(line 8\)/);
   });
 
   test('unpaired_tool_call: a tool_call receipt never answered before the session ends', () => {
@@ -737,7 +748,7 @@ describe('cross-row checks', () => {
     const problems = problemsOf('transcript', jsonl(withUnanswered));
     const range = span(row(second), '"call_id":"tc_1"');
     assert.deepEqual(problems.map(where), [`6:${range.start}-6:${range.end} unpaired_tool_call`]);
-    assert.equal(problems[0].severity, 'warning');
+    assert.equal(defined(problems[0]).severity, 'warning');
     // A session without a terminal row has not ended: its open calls are not reported (only incomplete_source).
     assert.deepEqual(problemsOf('transcript', jsonl(withUnanswered.slice(0, -1))).map((p) => p.code), ['incomplete_source']);
     // A result after the terminal row does not answer it.
@@ -763,14 +774,14 @@ describe('cross-row checks', () => {
   test('event_index_gap and event_index_duplicate, per session, on the `index` property', () => {
     const ev = (index: number, session = 's-1', extra: Record<string, unknown> = {}) =>
       row({ ...env(index), type: 'iteration_start', session_id: session, ...extra });
-    const lines = [ev(0), ev(1), ev(0, 's-2'), ev(4, 's-1', { note: '😀漢' }), ev(4), ev(1, 's-2'), ev(5)];
+    const lines = [ev(0), ev(1), ev(0, 's-2'), ev(4, 's-1', { note: '😀漢' }), ev(4), ev(1, 's-2'), ev(5)] as const;
     const text = lines.join('\r\n') + '\r\n';
     const problems = problemsOf('eventLog', text);
     const gap = span(lines[3], '"index":4');
     const dup = span(lines[4], '"index":4');
     assert.deepEqual(problems.map(where), [`3:${gap.start}-3:${gap.end} event_index_gap`, `4:${dup.start}-4:${dup.end} event_index_duplicate`]);
-    assert.match(problems[0].message, /indexes 2–3 are missing \(2 events lost before this one\)/);
-    assert.match(problems[1].message, /Duplicate event index 4 in session "s-1" \(first on line 4\)/);
+    assert.match(defined(problems[0]).message, /indexes 2–3 are missing \(2 events lost before this one\)/);
+    assert.match(defined(problems[1]).message, /Duplicate event index 4 in session "s-1" \(first on line 4\)/);
     assert.ok(problems.every((p) => p.severity === 'warning'));
   });
 
@@ -778,7 +789,7 @@ describe('cross-row checks', () => {
     const ev = (index: number) => row({ ...env(index), type: 'iteration_end', session_id: 's' });
     const text = [ev(3), ev(4)].join('\n') + '\n';
     assert.deepEqual(problemsOf('eventLog', text).map((p) => `${p.line} ${p.code}`), ['0 event_index_gap']);
-    assert.match(problemsOf('eventLog', text)[0].message, /start at 3, not 0/);
+    assert.match(defined(problemsOf('eventLog', text)[0]).message, /start at 3, not 0/);
     assert.deepEqual(problemsOf('eventLog', text, { fileName: '/runs/event_log-000002.jsonl' }), []);
     assert.deepEqual(problemsOf('eventLog', text, { continuation: true }), []);
     const outOfOrder = [ev(0), ev(2), ev(1), ev(3)].join('\n') + '\n';
@@ -788,9 +799,10 @@ describe('cross-row checks', () => {
   test('boundary_failure: a warning naming boundary, kind, owner and counts', () => {
     const problems = problemsOf('eventLog', SPEC_EVENTS.join('\n') + '\n', { continuation: true });
     assert.deepEqual(problems.map(where), [`0:0-0:${SPEC_EVENTS[0].length} boundary_failure`]);
-    assert.equal(problems[0].severity, 'warning');
-    assert.equal(problems[0].message, 'text_tool_parse lost model output: unrecognized (owner harness), 1 dropped, 31 bytes');
-    assert.deepEqual(problems[0].data, {
+    const problem = defined(problems[0], 'the boundary_failure problem');
+    assert.equal(problem.severity, 'warning');
+    assert.equal(problem.message, 'text_tool_parse lost model output: unrecognized (owner harness), 1 dropped, 31 bytes');
+    assert.deepEqual(problem.data, {
       id: 'text_tool_parse',
       boundary: 'text_tool_parse',
       kind: 'unrecognized',
@@ -804,7 +816,7 @@ describe('cross-row checks', () => {
       continuation: true,
       registryTitle: (id: string) => (id === 'text_tool_parse' ? 'Text tool-call parse' : undefined),
     });
-    assert.equal(titled[0].message, 'text_tool_parse (Text tool-call parse) lost model output: unrecognized (owner harness), 1 dropped, 31 bytes');
+    assert.equal(defined(titled[0]).message, 'text_tool_parse (Text tool-call parse) lost model output: unrecognized (owner harness), 1 dropped, 31 bytes');
     const capped = row({ ...env(0), type: 'boundary_failure', session_id: 's', boundary: 'chat_turn_cap', kind: 'capped', owner: 'policy', detail: 'cap', dropped_bytes: 1 });
     assert.deepEqual(problemsOf('eventLog', capped).map((p) => p.message), ['chat_turn_cap lost model output: capped (owner policy), 1 byte']);
   });
@@ -815,8 +827,9 @@ describe('cross-row checks', () => {
     const problems = problemsOf('eventLog', text + '\n');
     const range = span(text, '"unreported":true');
     assert.deepEqual(problems.map(where), [`0:${range.start}-0:${range.end} unreported_boundary_failure`]);
-    assert.equal(problems[0].severity, 'error');
-    assert.match(problems[0].message, /^text_tool_parse lost model output: unrecognized \(owner harness\), 1 dropped, 31 bytes\. Unreported: .*Drop backstop.*harness bug/);
+    const problem = defined(problems[0], 'the unreported_boundary_failure problem');
+    assert.equal(problem.severity, 'error');
+    assert.match(problem.message, /^text_tool_parse lost model output: unrecognized \(owner harness\), 1 dropped, 31 bytes\. Unreported: .*Drop backstop.*harness bug/);
   });
 
   test('boundaryFailureMessage (shared with hover) without counts', () => {
@@ -833,16 +846,17 @@ describe('cross-row checks', () => {
     const problems = problemsOf('transcript', text);
     const cut = span(last.slice(0, 40), '"times');
     assert.deepEqual(problems.map(where).sort(), [`8:${cut.start}-8:40 malformed_jsonl`, '8:0-8:40 truncated_last_line', '8:0-8:40 incomplete_source'].sort());
-    assert.equal(only(problems, 'truncated_last_line')[0].severity, 'information');
+    assert.equal(defined(only(problems, 'truncated_last_line')[0]).severity, 'information');
     // The same text with a final newline is only malformed.
     assert.deepEqual(problemsOf('transcript', text + '\n').map((p) => p.code).sort(), ['incomplete_source', 'malformed_jsonl']);
   });
 
   test('crossRowProblems reads only summaries; refineProblemRanges narrows with the line text', () => {
-    const lines = [row({ ...env(1), type: 'iteration_start', session_id: 's' })];
+    const text = row({ ...env(1), type: 'iteration_start', session_id: 's' });
+    const lines = [text];
     const summaries = lines.map((l) => validateLine('eventLog', l).summary);
     const raw = crossRowProblems('eventLog', summaries);
-    assert.deepEqual(raw.map(where), [`0:0-0:${lines[0].length} event_index_gap`]);
+    assert.deepEqual(raw.map(where), [`0:0-0:${text.length} event_index_gap`]);
     assert.deepEqual(refineProblemRanges(raw, (line) => lines[line]).map(where), ['0:1-0:10 event_index_gap']);
     // Stale text (a different length) leaves the range alone.
     assert.deepEqual(refineProblemRanges(raw, () => '{}').map(where), raw.map(where));
@@ -898,7 +912,7 @@ describe('validateArtifact and validateArtifactFile', () => {
     '{not json',
     row({ type: 'mystery' }),
     row(transcript()[7]),
-  ];
+  ] as const;
 
   test('the streamed file gives the same problems and summaries as the text, LF and CRLF, with a line index', () => {
     for (const eol of ['\n', '\r\n']) {
@@ -937,7 +951,7 @@ describe('validateArtifact and validateArtifactFile', () => {
     const result = validateArtifactFile('transcript', tmpFile('llm_transcript.jsonl', bytes));
     const contentAt = '{"type":"message","session_id":"s-42","message_index":1,"role":"user","content":"漢'.length;
     assert.deepEqual(result.problems.map(where), ['0:0-0:0 utf8_bom', `1:${contentAt}-1:${contentAt + 1} invalid_utf8`]);
-    assert.equal(result.summaries[1].type, 'message');
+    assert.equal(defined(result.summaries[1]).type, 'message');
     assert.deepEqual(result.lineIndex.lineStarts.slice(0, 2), [3, 3 + Buffer.byteLength(SPEC_TRANSCRIPT[0]) + 1]);
   });
 
@@ -952,7 +966,7 @@ describe('validateArtifact and validateArtifactFile', () => {
     const bytes = Buffer.concat([Buffer.from(big + '\n'), Buffer.from([0xff, 0xfe, 0x00, 0x0a]), Buffer.from(SPEC_TRANSCRIPT[3])]);
     const result = validateArtifactFile('transcript', tmpFile('llm_transcript.jsonl', bytes));
     assert.deepEqual(result.problems.map((p) => `${p.line} ${p.code}`), ['1 invalid_utf8', '1 malformed_jsonl']);
-    assert.equal(result.summaries[0].length, big.length);
+    assert.equal(defined(result.summaries[0]).length, big.length);
     assert.equal(result.endsWithNewline, false);
   });
 });
