@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_DIAGNOSTICS, parse, ParseResult } from '../../server/src/harn/parser';
 import type * as A from '../../server/src/harn/ast';
+import { defined } from '../support/assertions';
 import { nestedGenericCalls, unclosedBraces } from '../support/parserInputs';
 
 // ------------------------------------------------------------------------------------------ helpers
@@ -114,10 +115,10 @@ function clean(source: string): A.Stmt[] {
 function ex(source: string): string {
   const statements = clean(source);
   assert.equal(statements.length, 1, `one statement expected in ${JSON.stringify(source)}`);
-  const stmt = statements[0];
+  const stmt = defined(statements[0], 'the statement');
   if (stmt.kind === 'LetDecl') return sx(stmt.init);
   assert.equal(stmt.kind, 'ExprStmt');
-  return sx((stmt as A.ExprStmt).expr);
+  return sx(stmt.expr);
 }
 
 /** Each diagnostic of `source` as `start-end code: message` (UTF-16 offsets). */
@@ -130,6 +131,16 @@ function broken(source: string): ParseResult {
   const result = parse(source);
   assert.ok(result.diagnostics.length > 0, `expected a diagnostic for ${JSON.stringify(source)}`);
   return result;
+}
+
+/** The message of the first diagnostic of a source that must have one. */
+function firstMessage(source: string): string {
+  return defined(broken(source).diagnostics[0], 'a diagnostic').message;
+}
+
+/** The statements of a node's body, which must be there. */
+function bodyOf(node: { kind: string; body: A.Block | undefined }): A.Stmt[] {
+  return defined(node.body, `the body of the ${node.kind}`).statements;
 }
 
 function kinds(statements: A.Stmt[]): string[] {
@@ -277,7 +288,7 @@ describe('§1.7 parser traps', () => {
     assert.deepEqual(kinds(result.file.statements), ['LetDecl', 'LetDecl']);
     // `;` is a separator; `;;` is an empty statement.
     assert.deepEqual(kinds(clean('let a = 1; let b = 2')), ['LetDecl', 'LetDecl']);
-    assert.match(broken('let a = 1;; let b = 2').diagnostics[0].message, /empty statement/);
+    assert.match(firstMessage('let a = 1;; let b = 2'), /empty statement/);
   });
 
   test('7. recovery inside a block keeps the later statements and the enclosing declaration', () => {
@@ -288,7 +299,7 @@ describe('§1.7 parser traps', () => {
     const pipeline = result.file.statements[0] as A.PipelineDecl;
     assert.equal(pipeline.name?.text, 'test');
     assert.equal(pipeline.body?.closed, true);
-    const body = pipeline.body!.statements;
+    const body = bodyOf(pipeline);
     assert.deepEqual(kinds(body), ['LetDecl', 'LetDecl', 'LetDecl', 'ExprStmt']);
     assert.equal(sx((body[1] as A.LetDecl).init), '42');
     assert.equal(sx((body[3] as A.ExprStmt).expr), '(call log y)');
@@ -300,15 +311,17 @@ describe('§1.7 parser traps', () => {
 
   test('8a. the heredoc form `<<TAG` gets a dedicated message', () => {
     const result = broken('let s = <<EOF\nhello\nEOF');
-    assert.equal(result.diagnostics[0].code, 'heredoc');
-    assert.match(result.diagnostics[0].message, /Heredoc \(`<<TAG`\) strings are not supported/);
+    const first = defined(result.diagnostics[0], 'a diagnostic');
+    assert.equal(first.code, 'heredoc');
+    assert.match(first.message, /Heredoc \(`<<TAG`\) strings are not supported/);
   });
 
   test('8b. an attribute before `let` is an error', () => {
     const result = broken('@deprecated let x = 1');
     assert.equal(result.diagnostics.length, 1);
-    assert.match(result.diagnostics[0].message, /attributes cannot annotate bindings/);
-    assert.equal(result.diagnostics[0].start, 12);
+    const first = defined(result.diagnostics[0], 'a diagnostic');
+    assert.match(first.message, /attributes cannot annotate bindings/);
+    assert.equal(first.start, 12);
   });
 });
 
@@ -346,19 +359,19 @@ describe('§1.8 0.8–0.10 syntax', () => {
   test('type predicates `-> value is string` and `-> implies value is string`', () => {
     const two = only('fn is_text(value: unknown) -> value is string { return true }', 'FnDecl');
     assert.equal(tx(two.returnType), 'string');
-    assert.deepEqual(kinds(two.body!.statements), ['Return']);
+    assert.deepEqual(kinds(bodyOf(two)), ['Return']);
     const one = only('fn is_text(value: unknown) -> implies value is string { return true }', 'FnDecl');
     assert.equal(tx(one.returnType), 'string');
-    assert.equal(one.params[0].name.text, 'value');
+    assert.equal(one.params[0]?.name.text, 'value');
   });
 
   test('block { } and scope { } are contextual: still usable as names', () => {
     const statements = clean('block { let inner = 1 }\nscope { spawn { work() } }');
     assert.deepEqual(statements.map((s) => s.kind === 'BlockStmt' && s.keyword), ['block', 'scope']);
     const scope = statements[1] as A.BlockStmt;
-    assert.equal(scope.body?.statements[0].kind, 'BlockStmt');
+    assert.equal(scope.body?.statements[0]?.kind, 'BlockStmt');
     const names = clean('fn contextual(scope: int, block: int) {\n  scope += 1\n  block = block + scope\n  scope(scope)\n  const data = {scope: scope, block: block}\n  return data.scope + data.block\n}');
-    const body = (names[0] as A.FnDecl).body!.statements;
+    const body = bodyOf(names[0] as A.FnDecl);
     assert.deepEqual(kinds(body), ['Assign', 'Assign', 'ExprStmt', 'LetDecl', 'Return']);
     assert.equal(sx((body[2] as A.ExprStmt).expr), '(call scope scope)');
   });
@@ -366,7 +379,7 @@ describe('§1.8 0.8–0.10 syntax', () => {
   test('mutex(key) { } and plain mutex { }', () => {
     const keyed = only('mutex(account.id) { balance -= 1 }', 'BlockStmt');
     assert.deepEqual([keyed.keyword, sx(keyed.argument)], ['mutex', '(paren (. account id))']);
-    assert.deepEqual(kinds(keyed.body!.statements), ['Assign']);
+    assert.deepEqual(kinds(bodyOf(keyed)), ['Assign']);
     const plain = only('mutex { x = 1 }', 'BlockStmt');
     assert.equal(plain.argument, undefined);
   });
@@ -374,7 +387,7 @@ describe('§1.8 0.8–0.10 syntax', () => {
   test('cost_route { name: expr … stmts }', () => {
     const route = only('cost_route {\n  budget: 2.5\n  prefer: "fast"\n  let r = call()\n  log(r)\n}', 'BlockStmt');
     assert.equal(route.keyword, 'cost_route');
-    const body = route.body!.statements;
+    const body = bodyOf(route);
     assert.deepEqual(kinds(body), ['Assign', 'Assign', 'LetDecl', 'ExprStmt']);
     const first = body[0] as A.AssignStmt;
     assert.deepEqual([first.operator, sx(first.target), sx(first.value)], [':', 'budget', '2.5']);
@@ -391,7 +404,7 @@ describe('§1.8 0.8–0.10 syntax', () => {
 
   test('HITL keywords cannot be binding names', () => {
     const result = broken('let request_approval = 1');
-    assert.equal(result.diagnostics[0].message, "Expected variable name or destructuring pattern, got 'request_approval' (reserved keyword)");
+    assert.equal(result.diagnostics[0]?.message, "Expected variable name or destructuring pattern, got 'request_approval' (reserved keyword)");
   });
 
   test('`?.[i]` optional subscript', () => {
@@ -422,7 +435,7 @@ describe('§1.8 0.8–0.10 syntax', () => {
     const source = '@trigger(on: github.pr_opened, when: schedule("*/30 * * * *"))\npipeline review(task) {}';
     const decl = only(source, 'PipelineDecl');
     assert.equal(decl.attributes.length, 1);
-    assert.deepEqual(decl.attributes[0].args.map(arg), ['on=(. github pr_opened)', 'when=(call schedule "*/30 * * * *")']);
+    assert.deepEqual(defined(decl.attributes[0], 'the attribute').args.map(arg), ['on=(. github pr_opened)', 'when=(call schedule "*/30 * * * *")']);
     assert.equal(decl.start, 0);
   });
 
@@ -439,13 +452,14 @@ describe('§1.8 0.8–0.10 syntax', () => {
 
   test('row tails `{a: int, ...R}`', () => {
     const fn = only('fn name_of<R>(x: {name: string, ...R}) -> string { x.name }', 'FnDecl');
-    assert.equal(tx(fn.params[0].type), '{name:string,...R}');
+    assert.equal(tx(defined(fn.params[0], 'the parameter').type), '{name:string,...R}');
   });
 
   test('the entry point `fn main(harness: Harness)`', () => {
     const fn = only('fn main(harness: Harness) {\n  harness.stdio.println(harness.fs.read("x"))\n}', 'FnDecl');
-    assert.deepEqual([fn.name?.text, fn.params[0].name.text, tx(fn.params[0].type)], ['main', 'harness', 'Harness']);
-    assert.equal(sx((fn.body!.statements[0] as A.ExprStmt).expr), '(call (. (. harness stdio) println) (call (. (. harness fs) read) "x"))');
+    const harness = defined(fn.params[0], 'the parameter');
+    assert.deepEqual([fn.name?.text, harness.name.text, tx(harness.type)], ['main', 'harness', 'Harness']);
+    assert.equal(sx((bodyOf(fn)[0] as A.ExprStmt).expr), '(call (. (. harness stdio) println) (call (. (. harness fs) read) "x"))');
   });
 });
 
@@ -567,12 +581,12 @@ describe('line continuation (§1.4)', () => {
 
   test('`return`/`yield` take no value before a newline, `;` or `}`', () => {
     const fn = only('fn f() {\n  return\n  g()\n}', 'FnDecl');
-    assert.deepEqual(kinds(fn.body!.statements), ['Return', 'ExprStmt']);
-    assert.equal((fn.body!.statements[0] as A.SimpleStmt).value, undefined);
+    assert.deepEqual(kinds(bodyOf(fn)), ['Return', 'ExprStmt']);
+    assert.equal((bodyOf(fn)[0] as A.SimpleStmt).value, undefined);
     const inline = only('fn f() { return }', 'FnDecl');
-    assert.equal((inline.body!.statements[0] as A.SimpleStmt).value, undefined);
+    assert.equal((bodyOf(inline)[0] as A.SimpleStmt).value, undefined);
     const gen = only('gen fn g() { yield; yield 1 }', 'FnDecl');
-    assert.deepEqual(gen.body!.statements.map((s) => s.kind === 'Yield' && sx(s.value)), ['∅', '1']);
+    assert.deepEqual(bodyOf(gen).map((s) => s.kind === 'Yield' && sx(s.value)), ['∅', '1']);
   });
 });
 
@@ -581,7 +595,7 @@ describe('line continuation (§1.4)', () => {
 describe('declarations (§1.2)', () => {
   test('imports', () => {
     const [a, b, c] = clean('import "std/agent"\nimport { a, b } from "./lib"\npub import {\n  x,\n  y\n} from "m"');
-    assert.ok(a.kind === 'ImportDecl' && b.kind === 'ImportDecl' && c.kind === 'ImportDecl');
+    assert.ok(a?.kind === 'ImportDecl' && b?.kind === 'ImportDecl' && c?.kind === 'ImportDecl');
     assert.equal(a.path?.value, 'std/agent');
     assert.deepEqual([b.names?.map((n) => n.text), b.path?.value], [['a', 'b'], './lib']);
     assert.deepEqual([c.isPub, c.names?.map((n) => n.text)], [true, ['x', 'y']]);
@@ -594,8 +608,8 @@ describe('declarations (§1.2)', () => {
   test('pipelines with parameters, return type and extends; override inside', () => {
     const p = only('pipeline child(task, opts) -> string extends base {\n  override step(x) { x }\n}', 'PipelineDecl');
     assert.deepEqual([p.name?.text, p.params.map((x) => x.name.text), tx(p.returnType), p.extendsName?.text], ['child', ['task', 'opts'], 'string', 'base']);
-    const o = p.body!.statements[0];
-    assert.ok(o.kind === 'OverrideDecl');
+    const o = bodyOf(p)[0];
+    assert.ok(o?.kind === 'OverrideDecl');
     assert.equal(o.name?.text, 'step');
   });
 
@@ -622,7 +636,7 @@ describe('declarations (§1.2)', () => {
   test('a required parameter after a defaulted one is an error', () => {
     const result = broken('fn bad(x = 10, y) {\n  log(x + y)\n}');
     assert.deepEqual(result.diagnostics.map((d) => d.message), ['Required parameter cannot follow a parameter with a default value']);
-    assert.equal(result.file.statements[0].kind, 'FnDecl');
+    assert.equal(result.file.statements[0]?.kind, 'FnDecl');
   });
 
   test('a rest parameter must come last', () => {
@@ -633,7 +647,7 @@ describe('declarations (§1.2)', () => {
 
   test('tools with a description line', () => {
     const tool = only('tool search(query: string) -> list<string> {\n  description "Searches the web"\n  return [query]\n}', 'ToolDecl');
-    assert.deepEqual([tool.name?.text, tool.description?.value, kinds(tool.body!.statements)], ['search', 'Searches the web', ['Return']]);
+    assert.deepEqual([tool.name?.text, tool.description?.value, kinds(bodyOf(tool))], ['search', 'Searches the web', ['Return']]);
   });
 
   test('skills are key/value entries', () => {
@@ -644,7 +658,7 @@ describe('declarations (§1.2)', () => {
   test('eval packs: name, title, `key: value` entries, summarize blocks and statements', () => {
     const pack = only('eval_pack smoke "Smoke tests" {\n  dataset: "cases.jsonl"\n  summarize { log(1) }\n  let x = 1\n}', 'EvalPackDecl');
     assert.deepEqual([pack.name?.text, pack.title?.value], ['smoke', 'Smoke tests']);
-    assert.deepEqual(pack.body!.statements.map((s) => (s.kind === 'BlockStmt' ? s.keyword : s.kind)), ['Assign', 'summarize', 'LetDecl']);
+    assert.deepEqual(bodyOf(pack).map((s) => (s.kind === 'BlockStmt' ? s.keyword : s.kind)), ['Assign', 'summarize', 'LetDecl']);
     const titled = only('eval_pack "Only a title" {}', 'EvalPackDecl');
     assert.deepEqual([titled.name, titled.title?.value], [undefined, 'Only a title']);
   });
@@ -657,7 +671,7 @@ describe('declarations (§1.2)', () => {
         'impl Point {\n  pub fn norm(self) { self.x }\n  fn zero() { 0 }\n}\n' +
         'impl Show for Point { fn show(self) { "p" } }',
     );
-    assert.ok(s.kind === 'StructDecl' && e.kind === 'EnumDecl' && i.kind === 'InterfaceDecl' && im.kind === 'ImplDecl' && tr.kind === 'ImplDecl');
+    assert.ok(s?.kind === 'StructDecl' && e?.kind === 'EnumDecl' && i?.kind === 'InterfaceDecl' && im?.kind === 'ImplDecl' && tr?.kind === 'ImplDecl');
     assert.deepEqual(s.fields.map((f) => `${f.name.text}${f.optional ? '?' : ''}:${tx(f.type)}`), ['x:int', 'label?:string', 'z:∅']);
     assert.deepEqual(s.typeParams.map((p) => p.name.text), ['T']);
     // `Square(float)` reads as a parameter named `float`, as upstream.
@@ -670,20 +684,27 @@ describe('declarations (§1.2)', () => {
   test('attributes: arguments of every kind; `pub` after the attributes; ranges start at the first `@`', () => {
     const fn = only('@deprecated\n@test(timeout: 5s, tags: ["a", "b"], level: -1, flaky: true, mode: nil, name: r"x")\npub fn f() {}', 'FnDecl');
     assert.deepEqual(fn.attributes.map((a) => a.name.text), ['deprecated', 'test']);
-    assert.deepEqual(fn.attributes[1].args.map(arg), ['timeout=5s', 'tags=(list "a" "b")', 'level=(- 1)', 'flaky=true', 'mode=nil', 'name="x"']);
+    assert.deepEqual(defined(fn.attributes[1], 'the second attribute').args.map(arg), [
+      'timeout=5s',
+      'tags=(list "a" "b")',
+      'level=(- 1)',
+      'flaky=true',
+      'mode=nil',
+      'name="x"',
+    ]);
     assert.deepEqual([fn.isPub, fn.start], [true, 0]);
   });
 
   test('declarations nest inside blocks, even at column 0 when the block is closed later', () => {
     const p = only('pipeline p(task) {\nfn helper() { 1 }\n  helper()\n}', 'PipelineDecl');
-    assert.deepEqual(kinds(p.body!.statements), ['FnDecl', 'ExprStmt']);
+    assert.deepEqual(kinds(bodyOf(p)), ['FnDecl', 'ExprStmt']);
   });
 });
 
 describe('statements (§1.3)', () => {
   test('let/var with patterns, type annotations and defaults', () => {
     const [a, b, c, d] = clean('let x: int = 1\nvar {a, b: alias, c = 3, ...rest} = obj\nlet [first, second = 2, ...others] = xs\nvar y = nil');
-    assert.ok(a.kind === 'LetDecl' && b.kind === 'LetDecl' && c.kind === 'LetDecl' && d.kind === 'LetDecl');
+    assert.ok(a?.kind === 'LetDecl' && b?.kind === 'LetDecl' && c?.kind === 'LetDecl' && d?.kind === 'LetDecl');
     assert.deepEqual([a.keyword, tx(a.type)], ['let', 'int']);
     assert.ok(b.pattern?.kind === 'DictPattern');
     assert.deepEqual(b.pattern.entries.map((e) => [e.key.text, e.alias?.text, sx(e.defaultValue), e.rest]), [
@@ -698,7 +719,7 @@ describe('statements (§1.3)', () => {
   });
 
   test('a type annotation on a destructuring pattern is an error', () => {
-    assert.match(broken('let {a}: int = x').diagnostics[0].message, /only allowed on a simple binding/);
+    assert.match(firstMessage('let {a}: int = x'), /only allowed on a simple binding/);
   });
 
   test('if / else if / else, with newlines before `{` and `else`', () => {
@@ -712,8 +733,8 @@ describe('statements (§1.3)', () => {
   });
 
   test('`; else` and `; catch` are errors', () => {
-    assert.match(broken('if true {\n  a()\n}; else {\n  b()\n}').diagnostics[0].message, /got 'else'/);
-    assert.match(broken('try {\n  a()\n}; catch {\n  b()\n}').diagnostics[0].message, /got 'catch'/);
+    assert.match(firstMessage('if true {\n  a()\n}; else {\n  b()\n}'), /got 'else'/);
+    assert.match(firstMessage('try {\n  a()\n}; catch {\n  b()\n}'), /got 'catch'/);
   });
 
   test('a long `else if` ladder does not overflow the stack', () => {
@@ -724,7 +745,7 @@ describe('statements (§1.3)', () => {
 
   test('for loops over names, patterns and (k, v) pairs', () => {
     const [a, b, c] = clean('for x in xs { log(x) }\nfor {name, age} in people {}\nfor (k, v) in dict { log(k) }');
-    assert.ok(a.kind === 'For' && b.kind === 'For' && c.kind === 'For');
+    assert.ok(a?.kind === 'For' && b?.kind === 'For' && c?.kind === 'For');
     assert.deepEqual([a.pattern?.kind, sx(a.iterable)], ['Name', 'xs']);
     assert.equal(b.pattern?.kind, 'DictPattern');
     assert.ok(c.pattern?.kind === 'ListPattern');
@@ -761,7 +782,7 @@ describe('statements (§1.3)', () => {
     assert.deepEqual([s.mode, s.binding.map((b) => b.text), s.stream], ['settle', ['i', 'job'], false]);
     const n = only('parallel 3 { i -> work(i) }', 'Parallel');
     assert.deepEqual([n.mode, sx(n.subject)], [undefined, '3']);
-    assert.match(broken('parallel settle jobs { j -> run(j) } as stream').diagnostics[0].message, /only allowed after 'parallel each'/);
+    assert.match(firstMessage('parallel settle jobs { j -> run(j) } as stream'), /only allowed after 'parallel each'/);
   });
 
   test('try / catch / finally, bare try as an expression, try*', () => {
@@ -793,13 +814,13 @@ describe('statements (§1.3)', () => {
   test('select: from, timeout and default cases, not both timeout and default', () => {
     const s = only('select {\n  msg from inbox { log(msg) }\n  timeout 5s { log("t") }\n}', 'Select');
     assert.deepEqual(s.cases.map((c) => [c.label, c.name?.text, sx(c.expr)]), [['from', 'msg', 'inbox'], ['timeout', undefined, '5s']]);
-    assert.match(broken('select { default { a() }\n timeout 1s { b() } }').diagnostics[0].message, /both 'timeout' and 'default'/);
+    assert.match(firstMessage('select { default { a() }\n timeout 1s { b() } }'), /both 'timeout' and 'default'/);
   });
 
   test('assignments: names, fields and elements; anything else is reported', () => {
     const statements = clean('x = 1\na.b += 2\nxs[0] -= 3\nn *= 2\nn /= 2\nn %= 2');
     assert.deepEqual(statements.map((s) => s.kind === 'Assign' && `${s.operator} ${sx(s.target)}`), ['= x', '+= (. a b)', '-= ([] xs 0)', '*= n', '/= n', '%= n']);
-    assert.match(broken('f() = 1').diagnostics[0].message, /Invalid assignment target/);
+    assert.match(firstMessage('f() = 1'), /Invalid assignment target/);
   });
 
   test('control flow as expressions', () => {
@@ -849,13 +870,13 @@ describe('positions', () => {
   test('node ranges slice the source', () => {
     const source = '/** doc */\npub fn add(a: int, b: int) -> int {\n  return a + b\n}\nlet total = add(1, 2).value';
     const [fn, let_] = clean(source);
-    assert.ok(fn.kind === 'FnDecl' && let_.kind === 'LetDecl');
+    assert.ok(fn?.kind === 'FnDecl' && let_?.kind === 'LetDecl');
     assert.equal(slice(source, fn), source.slice(source.indexOf('pub'), source.indexOf('}') + 1));
     assert.equal(fn.doc, 'doc');
     assert.equal(slice(source, fn.name), 'add');
     assert.equal(slice(source, fn.params[1]), 'b: int');
     assert.equal(slice(source, fn.returnType), 'int');
-    const ret = fn.body!.statements[0] as A.SimpleStmt;
+    const ret = bodyOf(fn)[0] as A.SimpleStmt;
     assert.equal(slice(source, ret), 'return a + b');
     assert.equal(slice(source, ret.value), 'a + b');
     assert.equal(slice(source, let_), 'let total = add(1, 2).value');
@@ -877,7 +898,7 @@ describe('recovery', () => {
     assert.deepEqual(result.diagnostics.map((d) => d.message).sort(), ["This '{' is never closed", 'Unexpected end of file, expected }']);
     const p = result.file.statements[0] as A.PipelineDecl;
     assert.equal(p.body?.closed, false);
-    assert.deepEqual(kinds(p.body!.statements), ['ExprStmt']);
+    assert.deepEqual(kinds(bodyOf(p)), ['ExprStmt']);
   });
 
   test('a declaration at column 0 closes an unclosed block, keeping both declarations', () => {
@@ -904,7 +925,7 @@ describe('recovery', () => {
     for (const next of ['let w = 1', 'log(w)', 'other.call()']) {
       const result = broken(`let v = user.\n${next}`);
       assert.equal(result.diagnostics.length, 1, next);
-      assert.match(result.diagnostics[0].message, /Expected member name after '\.'/);
+      assert.match(defined(result.diagnostics[0], 'a diagnostic').message, /Expected member name after '\.'/);
       const init = (result.file.statements[0] as A.LetDecl).init;
       assert.ok(init?.kind === 'Member');
       assert.deepEqual([sx(init.object), init.property], ['user', undefined]);
