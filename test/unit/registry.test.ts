@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { getStaticTOMLValue } from 'toml-eslint-parser';
 import { parseRegistry, parseTomlAst } from '../../server/src/boundaries/registry';
 import type { LocatedString, Registry, RegistryProblem, TextRange } from '../../server/src/boundaries/types';
+import { defined } from '../support/assertions';
 import { corpusSkip, readCorpus } from '../support/corpus';
 
 const REGISTRY = 'harn-0.10/scripts/loud_boundaries.toml';
@@ -28,7 +29,7 @@ const slice = (text: string, r: TextRange): string => text.slice(r.start, r.end)
 function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const lines = before.split(/\r\n|\n/);
-  return { line: lines.length, column: lines[lines.length - 1].length };
+  return { line: lines.length, column: defined(lines[lines.length - 1], 'the last line').length };
 }
 
 function onlyProblems(text: string): RegistryProblem[] {
@@ -51,8 +52,8 @@ function assertStringsSliceRight(text: string, registry: Registry): void {
   for (const e of registry.audited) if (e.marker) strings.push(e.marker);
   for (const s of strings) {
     const source = slice(text, s.range);
-    const kv = parseTomlAst(`v = ${source}`).body[0].body[0];
-    assert.ok(kv.type === 'TOMLKeyValue');
+    const kv = parseTomlAst(`v = ${source}`).body[0]?.body[0];
+    assert.ok(kv?.type === 'TOMLKeyValue');
     assert.equal(getStaticTOMLValue(kv.value), s.value, `range ${JSON.stringify(s.range)} slices to ${source}`);
   }
 }
@@ -113,23 +114,24 @@ describe('the real registry', { skip: corpusSkip }, () => {
     assertStringsSliceRight(text, registry);
     for (const b of registry.boundaries) {
       assert.equal(slice(text, b.headerRange), '[[boundary]]');
-      assert.equal(slice(text, b.id!.range), `"${b.id!.value}"`);
+      const id = defined(b.id, 'the id');
+      assert.equal(slice(text, id.range), `"${id.value}"`);
       const source = slice(text, b.range);
       assert.ok(source.startsWith('[[boundary]]\nid = '), source.slice(0, 40));
-      assert.ok(source.endsWith(`notes = ${slice(text, b.notes!.range)}`), 'the range ends with the last key/value');
-      assert.ok(/^anchors = \[[^]*\]$/.test(slice(text, b.anchorsRange!)));
+      assert.ok(source.endsWith(`notes = ${slice(text, defined(b.notes, 'the notes').range)}`), 'the range ends with the last key/value');
+      assert.ok(/^anchors = \[[^]*\]$/.test(slice(text, defined(b.anchorsRange, 'the anchors range'))));
     }
     for (const a of registry.audited) {
       assert.equal(slice(text, a.headerRange), '[[audited]]');
-      assert.ok(slice(text, a.range).endsWith(`marker = "${a.marker!.value}"`));
+      assert.ok(slice(text, a.range).endsWith(`marker = "${defined(a.marker, 'the marker').value}"`));
     }
     // The last boundary stops at its notes: the comment above [[audited]] is not part of it.
-    const last = registry.boundaries[5];
+    const last = defined(registry.boundaries[5], 'the sixth boundary');
     assert.ok(slice(text, last.range).endsWith('with the same vocabulary."'));
     assert.ok(text.slice(last.range.end).startsWith('\n\n# Boundaries audited under #5142'));
-    const multi = registry.boundaries[1];
+    const multi = defined(registry.boundaries[1], 'the second boundary');
     assert.equal(
-      slice(text, multi.anchorsRange!),
+      slice(text, defined(multi.anchorsRange, 'the anchors range')),
       'anchors = [\n  "crates/harn-vm/src/llm/api/response/boundary.rs",\n  "crates/harn-vm/src/llm/api/response.rs",\n]',
     );
   });
@@ -146,7 +148,7 @@ describe('the real registry', { skip: corpusSkip }, () => {
     );
     assertStringsSliceRight(crlf, b);
     for (const e of b.boundaries) assert.equal(slice(crlf, e.headerRange), '[[boundary]]');
-    assert.equal(b.boundaries[0].headerRange.start, crlf.indexOf('\r\n[[boundary]]\r\n') + 2);
+    assert.equal(b.boundaries[0]?.headerRange.start, crlf.indexOf('\r\n[[boundary]]\r\n') + 2);
   });
 });
 
@@ -179,7 +181,7 @@ describe('located values', () => {
     ].join('\n');
     const r = parseRegistry(text);
     assert.deepEqual(r.problems, []);
-    const [b] = r.boundaries;
+    const b = defined(r.boundaries[0], 'the [[boundary]] entry');
     assert.deepEqual(b.id, { value: 'alpha', range: at(text, '"alpha"') });
     assert.deepEqual(b.title, { value: 'literal', range: at(text, "'literal'") });
     assert.deepEqual(b.drops, { value: 'multi\nline', range: at(text, '"""multi\nline"""') });
@@ -195,7 +197,7 @@ describe('located values', () => {
     assert.deepEqual(b.headerRange, at(text, '[[boundary]]'));
     assert.deepEqual(b.range, { start: at(text, '[[boundary]]').start, end: at(text, 'notes = "n"').end });
 
-    const [a] = r.audited;
+    const a = defined(r.audited[0], 'the [[audited]] entry');
     assert.deepEqual(a.id, { value: 'beta', range: at(text, '"beta"') });
     assert.deepEqual(a.title, { value: 'T', range: at(text, '"T"') });
     assert.deepEqual(a.event, { value: 'E', range: at(text, '"E"') });
@@ -210,7 +212,7 @@ describe('located values', () => {
     const text = '\uFEFF# 注释 😀\r\n[[boundary]]\r\nid = "界😀"\r\ntitle = "🚀 launch ✓"\r\nanchors = ["ü/😀.rs", "b"]\r\n';
     const r = parseRegistry(text);
     assert.deepEqual(r.problems, []);
-    const [b] = r.boundaries;
+    const b = defined(r.boundaries[0], 'the [[boundary]] entry');
     assert.deepEqual(b.headerRange, { start: 10, end: 22 });
     assert.equal(slice(text, b.headerRange), '[[boundary]]');
     assert.deepEqual(b.id, { value: '界😀', range: { start: 29, end: 34 } });
@@ -225,9 +227,9 @@ describe('located values', () => {
   test('header forms: spaces inside the brackets, a trailing comment, an entry with no keys', () => {
     const text = '[[ boundary ]] # first\nid = "a"\n\n[[boundary]]\n\n[[boundary]]\nid = "c"\n';
     const r = parseRegistry(text);
-    assert.deepEqual(r.boundaries[0].headerRange, at(text, '[[ boundary ]]'));
-    assert.deepEqual(r.boundaries[1].headerRange, at(text, '[[boundary]]'));
-    assert.deepEqual(r.boundaries[1].range, at(text, '[[boundary]]'));
+    assert.deepEqual(r.boundaries[0]?.headerRange, at(text, '[[ boundary ]]'));
+    assert.deepEqual(r.boundaries[1]?.headerRange, at(text, '[[boundary]]'));
+    assert.deepEqual(r.boundaries[1]?.range, at(text, '[[boundary]]'));
     assert.deepEqual(r.problems, [problem('a [[boundary]] entry has no `id`', at(text, '[[boundary]]'))]);
     assert.deepEqual(r.boundaries.map((b) => b.id?.value), ['a', undefined, 'c']);
   });
@@ -251,7 +253,7 @@ describe('schema problems, each on the exact key or value', () => {
     const text = '[[boundary]]\nid = ""\n';
     const r = parseRegistry(text);
     assert.deepEqual(r.problems, [problem('a [[boundary]] entry has an empty `id`', at(text, '""'))]);
-    assert.equal(r.boundaries[0].id, undefined);
+    assert.equal(defined(r.boundaries[0], 'the [[boundary]] entry').id, undefined);
   });
 
   test('wrong value types: on the value, left undefined', () => {
@@ -278,7 +280,7 @@ describe('schema problems, each on the exact key or value', () => {
       problem('`test` must be a string, not an inline table', at(text, '{ path = "t" }')),
       problem('`notes` must be a string, not a date/time', at(text, '1979-05-27')),
     ]);
-    const [b] = r.boundaries;
+    const b = defined(r.boundaries[0], 'the [[boundary]] entry');
     assert.deepEqual([b.id, b.title, b.drops, b.wasSilent, b.event, b.test, b.notes], [undefined, undefined, undefined, undefined, undefined, undefined, undefined]);
     assert.deepEqual(b.anchors, []);
     assert.deepEqual(b.anchorsRange, at(text, 'anchors = "one.rs"'), 'the key is present, so its range is kept');
@@ -293,7 +295,7 @@ describe('schema problems, each on the exact key or value', () => {
       problem('each element of `anchors` must be a string, not an array', at(text, '["n.rs"]'), 'x'),
       problem('each element of `anchors` must be a string, not an inline table', at(text, '{ a = 1 }'), 'x'),
     ]);
-    assert.deepEqual(r.boundaries[0].anchors.map((a) => a.value), ['ok.rs', 'also.rs']);
+    assert.deepEqual(r.boundaries[0]?.anchors.map((a) => a.value), ['ok.rs', 'also.rs']);
   });
 
   test('unknown keys: on the key (bare, quoted, dotted), including keys of the other table kind', () => {
@@ -353,7 +355,7 @@ describe('schema problems, each on the exact key or value', () => {
       problem('`boundary.list` makes a table inside a [[boundary]] entry; entries hold only plain keys', at(text, 'boundary.list'), 'x'),
       problem('`audited.more` makes a table inside an [[audited]] entry; entries hold only plain keys', at(text, 'audited.more'), 'y'),
     ]);
-    assert.deepEqual(r.boundaries[0].range, { start: 0, end: at(text, 'id = "x"').end });
+    assert.deepEqual(r.boundaries[0]?.range, { start: 0, end: at(text, 'id = "x"').end });
   });
 
   test('entries with problems are still listed, in file order, with their good values', () => {
@@ -386,7 +388,7 @@ describe('syntax errors', () => {
     assert.equal(registry.parsed, false);
     assert.deepEqual([registry.boundaries, registry.audited], [[], []]);
     assert.equal(registry.problems.length, 1);
-    const [p] = registry.problems;
+    const p = defined(registry.problems[0], 'the problem');
     assert.equal(p.code, 'toml_syntax');
     assert.ok(p.message.startsWith('TOML syntax error: '), p.message);
     return { registry, problem: p, ...lineColumn(text, p.range.start) };
