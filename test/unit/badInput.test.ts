@@ -8,6 +8,7 @@ import { MAX_DIAGNOSTICS, parse } from '../../server/src/harn/parser';
 import { LineIndex } from '../../server/src/text/lineIndex';
 import { checkParse, prng } from '../support/fuzz';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
+import { defined } from '../support/assertions';
 import { megabyteLine } from '../support/parserInputs';
 
 /** Parses, asserts every structural invariant (see checkParse) and returns the result. */
@@ -47,13 +48,14 @@ describe('NUL bytes', () => {
     const text = 'let a = 1\0\0\0\nlet b = 2';
     const result = sound(text);
     assert.equal(result.diagnostics.length, 1);
-    assert.deepEqual([result.diagnostics[0].start, result.diagnostics[0].end], [9, 12]);
+    const d = defined(result.diagnostics[0], 'the diagnostic');
+    assert.deepEqual([d.start, d.end], [9, 12]);
     // The NULs themselves become an error statement between the two.
     assert.deepEqual(result.file.statements.map((s) => s.kind), ['LetDecl', 'ErrorStmt', 'LetDecl']);
   });
 
   test('a NUL is shown escaped in the message', () => {
-    assert.match(parse('let a = \0').diagnostics[0].message, /'\\0'/);
+    assert.match(defined(parse('let a = \0').diagnostics[0], 'the diagnostic').message, /'\\0'/);
   });
 
   test('NULs inside strings and comments are just content', () => {
@@ -128,8 +130,9 @@ describe('CRLF line endings', () => {
     assert.deepEqual(b.statements.map((s) => s.kind), a.statements.map((s) => s.kind));
     const lfIndex = new LineIndex(BROKEN_PROGRAM);
     const crlfIndex = new LineIndex(crlf);
-    for (let i = 0; i < a.statements.length; i++) {
-      assert.deepEqual(crlfIndex.rangeOf(b.statements[i].start, b.statements[i].end), lfIndex.rangeOf(a.statements[i].start, a.statements[i].end));
+    for (const [i, lf] of a.statements.entries()) {
+      const cr = defined(b.statements[i], `CRLF statement ${i}`);
+      assert.deepEqual(crlfIndex.rangeOf(cr.start, cr.end), lfIndex.rangeOf(lf.start, lf.end));
     }
   });
 
@@ -145,7 +148,7 @@ describe('CRLF line endings', () => {
       }
     }
     // An unterminated string stops before the CR.
-    const unterminated = result.diagnostics.find((d) => d.code === 'unterminated_string')!;
+    const unterminated = defined(result.diagnostics.find((d) => d.code === 'unterminated_string'), 'the unterminated_string diagnostic');
     assert.notEqual(crlf[unterminated.end - 1], '\r');
     assert.equal(index.positionAt(unterminated.end).character, '  let a = "unterminated'.length);
   });
@@ -197,7 +200,8 @@ describe('CRLF line endings', () => {
     const text = '#!/usr/bin/env harn\r\n// note\r\n/// doc\r\nfn f() {}\r\n';
     const result = sound(text);
     assert.deepEqual(result.comments.map((c) => text.slice(c.start, c.end)), ['#!/usr/bin/env harn', '// note', '/// doc']);
-    assert.equal(result.file.statements[0].kind === 'FnDecl' && result.file.statements[0].doc, 'doc');
+    const first = defined(result.file.statements[0], 'the first statement');
+    assert.equal(first.kind === 'FnDecl' && first.doc, 'doc');
   });
 
   test('corpus files converted to CRLF still parse cleanly', { skip: corpusSkip }, () => {
@@ -213,7 +217,7 @@ describe('BOM', () => {
   test('a leading BOM is skipped', () => {
     const result = sound('\uFEFFlet x = 1');
     assert.deepEqual(result.diagnostics, []);
-    assert.equal(result.tokens[0].start, 1);
+    assert.equal(defined(result.tokens[0], 'the first token').start, 1);
   });
 
   test('a BOM then a shebang', () => {
@@ -222,7 +226,7 @@ describe('BOM', () => {
 
   test('errors after a BOM are at their UTF-16 column', () => {
     const text = '\uFEFFlet x = )';
-    const [d] = parse(text).diagnostics;
+    const d = defined(parse(text).diagnostics[0], 'the diagnostic');
     assert.deepEqual(new LineIndex(text).positionAt(d.start), { line: 0, character: text.indexOf(')') });
   });
 
@@ -243,7 +247,7 @@ describe('non-ASCII text before an error on the same line', () => {
       const text = `fn f() {\n${line}\n}`;
       const result = sound(text);
       assert.equal(result.diagnostics.length, 1, JSON.stringify(result.diagnostics));
-      const d = result.diagnostics[0];
+      const d = defined(result.diagnostics[0], 'the diagnostic');
       const column = line.indexOf(')');
       assert.deepEqual(new LineIndex(text).positionAt(d.start), { line: 1, character: column });
       assert.deepEqual(new LineIndex(text).positionAt(d.end), { line: 1, character: column + 1 });
@@ -252,7 +256,7 @@ describe('non-ASCII text before an error on the same line', () => {
 
   test('an unexpected character after an emoji is reported at its UTF-16 column', () => {
     const text = 'let x = "😀" `';
-    const [d] = parse(text).diagnostics;
+    const d = defined(parse(text).diagnostics[0], 'the diagnostic');
     // `let x = "` is 9 code units, the emoji 2, then `" ` 2: the backtick is at UTF-16 column 13.
     assert.equal(d.message, "Unexpected character '`' at 1:14");
     assert.deepEqual(new LineIndex(text).positionAt(d.start), { line: 0, character: 13 });
@@ -260,7 +264,7 @@ describe('non-ASCII text before an error on the same line', () => {
 
   test('an unexpected astral character is one diagnostic covering both code units', () => {
     const text = 'let x = 1 😀';
-    const [d] = parse(text).diagnostics;
+    const d = defined(parse(text).diagnostics[0], 'the diagnostic');
     assert.deepEqual([d.start, d.end], [10, 12]);
     assert.match(d.message, /Unexpected character '😀'/);
   });
@@ -275,7 +279,7 @@ describe('binary garbage', () => {
     const text = 'let a = 1\n' + '\u0001\u0002\u0003\u00A7\u00B6~`'.repeat(2000) + '\nlet b = 2';
     const result = sound(text);
     assert.equal(result.diagnostics.length, 1);
-    assert.match(result.diagnostics[0].message, /Unexpected characters at 2:1/);
+    assert.match(defined(result.diagnostics[0], 'the diagnostic').message, /Unexpected characters at 2:1/);
     assert.deepEqual(result.file.statements.map((s) => s.kind), ['LetDecl', 'ErrorStmt', 'LetDecl']);
   });
 

@@ -10,6 +10,7 @@ import type { Builtin, BuiltinSignature } from '../../server/src/harn/builtins';
 import { parse } from '../../server/src/harn/parser';
 import { forEachChild } from '../../server/src/harn/ast';
 import type { AnyNode, BindingPattern, FnDecl } from '../../server/src/harn/ast';
+import { defined } from '../support/assertions';
 import { corpusFiles, corpusRoot, corpusSkip, readCorpus } from '../support/corpus';
 
 function forms(b: Builtin): string[] {
@@ -26,9 +27,9 @@ function parseSignature(b: Builtin, s: BuiltinSignature): FnDecl {
     `${source} is not valid Harn`,
   );
   assert.equal(result.file.statements.length, 1, source);
-  const decl = result.file.statements[0];
+  const decl = defined(result.file.statements[0], source);
   assert.equal(decl.kind, 'FnDecl', source);
-  return decl as FnDecl;
+  return decl;
 }
 
 describe('builtin table', () => {
@@ -94,7 +95,7 @@ describe('builtin table', () => {
         assert.equal(decl.name?.text, b.name, text);
         assert.equal(decl.params.length, s.params.length, text);
         decl.params.forEach((p, i) => {
-          const want = s.params[i];
+          const want = defined(s.params[i], `${text}: parameter ${i}`);
           assert.equal(p.name.text, want.name, text);
           assert.equal(p.rest, want.rest === true, `${text}: rest flag of ${want.name}`);
           assert.equal(p.defaultValue !== undefined, want.optional === true && want.rest !== true, `${text}: default of ${want.name}`);
@@ -310,7 +311,7 @@ describe('corpus coverage', () => {
     const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     assert.equal(ranked.length, 848, 'undeclared names called in the corpus');
     // Everything tied with the 100th name counts too, so the set does not depend on tie order.
-    const threshold = ranked[99][1];
+    const threshold = defined(ranked[99], 'the 100th name')[1];
     const top = ranked.filter(([, count]) => count >= threshold);
     const missing = top
       .filter(([name]) => !BUILTINS.has(name) && !NOT_BUILTINS.has(name))

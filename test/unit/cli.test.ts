@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { defined } from '../support/assertions';
 
 const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
 
@@ -36,7 +37,8 @@ describe('harn-workbench check', () => {
     assert.equal(parsed.version, 1);
     const paths = new Set(parsed.diagnostics.map((d) => d.path));
     assert.deepEqual([...paths], ['src/bad.harn'], 'build/ is ignored through .gitignore');
-    const [separator, character] = parsed.diagnostics;
+    const separator = defined(parsed.diagnostics[0], 'the first diagnostic');
+    const character = defined(parsed.diagnostics[1], 'the second diagnostic');
     assert.deepEqual(Object.keys(separator).sort(), ['code', 'message', 'path', 'range', 'severity', 'source']);
     assert.equal(separator.source, 'harn.syntax');
     assert.equal(separator.severity, 'error');
@@ -59,8 +61,9 @@ describe('harn-workbench check', () => {
     const { stdout } = run(['check', '--root', root, '--format', 'sarif'], root);
     const sarif = JSON.parse(stdout) as { version: string; runs: Array<{ results: Array<{ ruleId: string; locations: unknown[] }> }> };
     assert.equal(sarif.version, '2.1.0');
-    assert.equal(sarif.runs[0].results.length, 2);
-    assert.equal(sarif.runs[0].results[0].ruleId, 'harn.syntax/syntax_error');
+    const { results } = defined(sarif.runs[0], 'the run');
+    assert.equal(results.length, 2);
+    assert.equal(defined(results[0], 'the first result').ruleId, 'harn.syntax/syntax_error');
   });
 
   test('exit 0 on a clean tree, 2 on usage and I/O errors', () => {

@@ -20,6 +20,7 @@ import {
   UNFINISHED,
   type Expected,
 } from '../support/brokenRun';
+import { defined } from '../support/assertions';
 
 const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
 
@@ -65,7 +66,7 @@ describe('harn-workbench on the demo runs', () => {
     assert.match(text.stdout, /^0 \.harn file\(s\) and 3 run artifact\(s\) checked, loud-boundary gate: 0 finding\(s\): 0 error\(s\), 0 warning\(s\), 0 other$/m);
     assert.equal(run(['check', 'runs/healthy', '--root', '.', '--format', 'github']).stdout, '');
     const sarif = JSON.parse(run(['check', HEALTHY, '--root', DEMO, '--format', 'sarif']).stdout) as { runs: Array<{ results: unknown[] }> };
-    assert.deepEqual(sarif.runs[0].results, []);
+    assert.deepEqual(defined(sarif.runs[0], 'the run').results, []);
   });
 
   test('the broken run: every code, each at its place, paths relative to --root, source harn.artifacts', () => {
@@ -90,7 +91,7 @@ describe('harn-workbench on the demo runs', () => {
     assert.ok(unreported);
     // Row 10 of the file is line 9; an emoji (two UTF-16 units, four bytes) comes before `"unreported"`.
     assert.equal(unreported.range.start.line, 9);
-    const line = fs.readFileSync(path.join(DEMO, EVENT_LOG), 'utf8').split('\n')[9];
+    const line = defined(fs.readFileSync(path.join(DEMO, EVENT_LOG), 'utf8').split('\n')[9], 'line 9');
     const utf16 = line.indexOf('"unreported"');
     assert.equal(unreported.range.start.character, utf16);
     assert.notEqual(Buffer.byteLength(line.slice(0, utf16)), utf16, 'bytes differ from UTF-16 units on this line');
@@ -101,11 +102,12 @@ describe('harn-workbench on the demo runs', () => {
     const diagnostics = json(run(['check', RUN_RECORD, '--root', '.', '--format', 'json']));
     assert.deepEqual(diagnostics.map(key), expectedRunRecord().map(key));
     const byCode = new Map(diagnostics.map((d) => [d.code, d]));
-    assert.match(byCode.get('digest_mismatch')!.message, /descriptor is sha256:[0-9a-f]{64}, the transcript on disk hashes to sha256:[0-9a-f]{64}/);
-    assert.match(byCode.get('byte_len_mismatch')!.message, /byte_len in the descriptor is 2111, the transcript on disk is 2109 bytes long/);
-    assert.match(byCode.get('event_count_mismatch')!.message, /event_count in the descriptor is 8, the transcript on disk has 7 events/);
-    assert.match(byCode.get('run_id_mismatch')!.message, /"r12".*"r13"/);
-    assert.equal(byCode.get('unverified_descriptor')!.severity, 'warning');
+    const of = (code: string): JsonDiagnostic => defined(byCode.get(code), `the ${code} diagnostic`);
+    assert.match(of('digest_mismatch').message, /descriptor is sha256:[0-9a-f]{64}, the transcript on disk hashes to sha256:[0-9a-f]{64}/);
+    assert.match(of('byte_len_mismatch').message, /byte_len in the descriptor is 2111, the transcript on disk is 2109 bytes long/);
+    assert.match(of('event_count_mismatch').message, /event_count in the descriptor is 8, the transcript on disk has 7 events/);
+    assert.match(of('run_id_mismatch').message, /"r12".*"r13"/);
+    assert.equal(of('unverified_descriptor').severity, 'warning');
   });
 });
 
@@ -126,7 +128,7 @@ describe('harn-workbench transcript FILE --run-record PATH', () => {
     assert.equal(lines.length, expected().length + 1);
     assert.match(result.stdout, /^runs\/broken\/run-llm\/llm_transcript\.jsonl:14:152: error \[harn\.artifacts\/malformed_jsonl\] Not valid JSON at character 151: unterminated string/m);
     assert.match(result.stdout, /^runs\/broken\/run\.json:\d+:\d+: error \[harn\.artifacts\/digest_mismatch\] /m);
-    assert.match(lines.at(-1)!, /^runs\/broken\/run-llm\/llm_transcript\.jsonl checked as a transcript: 18 error\(s\), 3 warning\(s\), 1 other$/);
+    assert.match(defined(lines.at(-1), 'the summary line'), /^runs\/broken\/run-llm\/llm_transcript\.jsonl checked as a transcript: 18 error\(s\), 3 warning\(s\), 1 other$/);
   });
 
   test('github: workflow commands with file, line, columns and title', () => {
@@ -156,12 +158,13 @@ describe('harn-workbench transcript FILE --run-record PATH', () => {
     }
     const sarif = JSON.parse(result.stdout) as { version: string; runs: Array<{ columnKind: string; results: SarifResult[] }> };
     assert.equal(sarif.version, '2.1.0');
-    assert.equal(sarif.runs[0].columnKind, 'utf16CodeUnits');
-    const results = sarif.runs[0].results;
+    const sarifRun = defined(sarif.runs[0], 'the run');
+    assert.equal(sarifRun.columnKind, 'utf16CodeUnits');
+    const results = sarifRun.results;
     const want = expected();
     assert.equal(results.length, want.length);
     const got = results.map((r) => {
-      const loc = r.locations[0].physicalLocation;
+      const loc = defined(r.locations[0], `a location of ${r.ruleId}`).physicalLocation;
       return `${loc.artifactLocation.uri} ${r.ruleId} ${r.level} ${loc.region.startLine}:${loc.region.startColumn}-${loc.region.endLine}:${loc.region.endColumn}`;
     });
     // Information is a SARIF note.
@@ -218,7 +221,7 @@ describe('harn-workbench exit codes on artifacts', () => {
 describe('harn-workbench on hostile artifact files', () => {
   let root: string;
   const healthyRows = fs.readFileSync(path.join(HEALTHY, 'run-llm', 'llm_transcript.jsonl'), 'utf8').trimEnd().split('\n');
-  const finalRow = healthyRows.at(-1)!;
+  const finalRow = defined(healthyRows.at(-1), 'the final row');
 
   before(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-cli-artifacts-'));
@@ -245,7 +248,7 @@ describe('harn-workbench on hostile artifact files', () => {
     assert.equal(result.status, 1, result.stderr);
     const diagnostics = json(result);
     assert.deepEqual(diagnostics.map((d) => d.code), ['malformed_jsonl']);
-    assert.equal(diagnostics[0].range.start.line, 0);
+    assert.equal(defined(diagnostics[0], 'the diagnostic').range.start.line, 0);
     assert.ok(result.stdout.length < 10_000, `the output does not echo the line (${result.stdout.length} chars)`);
   });
 
@@ -276,7 +279,7 @@ describe('harn-workbench on hostile artifact files', () => {
     assert.deepEqual(json(result), []);
     // A problem on a CRLF line ends before the \r.
     const rows = [...healthyRows];
-    rows[2] = rows[2].replace('"message_index":0', '"message_index":-1');
+    rows[2] = defined(rows[2], 'row 2').replace('"message_index":0', '"message_index":-1');
     const badFile = write('crlf-bad/llm_transcript.jsonl', rows.map((r) => r + '\r\n').join(''));
     const bad = json(run(['transcript', badFile, '--root', '.', '--format', 'json'], root));
     const at = rows[2].indexOf('"message_index":-1');
@@ -288,7 +291,7 @@ describe('harn-workbench on hostile artifact files', () => {
 
   test('a UTF-8 BOM: noted once, skipped, and line 0 is counted without it', () => {
     const rows = [...healthyRows];
-    rows[0] = rows[0].replace('"span_id":null', '"span_id":"seven"');
+    rows[0] = defined(rows[0], 'row 0').replace('"span_id":null', '"span_id":"seven"');
     const file = write('bom/llm_transcript.jsonl', '\ufeff' + rows.join('\n') + '\n');
     const result = run(['transcript', file, '--root', '.', '--format', 'json'], root);
     assert.equal(result.status, 1);
@@ -298,8 +301,8 @@ describe('harn-workbench on hostile artifact files', () => {
       ['utf8_bom', 'invalid_row'],
     );
     const at = rows[0].indexOf('"span_id":"seven"');
-    assert.deepEqual(diagnostics[1].range.start, { line: 0, character: at });
-    assert.equal(diagnostics[0].severity, 'information');
+    assert.deepEqual(defined(diagnostics[1], 'the invalid_row diagnostic').range.start, { line: 0, character: at });
+    assert.equal(defined(diagnostics[0], 'the utf8_bom diagnostic').severity, 'information');
   });
 
   test('a run record with a BOM and CRLF line breaks still verifies its transcript', () => {
