@@ -2,16 +2,9 @@
 // the Harn names around it).
 
 import { CompletionItem } from 'vscode-languageserver';
-import { FeatureContext, firstAnswer } from './context';
-import { guarded } from './handler';
-import { openRequest } from './openRequest';
+import { FeatureContext } from './context';
+import { firstProviderAnswer } from './openRequest';
 
 export function registerCompletion(ctx: FeatureContext): void {
-  ctx.connection.onCompletion(
-    guarded(ctx, 'completion', [] as CompletionItem[], async (params, token) => {
-      const request = openRequest(ctx, params.textDocument.uri, token);
-      if (!request) return [];
-      return (await firstAnswer(ctx.providersFor(request.kind), (p) => p.completion?.(request, params.position))) ?? [];
-    }),
-  );
+  ctx.connection.onCompletion(firstProviderAnswer(ctx, 'completion', [] as CompletionItem[], (p, request, params) => p.completion?.(request, params.position)));
 }

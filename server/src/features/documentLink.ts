@@ -1,16 +1,9 @@
 // textDocument/documentLink.
 
 import { DocumentLink } from 'vscode-languageserver';
-import { FeatureContext, firstAnswer } from './context';
-import { guarded } from './handler';
-import { openRequest } from './openRequest';
+import { FeatureContext } from './context';
+import { firstProviderAnswer } from './openRequest';
 
 export function registerDocumentLink(ctx: FeatureContext): void {
-  ctx.connection.onDocumentLinks(
-    guarded(ctx, 'documentLink', [] as DocumentLink[], async (params, token) => {
-      const request = openRequest(ctx, params.textDocument.uri, token);
-      if (!request) return [];
-      return (await firstAnswer(ctx.providersFor(request.kind), (p) => p.documentLink?.(request))) ?? [];
-    }),
-  );
+  ctx.connection.onDocumentLinks(firstProviderAnswer(ctx, 'documentLink', [] as DocumentLink[], (p, request) => p.documentLink?.(request)));
 }
