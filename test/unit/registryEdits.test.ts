@@ -22,6 +22,7 @@ import {
   tomlString,
 } from '../../server/src/boundaries/registryEdits';
 import type { Registry } from '../../server/src/boundaries/types';
+import { defined } from '../support/assertions';
 import { corpusSkip, readCorpus } from '../support/corpus';
 
 type Doc = Record<string, unknown>;
@@ -33,7 +34,7 @@ const EOLS: [string, string][] = [
 ];
 
 const lines = (eol: string, ...ls: string[]): string => ls.join(eol);
-const data = (text: string): Doc => getStaticTOMLValue(parseTomlAst(text)) as Doc;
+const data = (text: string): Doc => getStaticTOMLValue(parseTomlAst(text));
 const boundaries = (text: string): Doc[] => (data(text).boundary as Doc[] | undefined) ?? [];
 
 /** Applies `edit` to `text`, checks the output byte for byte, that it parses cleanly, and that a second run does nothing. */
@@ -176,7 +177,10 @@ describe('addBoundaryEntry', () => {
         '',
       ].join('\n'),
     );
-    const added = parseRegistry(applyEdits(text, addBoundaryEntry(text, parseRegistry(text), { id: 'b"\\', anchors: [] }))).boundaries[1];
+    const added = defined(
+      parseRegistry(applyEdits(text, addBoundaryEntry(text, parseRegistry(text), { id: 'b"\\', anchors: [] }))).boundaries[1],
+      'the new entry',
+    );
     assert.equal(added.id?.value, 'b"\\');
     assert.deepEqual(added.anchors, []);
   });
@@ -423,22 +427,24 @@ describe('replaceString', () => {
   test('fixes a typo\'d id with one edit on the string, idempotently', () => {
     const text = '[[boundary]]\nid = "chat_turn_cpa"\n';
     const registry = parseRegistry(text);
-    const edits = replaceString(text, registry.boundaries[0].id!.range, 'chat_turn_cap');
+    const edits = replaceString(text, defined(registry.boundaries[0]?.id, 'the id').range, 'chat_turn_cap');
     assert.deepEqual(edits, [{ start: 18, end: 33, newText: '"chat_turn_cap"' }]);
     const out = applyEdits(text, edits);
     assert.equal(out, '[[boundary]]\nid = "chat_turn_cap"\n');
-    assert.deepEqual(replaceString(out, parseRegistry(out).boundaries[0].id!.range, 'chat_turn_cap'), []);
+    assert.deepEqual(replaceString(out, defined(parseRegistry(out).boundaries[0]?.id, 'the fixed id').range, 'chat_turn_cap'), []);
   });
 
   test('escapes; keeps a literal string literal when it can; [] when the value is already that', () => {
     const text = "[[boundary]]\nid = 'lit'\ntitle = \"\\u0041\"\n";
     const r = parseRegistry(text);
-    assert.equal(applyEdits(text, replaceString(text, r.boundaries[0].id!.range, 'new')), "[[boundary]]\nid = 'new'\ntitle = \"\\u0041\"\n");
-    assert.equal(applyEdits(text, replaceString(text, r.boundaries[0].id!.range, "it's")), "[[boundary]]\nid = \"it's\"\ntitle = \"\\u0041\"\n");
-    assert.equal(applyEdits(text, replaceString(text, r.boundaries[0].id!.range, 'a"\\')), "[[boundary]]\nid = 'a\"\\'\ntitle = \"\\u0041\"\n");
-    assert.equal(applyEdits(text, replaceString(text, r.boundaries[0].title!.range, 'a"\\\n')), "[[boundary]]\nid = 'lit'\ntitle = \"a\\\"\\\\\\n\"\n");
-    assert.deepEqual(replaceString(text, r.boundaries[0].title!.range, 'A'), []);
-    assert.deepEqual(replaceString(text, r.boundaries[0].id!.range, 'lit'), []);
+    const id = defined(r.boundaries[0]?.id, 'the id').range;
+    const title = defined(r.boundaries[0]?.title, 'the title').range;
+    assert.equal(applyEdits(text, replaceString(text, id, 'new')), "[[boundary]]\nid = 'new'\ntitle = \"\\u0041\"\n");
+    assert.equal(applyEdits(text, replaceString(text, id, "it's")), "[[boundary]]\nid = \"it's\"\ntitle = \"\\u0041\"\n");
+    assert.equal(applyEdits(text, replaceString(text, id, 'a"\\')), "[[boundary]]\nid = 'a\"\\'\ntitle = \"\\u0041\"\n");
+    assert.equal(applyEdits(text, replaceString(text, title, 'a"\\\n')), "[[boundary]]\nid = 'lit'\ntitle = \"a\\\"\\\\\\n\"\n");
+    assert.deepEqual(replaceString(text, title, 'A'), []);
+    assert.deepEqual(replaceString(text, id, 'lit'), []);
   });
 });
 
@@ -470,26 +476,26 @@ function setBoundaries(doc: Doc, list: Doc[]): Doc {
 function exerciseRegistry(text: string): void {
   const registry = parseRegistry(text);
   assert.deepEqual(registry.problems, []);
-  const ids = registry.boundaries.map((b) => b.id!.value);
-  ids.forEach((id, i) => {
+  registry.boundaries.forEach((b, i) => {
+    const id = defined(b.id, 'an id').value;
     assertExactChange(text, removeEntry(text, registry, id), (d) => setBoundaries(d, withoutIndex(boundaries(text), i)), (t, r) => removeEntry(t, r, id));
     assertExactChange(
       text,
       addAnchor(text, registry, id, 'new/anchor 😀.rs'),
       (d) => {
-        const list = d.boundary as Doc[];
-        list[i].anchors = [...((list[i].anchors as string[] | undefined) ?? []), 'new/anchor 😀.rs'];
+        const changed = defined((d.boundary as Doc[])[i], 'the changed entry');
+        changed.anchors = [...((changed.anchors as string[] | undefined) ?? []), 'new/anchor 😀.rs'];
         return d;
       },
       (t, r) => addAnchor(t, r, id, 'new/anchor 😀.rs'),
     );
-    for (const anchor of registry.boundaries[i].anchors) {
+    for (const anchor of b.anchors) {
       assertExactChange(
         text,
         removeAnchor(text, registry, id, anchor.value),
         (d) => {
-          const list = d.boundary as Doc[];
-          list[i].anchors = (list[i].anchors as string[]).filter((a) => a !== anchor.value);
+          const changed = defined((d.boundary as Doc[])[i], 'the changed entry');
+          changed.anchors = (changed.anchors as string[]).filter((a) => a !== anchor.value);
           return d;
         },
         (t, r) => removeAnchor(t, r, id, anchor.value),
