@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LineIndex } from '../../server/src/text/lineIndex';
+import { defined } from '../support/assertions';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -145,19 +146,19 @@ describe('check-loud-boundaries', () => {
     assert.equal(parsed.version, 1);
     assert.equal(parsed.diagnostics.length, DRIFT_FINDINGS.length);
     parsed.diagnostics.forEach((d, i) => {
-      const want = DRIFT_FINDINGS[i];
+      const want = defined(DRIFT_FINDINGS[i], `finding ${i}`);
       assert.deepEqual(Object.keys(d).sort(), ['code', 'data', 'message', 'path', 'range', 'severity', 'source']);
       assert.equal(d.path, want.shownIn);
       assert.equal(d.severity, 'error');
       assert.equal(d.source, 'harn.boundaries');
       assert.equal(d.code, want.kind);
       assert.deepEqual(d.data, { id: want.id, kind: want.kind, path: want.path });
-      assert.ok(d.message.includes(UPSTREAM_MESSAGES[want.kind]), d.message);
+      assert.ok(d.message.includes(defined(UPSTREAM_MESSAGES[want.kind], `upstream's message for ${want.kind}`)), d.message);
       assert.equal(covered(DRIFT, d), want.covers, `${want.kind}: ${JSON.stringify(d.range)}`);
     });
     // Two spot checks of the numbers themselves (the registry's line 72; the .harn id on line 6, column 17).
-    assert.deepEqual(parsed.diagnostics[0].range, { start: { line: 71, character: 5 }, end: { line: 71, character: 34 } });
-    assert.deepEqual(parsed.diagnostics[12].range.start, { line: 5, character: 16 });
+    assert.deepEqual(defined(parsed.diagnostics[0], 'diagnostic 0').range, { start: { line: 71, character: 5 }, end: { line: 71, character: 34 } });
+    assert.deepEqual(defined(parsed.diagnostics[12], 'diagnostic 12').range.start, { line: 5, character: 16 });
   });
 
   test('examples/drift, github: one ::error workflow command per finding, 1-based', async () => {
@@ -170,14 +171,14 @@ describe('check-loud-boundaries', () => {
     const lines = stdout.trimEnd().split('\n');
     assert.equal(lines.length, DRIFT_FINDINGS.length);
     lines.forEach((line, i) => {
-      const d = json.diagnostics[i];
+      const d = defined(json.diagnostics[i], `diagnostic ${i}`);
       const props = [
         `file=${d.path}`,
         `line=${d.range.start.line + 1}`,
         `col=${d.range.start.character + 1}`,
         `endLine=${d.range.end.line + 1}`,
         `endColumn=${d.range.end.character + 1}`,
-        `title=harn.boundaries/${DRIFT_FINDINGS[i].kind}`,
+        `title=harn.boundaries/${defined(DRIFT_FINDINGS[i], `finding ${i}`).kind}`,
       ].join(',');
       assert.equal(line, `::error ${props}::${d.message}`);
     });
@@ -195,16 +196,16 @@ describe('check-loud-boundaries', () => {
       }>;
     };
     assert.equal(sarif.version, '2.1.0');
-    const [run] = sarif.runs;
+    const run = defined(sarif.runs[0], 'the run');
     assert.deepEqual(
       run.results.map((r) => r.ruleId),
       DRIFT_FINDINGS.map((f) => `harn.boundaries/${f.kind}`),
     );
     assert.equal(run.tool.driver.rules.length, 15);
     for (const [i, r] of run.results.entries()) {
-      assert.equal(run.tool.driver.rules[r.ruleIndex].id, r.ruleId);
+      assert.equal(defined(run.tool.driver.rules[r.ruleIndex], `rule ${r.ruleIndex}`).id, r.ruleId);
       assert.equal(r.level, 'error');
-      assert.equal(r.locations[0].physicalLocation.artifactLocation.uri, DRIFT_FINDINGS[i].shownIn);
+      assert.equal(defined(r.locations[0], `result ${i}'s location`).physicalLocation.artifactLocation.uri, defined(DRIFT_FINDINGS[i], `finding ${i}`).shownIn);
     }
   });
 
@@ -266,7 +267,7 @@ describe('check-loud-boundaries', () => {
       ];
       const results = await Promise.all(cases.map(([args]) => cli(args)));
       for (const [i, [args, stderr]] of cases.entries()) {
-        const r = results[i];
+        const r = defined(results[i], `the result of ${args.join(' ')}`);
         assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
         assert.match(r.stderr, stderr, args.join(' '));
         assert.equal(r.stdout, '');

@@ -11,6 +11,7 @@ import { parseRegistry } from '../../server/src/boundaries/registry';
 import { isExemptSitePath, parseFunnel, scanRustMentions } from '../../server/src/boundaries/rust';
 import type { BoundarySite, TextRange } from '../../server/src/boundaries/types';
 import { scanHarn } from '../../server/src/boundaries/workspaceGate';
+import { defined } from '../support/assertions';
 
 const REGISTRY = 'scripts/loud_boundaries.toml';
 const FUNNEL = 'crates/harn-vm/src/boundary.rs';
@@ -88,13 +89,13 @@ function sitesOf(files: Record<string, string>, funnelText: string): BoundarySit
   const sites: BoundarySite[] = [];
   for (const p of paths.filter((f) => f.endsWith('.rs'))) {
     if (p === FUNNEL || isExemptSitePath(p)) continue;
-    for (const m of scanRustMentions(files[p])) {
+    for (const m of scanRustMentions(defined(files[p], p))) {
       const id = wire.get(m.variant);
       if (id !== undefined) sites.push({ path: p, id, range: m.range });
     }
   }
   for (const p of paths.filter((f) => f.endsWith('.harn'))) {
-    for (const ref of scanHarn(files[p]).references) sites.push({ path: p, id: ref.id, range: ref.range });
+    for (const ref of scanHarn(defined(files[p], p)).references) sites.push({ path: p, id: ref.id, range: ref.range });
   }
   return sites;
 }
@@ -121,6 +122,9 @@ function gate(scenario: Scenario = {}): Run {
 
 const slice = (text: string, r: TextRange): string => text.slice(r.start, r.end);
 
+/** The first range of the first finding. */
+const firstRange = (run: Run): TextRange => defined(defined(run.result.findings[0], 'the finding').location.ranges[0], 'its first range');
+
 /** The finding's (kind, id, path, message), and the texts its ranges slice to in the file it is shown in. */
 function described(run: Run, f: Finding): { kind: string; id: string; path: string; message: string; shownIn: string; slices: string[] } {
   const text = run.textOf(f.location.path);
@@ -130,7 +134,7 @@ function described(run: Run, f: Finding): { kind: string; id: string; path: stri
 function only(run: Run): ReturnType<typeof described> {
   assert.equal(run.result.findings.length, 1, run.result.findings.map((f) => `${f.kind} ${f.id}`).join('\n'));
   assert.equal(run.result.refused, false);
-  return described(run, run.result.findings[0]);
+  return described(run, defined(run.result.findings[0], 'the finding'));
 }
 
 const all = (run: Run): ReturnType<typeof described>[] => run.result.findings.map((f) => described(run, f));
@@ -168,7 +172,7 @@ describe('gate: one test per finding kind', () => {
     const registry = `${CLEAN_REGISTRY}\n[[boundary]]\nid = ""\n`;
     const empty = gate({ registry });
     assert.deepEqual(only(empty).message, 'a [[boundary]] entry has no `id`');
-    assert.deepEqual(empty.result.findings[0].location.ranges, [rangeOf(registry, '[[boundary]]', 2)]);
+    assert.deepEqual(defined(empty.result.findings[0], 'the finding').location.ranges, [rangeOf(registry, '[[boundary]]', 2)]);
   });
 
   test('invalid_entry: schema problems come first, on the key or value, with the entry id', () => {
@@ -206,7 +210,7 @@ describe('gate: one test per finding kind', () => {
       shownIn: REGISTRY,
       slices: ['"chat_turn_cap"'],
     });
-    assert.deepEqual(run.result.findings[0].location.ranges, [rangeOf(registry, '"chat_turn_cap"', 1)]);
+    assert.deepEqual(defined(run.result.findings[0], 'the finding').location.ranges, [rangeOf(registry, '"chat_turn_cap"', 1)]);
   });
 
   test('unregistered_boundary: on the enum variant in the funnel (where it is declared)', () => {
@@ -224,7 +228,7 @@ describe('gate: one test per finding kind', () => {
       slices: ['StreamTruncate'],
     });
     const variant = rangeOf(funnel, '    StreamTruncate,\n}');
-    assert.equal(run.result.findings[0].location.ranges[0].start, variant.start + 4, 'the enum variant, not the arm');
+    assert.equal(firstRange(run).start, variant.start + 4, 'the enum variant, not the arm');
     // Without the variant in the enum (a stray arm), the finding falls back to the arm.
     const armOnly = FUNNEL_TEXT.replace(
       '            Self::TextToolParse => "text_tool_parse",\n',
@@ -232,7 +236,7 @@ describe('gate: one test per finding kind', () => {
     );
     const fallback = gate({ funnel: armOnly });
     const arm = rangeOf(armOnly, 'Self::StreamTruncate');
-    assert.equal(fallback.result.findings[0].location.ranges[0].start, arm.start + 'Self::'.length);
+    assert.equal(firstRange(fallback).start, arm.start + 'Self::'.length);
   });
 
   test('orphan_entry: on the id string', () => {
@@ -267,7 +271,7 @@ describe('gate: one test per finding kind', () => {
     ]);
     // Without the key at all, the finding sits on the id.
     const noKey = CLEAN_REGISTRY.replace('anchors = ["crates/chat.harn"]\ntest', 'test');
-    assert.deepEqual(all(gate({ registry: noKey }))[0].slices, ['"chat_turn_cap"']);
+    assert.deepEqual(defined(all(gate({ registry: noKey }))[0], 'the finding').slices, ['"chat_turn_cap"']);
   });
 
   test('missing_anchor: upstream names the anchor; shown on its string', () => {
@@ -310,7 +314,7 @@ describe('gate: one test per finding kind', () => {
     const text = 'pub fn g(s) {\n  agent_emit_event(s, "boundary_failure", {boundary: "chat_turn_cap", kind: "capped", detail: "d"})\n}\n';
     const run = gate({ files: { ...FILES, 'crates/more_chat.harn': text } });
     assert.deepEqual(only(run).slices, ['"chat_turn_cap"']);
-    assert.deepEqual(run.result.findings[0].location, { path: 'crates/more_chat.harn', ranges: [rangeOf(text, '"chat_turn_cap"')] });
+    assert.deepEqual(defined(run.result.findings[0], 'the finding').location, { path: 'crates/more_chat.harn', ranges: [rangeOf(text, '"chat_turn_cap"')] });
   });
 
   test('no_test: on the id, or on an empty `test` string', () => {
@@ -364,7 +368,7 @@ describe('gate: one test per finding kind', () => {
     const viaConst = 'const CAP = "chat_turn_capp"\npub fn g(s) {\n  agent_emit_event(s, "boundary_failure", {boundary: CAP, kind: "capped", detail: "d"})\n}\n';
     const run = gate({ files: { ...FILES, 'crates/typo.harn': viaConst } });
     assert.deepEqual(only(run).slices, ['CAP']);
-    assert.deepEqual(run.result.findings[0].location.ranges, [rangeOf(viaConst, 'CAP', 1)]);
+    assert.deepEqual(defined(run.result.findings[0], 'the finding').location.ranges, [rangeOf(viaConst, 'CAP', 1)]);
   });
 
   test('missing_audited_anchor: upstream names the anchor; shown on its string', () => {
@@ -391,7 +395,7 @@ describe('gate: one test per finding kind', () => {
       shownIn: REGISTRY,
       slices: ['"crates/chat.harn"'],
     });
-    assert.deepEqual(run.result.findings[0].location.ranges, [rangeOf(registry, '"crates/chat.harn"', 1)]);
+    assert.deepEqual(defined(run.result.findings[0], 'the finding').location.ranges, [rangeOf(registry, '"crates/chat.harn"', 1)]);
   });
 
   test('path_outside_root: a refused anchor, test or audited anchor gets that finding and no other', () => {
@@ -424,12 +428,12 @@ describe('gate: refusals', () => {
     const run = gate({ registry, funnel: 'pub enum BoundaryId { A }\n', files: {} });
     assert.equal(run.result.refused, true);
     assert.equal(run.result.findings.length, 1);
-    const [f] = run.result.findings;
+    const f = defined(run.result.findings[0], 'the finding');
     assert.equal(f.kind, 'toml_syntax');
     assert.equal(f.id, '');
     assert.equal(f.path, REGISTRY);
     // The reader's problem, worded as upstream's `::error::failed to parse …: <error>`, at the reader's 1-char range.
-    const [problem] = parseRegistry(registry).problems;
+    const problem = defined(parseRegistry(registry).problems[0], "the reader's problem");
     assert.equal(f.message, `failed to parse scripts/loud_boundaries.toml: ${problem.message}`);
     assert.match(f.message, /^failed to parse scripts\/loud_boundaries\.toml: TOML syntax error: /);
     assert.deepEqual(f.location, { path: REGISTRY, ranges: [problem.range] });
@@ -511,14 +515,14 @@ id = "agent_loop_stall"
 anchors = ["crates/chat.harn", "crates/stall.harn"]
 marker = "stall_warning"
 `;
-  const files: Record<string, string> = {
+  const files = {
     ...FILES,
     'crates/z_parse.rs': 'f(BoundaryId::TextToolParse);\n',
     'crates/b_parse.rs': 'f(BoundaryId::TextToolParse);\n',
     'crates/typo.harn': 'pub fn g(s) {\n  agent_emit_event(s, "boundary_failure", {boundary: "chat_turn_capp", kind: "capped", detail: "d"})\n}\n',
     'crates/host.rs': '// nothing here any more\n',
     'tests/chat_test.harn': '// chat_turn_cap, zz_orphan, aa_orphan\n',
-  };
+  } satisfies Record<string, string>;
   const run = gate({ registry, funnel, files, refused: { '../out.rs': 'refused: `../out.rs` leaves the repository root' } });
 
   test('schema problems, registered_ids, enum correspondence (sorted), per entry (anchors, sites sorted, test), unknown ids, audited', () => {
@@ -566,7 +570,7 @@ marker = "stall_warning"
     const lines = renderGateText(run.result, 'custom/registry.toml').split('\n');
     assert.equal(lines[0], '::error::loud-boundary registry failed (22 finding(s)):');
     assert.equal(lines[2], '  [invalid_entry]  @ scripts/loud_boundaries.toml: a [[boundary]] entry has no `id`');
-    assert.match(lines[lines.length - 1], /be listed in custom\/registry\.toml\. See the header/);
+    assert.match(defined(lines.at(-1), 'the last line'), /be listed in custom\/registry\.toml\. See the header/);
     assert.equal(lines.length, 24);
   });
 
