@@ -28,6 +28,7 @@ import {
   type TranscriptFactsCache,
 } from '../../server/src/artifacts/runRecord';
 import type { ArtifactProblem, LineSpan } from '../../server/src/artifacts/types';
+import { defined } from '../support/assertions';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Fixtures.
@@ -40,7 +41,7 @@ const TRANSCRIPT_ROWS = [
   '{"type":"provider_call_request","timestamp":"1767225600.010","span_id":3,"call_id":"c-1","iteration":0,"model":"m","provider":"p","tool_format":"text"}',
   '{"type":"provider_call_response","timestamp":"1767225600.500","span_id":3,"call_id":"c-1","iteration":0,"text":"done","tool_calls":[],"stop_reason":"natural"}',
   '{"type":"agent_session_finalized","timestamp":"1767225601.000","span_id":null,"session_id":"s-7","final_status":"done","stop_reason":"natural","iterations":1,"terminal":true}',
-];
+] as const;
 const TRANSCRIPT = TRANSCRIPT_ROWS.join('\n') + '\n';
 const sha = (data: string | Buffer): string => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 
@@ -177,7 +178,7 @@ function makeRun(setup: RunSetup = {}): Run {
 function spanOfOffsets(text: string, start: number, end: number): LineSpan {
   const at = (offset: number): { line: number; character: number } => {
     const lines = text.slice(0, offset).split(/\r\n|\n/);
-    return { line: lines.length - 1, character: lines[lines.length - 1].length };
+    return { line: lines.length - 1, character: defined(lines[lines.length - 1], 'the last line').length };
   };
   const s = at(start);
   const e = at(end);
@@ -210,7 +211,7 @@ const spanOf = (p: ArtifactProblem): LineSpan => ({ line: p.line, startCharacter
 /** Exactly one problem, with this code, severity and range; returns it. */
 function single(problems: ArtifactProblem[], code: string, span: LineSpan, severity = 'error'): ArtifactProblem {
   assert.equal(problems.length, 1, `expected only ${code}, got ${JSON.stringify(problems, null, 2)}`);
-  const [p] = problems;
+  const p = defined(problems[0], 'the problem');
   assert.equal(p.code, code);
   assert.equal(p.severity, severity);
   assert.deepEqual(spanOf(p), span);
@@ -290,7 +291,7 @@ describe('parseRunRecord', () => {
     assert.equal(parsed.record.id, 'r9');
     assert.equal(parsed.id?.value, 'r9');
     assert.equal(parsed.pointers.length, 1);
-    const d = parsed.pointers[0].descriptor;
+    const d = defined(parsed.pointers[0], 'the pointer').descriptor;
     assert.ok(d);
     for (const [key, value] of Object.entries(descriptor)) {
       const located: Located | undefined = d.fields[key as DescriptorField];
@@ -328,9 +329,11 @@ describe('parseRunRecord', () => {
         ['invalid_run_record', '`usage.input_tokens` should be an integer, not "many".'],
       ],
     );
-    assert.deepEqual(spanOf(problems[0]), valueSpanAfter(broken, 'schema_version', '1', broken.indexOf('"observability"')));
-    assert.deepEqual(spanOf(problems[1]), descriptorValueSpan(broken, 'byte_len', '302'));
-    assert.deepEqual(spanOf(problems[2]), valueSpanAfter(broken, 'input_tokens', 'many', 0));
+    assert.deepEqual(problems.map(spanOf), [
+      valueSpanAfter(broken, 'schema_version', '1', broken.indexOf('"observability"')),
+      descriptorValueSpan(broken, 'byte_len', '302'),
+      valueSpanAfter(broken, 'input_tokens', 'many', 0),
+    ]);
   });
 
   test('null where upstream has a plain String, and a non-object document', () => {
@@ -354,8 +357,8 @@ describe('parseRunRecord', () => {
       problems.map((p) => [p.code, spanOf(p)]),
       [['malformed_json', { line: 2, startCharacter: 0, endLine: 2, endCharacter: 1 }]],
     );
-    assert.equal(parseRunRecord('').problems[0].code, 'malformed_json');
-    assert.equal(parseRunRecord('{"a": 1 // c\n}').problems[0].code, 'malformed_json');
+    assert.equal(parseRunRecord('').problems[0]?.code, 'malformed_json');
+    assert.equal(parseRunRecord('{"a": 1 // c\n}').problems[0]?.code, 'malformed_json');
   });
 });
 
@@ -560,8 +563,8 @@ describe('verifyRunRecord', () => {
     const problems = verify(run);
     // The descriptor sits at depth 5 (10 spaces); "sha256": is 10 characters.
     const line = run.text.split('\n').findIndex((l) => l.includes('"sha256": "sha256:0f0e"'));
-    single(problems, 'digest_mismatch', { line, startCharacter: 20, endLine: line, endCharacter: 33 });
-    includesAll(problems[0].message, 'sha256:0f0e', TRANSCRIPT_FACTS.sha256);
+    const p = single(problems, 'digest_mismatch', { line, startCharacter: 20, endLine: line, endCharacter: 33 });
+    includesAll(p.message, 'sha256:0f0e', TRANSCRIPT_FACTS.sha256);
   });
 
   test('byte_len_mismatch: on byte_len, with both lengths', () => {
@@ -829,7 +832,7 @@ describe('verifyRunRecord', () => {
   test('every llm_jsonl pointer is verified; other kinds are ignored', () => {
     const run = makeRun();
     const obj = JSON.parse(run.text) as { observability: { transcript_pointers: Obj[] } };
-    const first = obj.observability.transcript_pointers[0];
+    const first = defined(obj.observability.transcript_pointers[0], 'the first pointer');
     obj.observability.transcript_pointers.push({ id: 'other', kind: 'event_log', verification_status: 'bogus' });
     obj.observability.transcript_pointers.push({ ...first, descriptor: { ...(first.descriptor as Obj), run_id: 'r1' } });
     const text = JSON.stringify(obj, null, 2);
@@ -838,7 +841,7 @@ describe('verifyRunRecord', () => {
       problems.map((p) => p.code),
       ['run_id_mismatch'],
     );
-    assert.ok(problems[0].line > text.slice(0, text.indexOf('"other"')).split('\n').length);
+    assert.ok(defined(problems[0], 'the problem').line > text.slice(0, text.indexOf('"other"')).split('\n').length);
   });
 
   test('a run record with no pointers, or no observability, has nothing to verify', () => {
@@ -853,7 +856,7 @@ describe('verifyRunRecord', () => {
       problems.map((p) => p.code),
       ['invalid_run_record'],
     );
-    assert.deepEqual(spanOf(problems[0]), descriptorValueSpan(run.text, 'byte_len', '302'));
+    assert.deepEqual(problems.map(spanOf), [descriptorValueSpan(run.text, 'byte_len', '302')]);
   });
 
   test('CRLF line breaks and a BOM in run.json: ranges are still exact', () => {
@@ -872,7 +875,7 @@ describe('verifyRunRecord', () => {
 
     // On one line the BOM counts as a character.
     const oneLine = '\uFEFF' + JSON.stringify(JSON.parse(run.text));
-    const [p] = verifyRunRecord(run.runPath, oneLine);
+    const p = defined(verifyRunRecord(run.runPath, oneLine)[0], 'a problem');
     const start = oneLine.indexOf('"sha256:0f0e"');
     assert.deepEqual(spanOf(p), { line: 0, startCharacter: start, endLine: 0, endCharacter: start + 13 });
   });
@@ -880,7 +883,7 @@ describe('verifyRunRecord', () => {
   test('non-ASCII before a value: characters are UTF-16 code units', () => {
     const run = makeRun({ record: { task: 'r\u00e9parer \u{1F600}' }, descriptor: { run_id: 'r\u{1F600}' } });
     const oneLine = JSON.stringify(JSON.parse(run.text));
-    const [p] = verifyRunRecord(run.runPath, oneLine);
+    const p = defined(verifyRunRecord(run.runPath, oneLine)[0], 'a problem');
     const start = oneLine.indexOf('"r\u{1F600}"');
     assert.deepEqual(spanOf(p), { line: 0, startCharacter: start, endLine: 0, endCharacter: start + 5 });
   });
