@@ -6,6 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { defined } from '../support/assertions';
 import { corpusSkip, readCorpus } from '../support/corpus';
 import {
   isExemptSitePath,
@@ -59,10 +60,10 @@ function upstreamWireStrings(source: string): Record<string, string> {
   for (const raw of body.split(/\r?\n/)) {
     const line = raw.trim();
     if (!line.startsWith('Self::') || !line.includes('=>')) continue;
-    const halves = line.split('=>');
-    if (halves.length !== 2) continue;
-    const variant = halves[0].trim().slice('Self::'.length).trim();
-    let wire = halves[1].trim();
+    const [left, right, ...more] = line.split('=>');
+    if (left === undefined || right === undefined || more.length) continue;
+    const variant = left.trim().slice('Self::'.length).trim();
+    let wire = right.trim();
     if (wire.endsWith(',')) wire = wire.slice(0, -1).trim();
     if (!wire.startsWith('"') || !wire.endsWith('"') || wire.length < 2) continue;
     out[variant] = wire.slice(1, -1);
@@ -137,9 +138,10 @@ describe('rust: the real funnel (boundary.rs)', { skip: corpusSkip }, () => {
     const text = readFunnel() + '\nfn default_boundary() -> BoundaryId {\n    BoundaryId::ChatTurnCap\n}\n';
     const mentions = scanRustMentions(text);
     assert.equal(mentions.length, 1);
-    assert.equal(mentions[0].variant, 'ChatTurnCap');
-    assert.equal(mentions[0].range.start, text.lastIndexOf('ChatTurnCap'));
-    assert.equal(slice(text, mentions[0].range), 'ChatTurnCap');
+    const mention = defined(mentions[0], 'the mention');
+    assert.equal(mention.variant, 'ChatTurnCap');
+    assert.equal(mention.range.start, text.lastIndexOf('ChatTurnCap'));
+    assert.equal(slice(text, mention.range), 'ChatTurnCap');
   });
 
   test('CRLF and a BOM do not change what is read, and ranges still slice right', () => {
@@ -210,8 +212,9 @@ describe('rust: mentions ignore every kind of comment and literal', () => {
         mentions.map((m) => m.variant),
         ['ChatTurnCap'],
       );
-      assert.equal(mentions[0].range.start, source.lastIndexOf('ChatTurnCap'));
-      assert.equal(slice(source, mentions[0].range), 'ChatTurnCap');
+      const mention = defined(mentions[0], 'the mention');
+      assert.equal(mention.range.start, source.lastIndexOf('ChatTurnCap'));
+      assert.equal(slice(source, mention.range), 'ChatTurnCap');
     });
   }
 });
@@ -304,9 +307,10 @@ describe('rust: mention paths', () => {
     const source = '\uFEFF// 😀 中文 BoundaryId::TextToolParse\r\nlet s = "😀🎉 中文"; /* 🎉 */ let c = \'😀\';\r\nlet b = BoundaryId::ChatTurnCap;\r\n';
     const mentions = scanRustMentions(source);
     assert.equal(mentions.length, 1);
-    assert.equal(mentions[0].variant, 'ChatTurnCap');
-    assert.equal(mentions[0].range.start, source.indexOf('ChatTurnCap'));
-    assert.equal(mentions[0].range.end, source.indexOf('ChatTurnCap') + 'ChatTurnCap'.length);
+    const mention = defined(mentions[0], 'the mention');
+    assert.equal(mention.variant, 'ChatTurnCap');
+    assert.equal(mention.range.start, source.indexOf('ChatTurnCap'));
+    assert.equal(mention.range.end, source.indexOf('ChatTurnCap') + 'ChatTurnCap'.length);
   });
 
   test('identifiers in other scripts are single tokens', () => {
@@ -396,7 +400,7 @@ describe('rust: parseFunnel', () => {
         ['Tuple', 'tuple'],
       ],
     );
-    const raw = arms[0];
+    const raw = defined(arms[0], 'the first arm');
     assert.equal(slice(text, raw.wireRange), 'r#"raw_"wire""#');
   });
 
