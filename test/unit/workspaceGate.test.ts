@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { defined } from '../support/assertions';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateSettings, refusalReason, TextSource } from '../../server/src/boundaries/workspaceGate';
 
 const REGISTRY = DEFAULT_GATE_SETTINGS.registryPath;
@@ -172,7 +173,10 @@ describe('workspace gate: what counts as a site', () => {
     const root = makeTree({ 'crates/stdlib/chat.harn': `const CAP = "chat_turn_cap"\n\n${emission('boundary: CAP')}` });
     const gate = new BoundaryGateWorkspace(root, DEFAULT_GATE_SETTINGS);
     assert.deepEqual(findings(gate), []);
-    const site = gate.last!.allSites.find((s) => s.path === 'crates/stdlib/chat.harn')!;
+    const site = defined(
+      defined(gate.last, 'a gate run').allSites.find((s) => s.path === 'crates/stdlib/chat.harn'),
+      'the site in chat.harn',
+    );
     const text = fs.readFileSync(path.join(root, site.path), 'utf8');
     assert.equal(text.slice(site.range.start, site.range.end), 'CAP');
     assert.ok(site.range.start > text.indexOf('boundary:'), 'the use, not the declaration');
@@ -235,12 +239,13 @@ describe('workspace gate: paths that leave the root are refused and never read',
     assert.equal(refusalReason(root, 'crates/vm/parse.rs'), undefined);
     assert.equal(refusalReason(root, 'crates/../crates/vm/parse.rs'), undefined);
     assert.equal(refusalReason(root, 'crates/missing.rs'), undefined, 'missing is not refused (the gate reports it missing)');
-    assert.match(refusalReason(root, 'crates/../../x.rs')!, /leaves the repository root/);
-    assert.match(refusalReason(root, '..')!, /leaves the repository root/);
-    assert.match(refusalReason(root, '/etc/passwd')!, /is absolute/);
-    assert.match(refusalReason(root, 'C:\\x.rs')!, /is absolute/);
-    assert.match(refusalReason(root, '\\\\server\\share\\x.rs')!, /is absolute/);
-    assert.match(refusalReason(root, 'a\0b')!, /not a valid path/);
+    const refusal = (relative: string): string => defined(refusalReason(root, relative), `the refusal of ${JSON.stringify(relative)}`);
+    assert.match(refusal('crates/../../x.rs'), /leaves the repository root/);
+    assert.match(refusal('..'), /leaves the repository root/);
+    assert.match(refusal('/etc/passwd'), /is absolute/);
+    assert.match(refusal('C:\\x.rs'), /is absolute/);
+    assert.match(refusal('\\\\server\\share\\x.rs'), /is absolute/);
+    assert.match(refusal('a\0b'), /not a valid path/);
   });
 
   test('a registry or funnel setting that leaves the root refuses the whole run, reading nothing', () => {
