@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { addBoundaryVariant, boundaryVariantName } from '../../server/src/boundaries/funnelEdits';
 import { applyEdits, TextEdit } from '../../server/src/boundaries/registryEdits';
 import { lexRust, parseFunnel } from '../../server/src/boundaries/rust';
+import { defined } from '../support/assertions';
 import { corpusSkip, readCorpus } from '../support/corpus';
 
 const EOLS: [string, string][] = [
@@ -33,7 +34,7 @@ function expectAdded(text: string, wire: string, expected: string, doc?: string)
   const edits = edit(text, wire, doc);
   const out = applyEdits(text, edits);
   assert.equal(out, expected);
-  const name = boundaryVariantName(wire)!;
+  const name = defined(boundaryVariantName(wire), `the variant name of ${wire}`);
   assert.deepEqual(arms(out).filter((a) => a !== `${name} => ${wire}`), arms(text));
   assert.equal(arms(out).filter((a) => a === `${name} => ${wire}`).length, 1);
   assert.deepEqual(variants(out), [...variants(text), name]);
@@ -407,7 +408,7 @@ describe('addBoundaryVariant', () => {
         let text = withAll(eol);
         const names = new Set(variants(text));
         for (const wire of ids) {
-          const name = boundaryVariantName(wire)!;
+          const name = defined(boundaryVariantName(wire), `the variant name of ${wire}`);
           const edits = edit(text, wire);
           if (names.has(name) || ['text_tool_parse', 'chat_turn_cap'].includes(wire)) {
             assert.deepEqual(edits, []);
@@ -454,7 +455,7 @@ describe('addBoundaryVariant on the real funnel', { skip: corpusSkip }, () => {
       assert.ok(all);
       assert.equal(all[1], '7');
       assert.deepEqual(
-        all[2].split(',').map((s) => s.trim()).filter(Boolean),
+        defined(all[2], 'the ALL elements').split(',').map((s) => s.trim()).filter(Boolean),
         ['TextToolParse', 'ResponseContentExtraction', 'VisibleTextSanitize', 'HostEventIngest', 'ProviderAdmissionGate', 'ChatTurnCap', 'ToolArgParse'].map((v) => `Self::${v}`),
       );
       // BoundaryFailureKind's ALL and as_str are untouched.

@@ -35,8 +35,8 @@ function loadGrammar(): Promise<vsctm.IGrammar> {
         createOnigScanner: (sources: string[]) => new oniguruma.OnigScanner(sources),
         createOnigString: (text: string) => new oniguruma.OnigString(text),
       }),
-      loadGrammar: async (scopeName: string) =>
-        scopeName === 'source.harn' ? vsctm.parseRawGrammar(readFileSync(GRAMMAR_PATH, 'utf8'), GRAMMAR_PATH) : null,
+      loadGrammar: (scopeName: string) =>
+        Promise.resolve(scopeName === 'source.harn' ? vsctm.parseRawGrammar(readFileSync(GRAMMAR_PATH, 'utf8'), GRAMMAR_PATH) : null),
     });
     const grammar = await registry.loadGrammar('source.harn');
     if (!grammar) throw new Error('source.harn did not load');

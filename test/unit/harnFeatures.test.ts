@@ -13,6 +13,7 @@ import { resolveImport } from '../../server/src/harn/modules';
 import { OutlineSymbol } from '../../server/src/harn/outline';
 import { ModuleHost } from '../../server/src/harn/resolve';
 import { resolveName } from '../../server/src/harn/scope';
+import { defined } from '../support/assertions';
 
 function memoryHost(files: Record<string, string>, roots: string[] = ['/ws']): ModuleHost {
   const cache = new Map<string, HarnAnalysis>();
@@ -21,7 +22,7 @@ function memoryHost(files: Record<string, string>, roots: string[] = ['/ws']): M
     load: (file) => {
       if (!(file in files)) return undefined;
       let a = cache.get(file);
-      if (!a) cache.set(file, (a = new HarnAnalysis(files[file])));
+      if (!a) cache.set(file, (a = new HarnAnalysis(defined(files[file], file))));
       return a;
     },
   };
@@ -79,7 +80,7 @@ impl Point { fn norm(self) -> float { return 0.0 } }
       { 'interface Greeter': ['typeAlias Out', 'method greet'] },
       { 'impl Point': ['method norm'] },
     ]);
-    const add = analysis.outline.find((s) => s.name === 'add')!;
+    const add = defined(analysis.outline.find((s) => s.name === 'add'), 'the outline symbol add');
     assert.equal(add.detail, '(a, b = 2) -> int');
     assert.equal(text.slice(add.selectionStart, add.selectionEnd), 'add');
   });
@@ -141,13 +142,13 @@ describe('navigation across files', () => {
     '/ws/crates/harn-stdlib/src/stdlib/agent/loop.harn': 'pub fn agent_loop_std() {}\n',
   };
   const host = memoryHost(files);
-  const main = host.load('/ws/main.harn')!;
+  const main = defined(host.load('/ws/main.harn'), 'the analysis of /ws/main.harn');
   const text = files['/ws/main.harn'];
 
   test('definition follows a pub import re-export to the declaring file', () => {
-    const def = definitionAt(main, '/ws/main.harn', text.indexOf('double(2)') + 1, host);
-    assert.equal(def?.file, '/ws/lib/util.harn');
-    assert.equal(files['/ws/lib/util.harn'].slice(def!.start, def!.end), 'double');
+    const def = defined(definitionAt(main, '/ws/main.harn', text.indexOf('double(2)') + 1, host), 'the definition');
+    assert.equal(def.file, '/ws/lib/util.harn');
+    assert.equal(files['/ws/lib/util.harn'].slice(def.start, def.end), 'double');
   });
 
   test('hover renders the signature, doc and origin', () => {
