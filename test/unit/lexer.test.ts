@@ -5,8 +5,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lex } from '../../server/src/harn/lexer';
 import { parse } from '../../server/src/harn/parser';
-import type { Expr, LetDecl, StringLit } from '../../server/src/harn/ast';
+import type { Expr, StringLit } from '../../server/src/harn/ast';
 import { KEYWORDS, TokenKind } from '../../server/src/harn/tokens';
+import { defined } from '../support/assertions';
 
 /** `Kind:text` for every token but EOF. */
 function toks(source: string): string[] {
@@ -23,7 +24,7 @@ function codes(source: string): string[] {
 function initOf(source: string): Expr {
   const result = parse(source);
   assert.deepEqual(result.diagnostics, [], `unexpected diagnostics for ${JSON.stringify(source)}`);
-  const first = result.file.statements[0] as LetDecl;
+  const first = defined(result.file.statements[0], 'the first statement');
   assert.equal(first.kind, 'LetDecl');
   assert.ok(first.init);
   return first.init;
@@ -32,7 +33,7 @@ function initOf(source: string): Expr {
 function stringInit(source: string): StringLit {
   const init = initOf(source);
   assert.equal(init.kind, 'String');
-  return init as StringLit;
+  return init;
 }
 
 describe('lexer: operators and punctuation (§1.1)', () => {
@@ -108,7 +109,7 @@ describe('lexer: numbers and durations', () => {
   test('`sleep(5min)` reads as a call with two arguments (commas are optional)', () => {
     const result = parse('sleep(5min)');
     assert.deepEqual(result.diagnostics, []);
-    const stmt = result.file.statements[0];
+    const stmt = defined(result.file.statements[0], 'the statement');
     assert.ok(stmt.kind === 'ExprStmt' && stmt.expr.kind === 'Call');
     assert.deepEqual(stmt.expr.args.map((a) => a.value?.kind), ['Int', 'Identifier']);
   });
@@ -117,8 +118,9 @@ describe('lexer: numbers and durations', () => {
     assert.deepEqual(codes('9223372036854775807'), []);
     const diags = lex('let x = 9223372036854775808').diagnostics;
     assert.equal(diags.length, 1);
-    assert.match(diags[0].message, /is out of range for int/);
-    assert.deepEqual([diags[0].start, diags[0].end], [8, 27]);
+    const d = defined(diags[0], 'the diagnostic');
+    assert.match(d.message, /is out of range for int/);
+    assert.deepEqual([d.start, d.end], [8, 27]);
   });
 });
 
@@ -128,7 +130,7 @@ describe('lexer: comments', () => {
     const { tokens, comments, diagnostics } = lex(source);
     assert.deepEqual(diagnostics, []);
     assert.deepEqual(comments.map((c) => source.slice(c.start, c.end)), ['/* a /* b */ still comment */']);
-    assert.equal(tokens[0].value, 'x');
+    assert.equal(defined(tokens[0], 'the first token').value, 'x');
   });
 
   test('an unterminated block comment is a local error at its start', () => {
@@ -162,14 +164,14 @@ describe('lexer: lines', () => {
 
   test('`\\` + CRLF joins lines too', () => {
     const { tokens } = lex('a \\\r\nb');
-    assert.equal(tokens[1].nlBefore, false);
+    assert.equal(defined(tokens[1], 'the second token').nlBefore, false);
   });
 
   test('a shebang is a comment only at offset 0', () => {
     const ok = lex('#!/usr/bin/env harn\nlet x = 1');
     assert.deepEqual(ok.diagnostics, []);
     assert.deepEqual(ok.comments.map((c) => [c.kind, c.start, c.end]), [['line', 0, 19]]);
-    assert.equal(ok.tokens[0].value, 'let');
+    assert.equal(defined(ok.tokens[0], 'the first token').value, 'let');
 
     const late = lex('let x = 1\n#!/usr/bin/env harn');
     assert.deepEqual(late.diagnostics.map((d) => [d.code, d.start]), [['unexpected_character', 10]]);
@@ -179,7 +181,7 @@ describe('lexer: lines', () => {
   test('any `#` outside a shebang or raw string is an error', () => {
     const diags = lex('let x = 1 # comment?').diagnostics;
     assert.equal(diags.length, 1);
-    assert.match(diags[0].message, /Unexpected character '#' at 1:11/);
+    assert.match(defined(diags[0], 'the diagnostic').message, /Unexpected character '#' at 1:11/);
   });
 });
 
@@ -199,6 +201,7 @@ describe('lexer: strings', () => {
     const str = stringInit(source);
     assert.deepEqual(str.parts.map((p) => p.kind), ['Text', 'Hole', 'Text', 'Hole', 'Text']);
     const [, hole1, text2, hole2, text3] = str.parts;
+    assert.ok(hole1 && text2 && hole2 && text3, 'five parts');
     assert.ok(hole1.kind === 'Hole' && hole1.expr?.kind === 'Identifier');
     assert.equal(hole1.expr.name, 'name');
     assert.equal(source.slice(hole1.expr.start, hole1.expr.end), 'name');
@@ -217,31 +220,33 @@ describe('lexer: strings', () => {
     const str = stringInit(source);
     const holes = str.parts.filter((p) => p.kind === 'Hole');
     assert.equal(holes.length, 2);
-    assert.ok(holes[1].kind === 'Hole' && holes[1].expr?.kind === 'Call');
-    assert.equal(source.slice(holes[1].expr.start, holes[1].expr.end), 'f("}")');
+    const hole = defined(holes[1], 'the second hole');
+    assert.ok(hole.kind === 'Hole' && hole.expr?.kind === 'Call');
+    assert.equal(source.slice(hole.expr.start, hole.expr.end), 'f("}")');
   });
 
   test('strings nest inside holes, holes inside those strings', () => {
     const source = 'let s = "a ${"b ${c} e"} d"';
     const outer = stringInit(source);
-    const hole = outer.parts[1];
+    const hole = defined(outer.parts[1], 'the outer hole');
     assert.ok(hole.kind === 'Hole' && hole.expr?.kind === 'String');
-    const inner = hole.expr.parts[1];
+    const inner = defined(hole.expr.parts[1], 'the inner hole');
     assert.ok(inner.kind === 'Hole' && inner.expr?.kind === 'Identifier');
     assert.equal(source.slice(inner.expr.start, inner.expr.end), 'c');
-    assert.equal(source.slice(outer.parts[2].start, outer.parts[2].end), ' d');
+    const tail = defined(outer.parts[2], 'the outer tail');
+    assert.equal(source.slice(tail.start, tail.end), ' d');
   });
 
   test('dict braces inside a hole are counted', () => {
     const source = 'let s = "${ {a: 1}.a }"';
-    const hole = stringInit(source).parts[1];
+    const hole = defined(stringInit(source).parts[1], 'the hole');
     assert.ok(hole.kind === 'Hole' && hole.expr?.kind === 'Member');
   });
 
   test('`${}` is an error', () => {
     const result = parse('let s = "a ${} b"');
     assert.equal(result.diagnostics.length, 1);
-    assert.match(result.diagnostics[0].message, /Empty interpolation/);
+    assert.match(defined(result.diagnostics[0], 'the diagnostic').message, /Empty interpolation/);
   });
 
   test('an escaped quote inside a hole is reported at the backslash (0.10) and the string still closes', () => {
@@ -263,7 +268,9 @@ describe('lexer: strings', () => {
     assert.deepEqual(result.diagnostics.map((d) => [d.code, d.start, d.end, d.message]), [
       ['unterminated_string', 8, 13, 'Unterminated string at 1:9'],
     ]);
-    const [a, b] = result.file.statements as LetDecl[];
+    const a = defined(result.file.statements[0], 'the first statement');
+    const b = defined(result.file.statements[1], 'the second statement');
+    assert.equal(a.kind, 'LetDecl');
     assert.equal(a.init?.kind, 'String');
     assert.equal(b.kind, 'LetDecl');
     assert.equal(b.pattern?.kind === 'Name' && b.pattern.text, 'b');
@@ -285,7 +292,7 @@ describe('lexer: strings', () => {
   test('triple-quoted strings may interpolate', () => {
     const source = 'let s = """\n  hi ${name}\n  """';
     const str = stringInit(source);
-    const hole = str.parts[1];
+    const hole = defined(str.parts[1], 'the hole');
     assert.ok(hole.kind === 'Hole' && hole.expr?.kind === 'Identifier');
     assert.equal(source.slice(hole.expr.start, hole.expr.end), 'name');
   });
@@ -324,9 +331,10 @@ describe('lexer: strings', () => {
   test('a `<<TAG` heredoc gets its own message', () => {
     const diags = lex('let s = <<EOF').diagnostics;
     assert.equal(diags.length, 1);
-    assert.equal(diags[0].code, 'heredoc');
-    assert.match(diags[0].message, /Heredoc/);
-    assert.deepEqual([diags[0].start, diags[0].end], [8, 13]);
+    const d = defined(diags[0], 'the diagnostic');
+    assert.equal(d.code, 'heredoc');
+    assert.match(d.message, /Heredoc/);
+    assert.deepEqual([d.start, d.end], [8, 13]);
     // `a << b` with a space is two `<`, not a heredoc.
     assert.deepEqual(toks('a < <b'), ['Identifier:a', 'Punct:<', 'Punct:<', 'Identifier:b']);
   });
@@ -336,14 +344,15 @@ describe('lexer: errors stay local', () => {
   test('consecutive unreadable characters are one token and one diagnostic', () => {
     const { tokens, diagnostics } = lex('let x = `~~` + 1');
     assert.equal(diagnostics.length, 1);
-    assert.match(diagnostics[0].message, /Unexpected characters at 1:9/);
-    assert.deepEqual([diagnostics[0].start, diagnostics[0].end], [8, 12]);
+    const d = defined(diagnostics[0], 'the diagnostic');
+    assert.match(d.message, /Unexpected characters at 1:9/);
+    assert.deepEqual([d.start, d.end], [8, 12]);
     assert.deepEqual(tokens.map((t) => TokenKind[t.kind]), ['Keyword', 'Identifier', 'Punct', 'Invalid', 'Punct', 'Int', 'EOF']);
   });
 
   test('tokens after a lexer error are still produced', () => {
     const result = parse('let a = `\nlet b = 2');
     assert.deepEqual(result.diagnostics.map((d) => d.message), ["Unexpected character '`' at 1:9"]);
-    assert.equal(result.file.statements[1].kind, 'LetDecl');
+    assert.equal(defined(result.file.statements[1], 'the second statement').kind, 'LetDecl');
   });
 });
