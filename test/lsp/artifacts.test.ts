@@ -42,6 +42,7 @@ import {
   TRANSCRIPT,
   type Expected,
 } from '../support/brokenRun';
+import { defined } from '../support/assertions';
 import { TestClient } from '../support/lspClient';
 
 const SOURCE = 'harn.artifacts';
@@ -56,7 +57,16 @@ const keyOf = (d: Diagnostic): string => `${String(d.code)} ${d.severity} ${rang
 const expectedKeys = (list: Expected[]): string[] => list.map((e) => `${e.code} ${SEVERITY[e.severity]} ${rangeText(e.range)}`).sort();
 const artifactDiagnostics = (p: PublishDiagnosticsParams | undefined): Diagnostic[] => (p?.diagnostics ?? []).filter((d) => d.source === SOURCE);
 const keys = (p: PublishDiagnosticsParams): string[] => artifactDiagnostics(p).map(keyOf).sort();
-const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
+/** The text of a diagnostic, which must be there. */
+const messageOf = (d: Diagnostic | undefined): string => {
+  const { message } = defined(d, 'the diagnostic');
+  return typeof message === 'string' ? message : message.value;
+};
+/** The children of a document symbol, which must be there and have them. */
+const childrenOf = (symbol: DocumentSymbol | undefined): DocumentSymbol[] => {
+  const { name, children } = defined(symbol, 'the symbol');
+  return defined(children, `the children of ${name}`);
+};
 const markdown = (hover: Hover | null): string => {
   assert.ok(hover, 'a hover');
   const contents = hover.contents as MarkupContent;
@@ -81,6 +91,11 @@ class OpenDoc {
 
   lines(): string[] {
     return this.text.split('\n');
+  }
+
+  /** Line `n` (0-based), which must be there. */
+  line(n: number): string {
+    return defined(this.lines()[n], `line ${n}`);
   }
 
   /** Replaces `needle` (which must occur once on `line`) with one incremental change. */
@@ -157,13 +172,13 @@ describe('run artifacts over LSP', () => {
     after(() => client.close(doc.uri));
 
     test('opening it publishes every transcript code, on the property it is about', () => {
-      const published = client.latestDiagnostics(doc.uri)!;
+      const published = defined(client.latestDiagnostics(doc.uri), 'the published diagnostics');
       assert.equal(published.version, 1);
       const byCode = new Map(artifactDiagnostics(published).map((d) => [String(d.code), d]));
-      assert.match(messageOf(byCode.get('invalid_row')!), /`iteration` must be a number, got the string "1"/);
-      assert.match(messageOf(byCode.get('unpaired_tool_call')!), /"tc_1"/);
-      assert.match(messageOf(byCode.get('unbound_tool_result_receipt')!), /message_index 7/);
-      assert.match(messageOf(byCode.get('row_after_terminal')!), /terminal row on line 18/);
+      assert.match(messageOf(byCode.get('invalid_row')), /`iteration` must be a number, got the string "1"/);
+      assert.match(messageOf(byCode.get('unpaired_tool_call')), /"tc_1"/);
+      assert.match(messageOf(byCode.get('unbound_tool_result_receipt')), /message_index 7/);
+      assert.match(messageOf(byCode.get('row_after_terminal')), /terminal row on line 18/);
     });
 
     test('hover on a provider_call_response row: the Markdown summary', async () => {
@@ -172,7 +187,7 @@ describe('run artifacts over LSP', () => {
       for (const fact of ['**provider_call_response**', 'call `c-11`', 'iteration 0', '`m-small`', '`ollama`', '1,234 in', '41 out', '$0.0006', '1,290 ms', '**Tool calls** (2, parsed from `<tool_call>` text)', '`lookup_invoice` `tc_0`', '`issue_refund` `tc_1`', '*Line 5 ·']) {
         assert.ok(value.includes(fact), `${fact} in:\n${value}`);
       }
-      assert.deepEqual(hover!.range, { start: { line: 4, character: 0 }, end: { line: 4, character: doc.lines()[4].length } });
+      assert.deepEqual(hover?.range, { start: { line: 4, character: 0 }, end: { line: 4, character: doc.line(4).length } });
     });
 
     test('hover on a tool_call receipt links its tool_result; an unanswered one says so', async () => {
@@ -183,19 +198,22 @@ describe('run artifacts over LSP', () => {
     test('documentSymbol: sessions → iterations → calls → rows', async () => {
       const symbols = (await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: doc.uri } })) as DocumentSymbol[];
       assert.equal(symbols.length, 1);
-      const [session] = symbols;
+      const session = defined(symbols[0], 'the session symbol');
       assert.equal(session.name, 'session s-77');
       assert.equal(session.kind, SymbolKind.Namespace);
       assert.match(session.detail ?? '', /^done · 2 iterations · 2 calls · 2,624 in \/ 43 out$/);
-      assert.deepEqual(session.range, { start: { line: 0, character: 0 }, end: { line: 18, character: doc.lines()[18].length } });
-      const iterations = session.children!.filter((c) => c.kind === SymbolKind.Number);
+      assert.deepEqual(session.range, { start: { line: 0, character: 0 }, end: { line: 18, character: doc.line(18).length } });
+      const iterations = childrenOf(session).filter((c) => c.kind === SymbolKind.Number);
       assert.deepEqual(iterations.map((i) => i.name), ['iteration 0', 'iteration 1']);
-      const calls = iterations.map((i) => i.children!.filter((c) => c.kind === SymbolKind.Function).map((c) => c.name));
+      const calls = iterations.map((i) => childrenOf(i).filter((c) => c.kind === SymbolKind.Function).map((c) => c.name));
       assert.deepEqual(calls, [['m-small · c-11'], ['m-small · c-12']]);
-      const first = iterations[0].children!.find((c) => c.name === 'm-small · c-11')!;
-      assert.deepEqual(first.children!.map((c) => c.name), ['request', 'response', 'tool_call lookup_invoice', 'tool_call issue_refund', 'tool_result lookup_invoice', 'tool_result lookup_invoice', 'tool_result lookup_invoice']);
-      assert.deepEqual(first.selectionRange, { start: { line: 3, character: 0 }, end: { line: 3, character: doc.lines()[3].length } });
-      assert.ok(session.children!.some((c) => c.kind === SymbolKind.Key && c.name === 'agent_session_finalized'));
+      const first = defined(
+        childrenOf(iterations[0]).find((c) => c.name === 'm-small · c-11'),
+        'the call m-small · c-11',
+      );
+      assert.deepEqual(childrenOf(first).map((c) => c.name), ['request', 'response', 'tool_call lookup_invoice', 'tool_call issue_refund', 'tool_result lookup_invoice', 'tool_result lookup_invoice', 'tool_result lookup_invoice']);
+      assert.deepEqual(first.selectionRange, { start: { line: 3, character: 0 }, end: { line: 3, character: doc.line(3).length } });
+      assert.ok(childrenOf(session).some((c) => c.kind === SymbolKind.Key && c.name === 'agent_session_finalized'));
     });
 
     test('an incremental edit of one row updates the diagnostics (and the rows that depend on it)', async () => {
@@ -222,7 +240,10 @@ describe('run artifacts over LSP', () => {
 
       // Deleting the row after the terminal row (a multi-line range) removes row_after_terminal.
       since = client.mark();
-      version = await doc.edit({ start: { line: 17, character: lines[17].length }, end: { line: 18, character: lines[18].length } }, '');
+      version = await doc.edit(
+        { start: { line: 17, character: defined(lines[17], 'line 17').length }, end: { line: 18, character: defined(lines[18], 'line 18').length } },
+        '',
+      );
       published = await client.waitForDiagnostics(doc.uri, (p) => p.version === version, 10000, since);
       assert.ok(!artifactDiagnostics(published).some((d) => d.code === 'row_after_terminal'), JSON.stringify(published.diagnostics));
       assert.equal(artifactDiagnostics(published).length, fixed.length + 1);
@@ -240,16 +261,19 @@ describe('run artifacts over LSP', () => {
 
     test('boundary findings name the registry title, with the event facts in data', () => {
       const diagnostics = artifactDiagnostics(client.latestDiagnostics(uri));
-      const failure = diagnostics.find((d) => d.code === 'boundary_failure')!;
+      const failure = defined(
+        diagnostics.find((d) => d.code === 'boundary_failure'),
+        'the boundary_failure diagnostic',
+      );
       assert.equal(messageOf(failure), 'response_content_extraction (Provider response ingestion) lost model output: dropped (owner harness), 1 dropped, 86 bytes');
       assert.deepEqual(
         { boundary: (failure.data as Record<string, unknown>).boundary, kind: (failure.data as Record<string, unknown>).kind, droppedBytes: (failure.data as Record<string, unknown>).droppedBytes },
         { boundary: 'response_content_extraction', kind: 'dropped', droppedBytes: 86 },
       );
-      const unreported = diagnostics.find((d) => d.code === 'unreported_boundary_failure')!;
+      const unreported = diagnostics.find((d) => d.code === 'unreported_boundary_failure');
       assert.match(messageOf(unreported), /^chat_turn_cap \(Chat loop turn cap\) lost model output: capped \(owner policy\)\. Unreported/);
-      assert.match(messageOf(diagnostics.find((d) => d.code === 'event_index_gap')!), /index 7 is missing/);
-      assert.match(messageOf(diagnostics.find((d) => d.code === 'event_index_duplicate')!), /Duplicate event index 8 .*first on line 8/);
+      assert.match(messageOf(diagnostics.find((d) => d.code === 'event_index_gap')), /index 7 is missing/);
+      assert.match(messageOf(diagnostics.find((d) => d.code === 'event_index_duplicate')), /Duplicate event index 8 .*first on line 8/);
     });
 
     test('hover on a boundary_failure event: the Markdown summary with the registry entry', async () => {
@@ -278,7 +302,7 @@ describe('run artifacts over LSP', () => {
         assert.deepEqual(keys(opened.published), expectedKeys(expectedEventLog()));
         const hover = await hoverAt(opened.uri, 9);
         assert.ok(markdown(hover).includes('**Unreported**'));
-        assert.equal(hover!.range!.end.character, read(EVENT_LOG).split('\n')[9].length, 'the row ends before its \\r');
+        assert.equal(hover?.range?.end.character, defined(read(EVENT_LOG).split('\n')[9], 'line 9').length, 'the row ends before its \\r');
       } finally {
         await client.close(opened.uri);
       }
@@ -287,9 +311,9 @@ describe('run artifacts over LSP', () => {
     test('documentSymbol: session → iterations → events', async () => {
       const symbols = (await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
       assert.deepEqual(symbols.map((s) => s.name), ['session s-77']);
-      const iterations = symbols[0].children!.filter((c) => c.kind === SymbolKind.Number);
+      const iterations = childrenOf(symbols[0]).filter((c) => c.kind === SymbolKind.Number);
       assert.deepEqual(iterations.map((i) => i.name), ['iteration 0', 'iteration 1']);
-      assert.deepEqual(iterations[1].children!.map((c) => c.name), ['boundary_failure response_content_extraction']);
+      assert.deepEqual(childrenOf(iterations[1]).map((c) => c.name), ['boundary_failure response_content_extraction']);
     });
   });
 
@@ -309,8 +333,8 @@ describe('run artifacts over LSP', () => {
           event_count_mismatch: /event_count in the descriptor is 8, the transcript on disk has 7 events/,
           completeness_mismatch: /complete in the descriptor is true, the transcript on disk has no terminal row/,
         };
-        for (const [code, pattern] of Object.entries(both)) assert.match(messageOf(byCode.get(code)!), pattern, code);
-        const digest = byCode.get('digest_mismatch')!.data as Record<string, unknown>;
+        for (const [code, pattern] of Object.entries(both)) assert.match(messageOf(byCode.get(code)), pattern, code);
+        const digest = defined(byCode.get('digest_mismatch'), 'the digest_mismatch diagnostic').data as Record<string, unknown>;
         assert.equal(digest.field, 'sha256');
         assert.match(String(digest.descriptor), /^sha256:[0-9a-f]{64}$/);
         assert.match(String(digest.actual), /^sha256:[0-9a-f]{64}$/);
@@ -356,7 +380,7 @@ describe('run artifacts over LSP', () => {
         assert.ok(found.has(`missing_path ${at(6, 'descriptor', 'path')}`));
         // Every pointer that gets as far as resolving its transcript cannot: the run's folder is gone.
         for (const i of [2, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14]) assert.ok(found.has(`invalid_run_path ${at(i, 'descriptor', 'relative_path')}`), `pointer ${i}: ${[...found].join('\n')}`);
-        const first = diagnostics.find((d) => d.code === 'invalid_run_path')!;
+        const first = diagnostics.find((d) => d.code === 'invalid_run_path');
         assert.match(messageOf(first), /The run record's folder .*broken-moved cannot be resolved \(ENOENT\)/);
         assert.ok(!diagnostics.some((d) => ['digest_mismatch', 'byte_len_mismatch', 'unavailable'].includes(String(d.code))), 'no transcript is read');
       } finally {
@@ -379,8 +403,8 @@ describe('run artifacts over LSP', () => {
       }
       const MALFORMED = 3000;
       const INVALID = 12001; // a response row
-      rows[MALFORMED] = rows[MALFORMED].slice(0, 60);
-      rows[INVALID] = rows[INVALID].replace('"output_tokens":7', '"output_tokens":-7');
+      rows[MALFORMED] = defined(rows[MALFORMED], 'the row to cut').slice(0, 60);
+      rows[INVALID] = defined(rows[INVALID], 'the row to invalidate').replace('"output_tokens":7', '"output_tokens":-7');
       rows.push(JSON.stringify({ type: 'agent_session_finalized', timestamp: '1767225699.000', span_id: null, session_id: 's-big', final_status: 'done', iterations: 8000, terminal: true }));
       const text = rows.join('\n') + '\n';
       fs.writeFileSync(file, text);

@@ -29,6 +29,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
+import { defined } from '../support/assertions';
 import { REPO_ROOT, TestClient } from '../support/lspClient';
 
 const DEMO = path.join(REPO_ROOT, 'examples', 'demo');
@@ -78,7 +79,11 @@ function applyTextEdits(text: string, edits: TextEdit[]): string {
   return TextDocument.applyEdits(TextDocument.create('file:///x', 'plaintext', 0, text), edits);
 }
 
-const messageOf = (d: Diagnostic): string => (typeof d.message === 'string' ? d.message : d.message.value);
+/** The text of a diagnostic, which must be there. */
+const messageOf = (d: Diagnostic | undefined): string => {
+  const { message } = defined(d, 'the diagnostic');
+  return typeof message === 'string' ? message : message.value;
+};
 const codes = (p: PublishDiagnosticsParams | undefined): string[] => (p?.diagnostics ?? []).map((d) => String(d.code)).sort();
 const has = (code: string) => (p: PublishDiagnosticsParams) => p.diagnostics.some((d) => d.code === code);
 const lacks = (code: string) => (p: PublishDiagnosticsParams) => !p.diagnostics.some((d) => d.code === code);
@@ -263,7 +268,7 @@ class Demo {
     const uri = target.startsWith('file:') ? target : this.uri(target);
     const result = await this.client.connection.sendRequest(CodeActionRequest.type, {
       textDocument: { uri },
-      range: diagnostics[0].range,
+      range: defined(diagnostics[0], 'a diagnostic').range,
       context: { diagnostics },
     });
     return (result ?? []).filter((a): a is CodeAction => 'title' in a && !('command' in a && typeof a.command === 'string'));
@@ -307,26 +312,27 @@ function listFiles(root: string, rel = ''): Set<string> {
 function editsFor(edit: WorkspaceEdit | undefined, uri: string): TextEdit[] {
   assert.ok(edit?.changes, 'no edit');
   assert.deepEqual(Object.keys(edit.changes), [uri]);
-  return edit.changes[uri];
+  return defined(edit.changes[uri], `the edits of ${uri}`);
 }
 
 /** The edits of a workspace edit, by URI, checking that it edits exactly `uris`. */
-function editsByUri(edit: WorkspaceEdit | undefined, uris: string[]): Record<string, TextEdit[]> {
+function editsByUri(edit: WorkspaceEdit | undefined, uris: string[]): (uri: string) => TextEdit[] {
   assert.ok(edit?.changes, 'no edit');
-  assert.deepEqual(Object.keys(edit.changes).sort(), [...uris].sort());
-  return edit.changes;
+  const { changes } = edit;
+  assert.deepEqual(Object.keys(changes).sort(), [...uris].sort());
+  return (uri) => defined(changes[uri], `the edits of ${uri}`);
 }
 
 function byTitle(actions: CodeAction[], title: string): CodeAction {
   const found = actions.filter((a) => a.title === title);
   assert.equal(found.length, 1, `expected one action titled ${JSON.stringify(title)}, got ${JSON.stringify(actions.map((a) => a.title))}`);
-  return found[0];
+  return defined(found[0], `the action ${JSON.stringify(title)}`);
 }
 
 function only(p: PublishDiagnosticsParams, code: string): Diagnostic {
   const found = p.diagnostics.filter((d) => d.code === code);
   assert.equal(found.length, 1, `expected one ${code} in ${JSON.stringify(p.diagnostics)}`);
-  return found[0];
+  return defined(found[0], `the ${code} diagnostic`);
 }
 
 const EMITTER = `// Notes on the chat loop (never saved).
@@ -388,7 +394,7 @@ describe('boundary diagnostics over stdio', () => {
     await demo.stop();
   });
 
-  test('the demo tree passes: the gate publishes nothing', async () => {
+  test('the demo tree passes: the gate publishes nothing', () => {
     assert.match(demo.client.logMessages().join('\n'), /loud-boundary gate \(workspace opened\): 0 finding\(s\)/);
     for (const rel of [REGISTRY, FUNNEL, RESPONSE, CHAT]) assert.deepEqual(codes(demo.client.latestDiagnostics(demo.uri(rel))), []);
   });
@@ -399,7 +405,7 @@ describe('boundary diagnostics over stdio', () => {
     await doc.type('"chat_turn_cap"', 14, 'p');
     const published = await demo.live(doc);
     assert.equal(published.diagnostics.length, 1, JSON.stringify(published.diagnostics));
-    const [d] = published.diagnostics;
+    const d = defined(published.diagnostics[0], 'the diagnostic');
     assert.equal(d.source, SOURCE);
     assert.equal(d.code, 'unknown_boundary');
     assert.equal(d.severity, 1);
@@ -507,14 +513,14 @@ describe('boundary diagnostics over stdio', () => {
     const onFunnel = await demo.diagnostics(FUNNEL, has('unregistered_boundary'), mark);
     assert.deepEqual(codes(onFunnel), ['unregistered_boundary']);
     // On the enum variant (its first mention), where the boundary is declared.
-    assert.deepEqual(onFunnel.diagnostics[0].range, rangeIn(newFunnel, 'ToolArgParse', 0));
+    assert.deepEqual(onFunnel.diagnostics[0]?.range, rangeIn(newFunnel, 'ToolArgParse', 0));
     assert.match(messageOf(onFunnel.diagnostics[0]), /^tool_arg_parse: BoundaryId::ToolArgParse has no \[\[boundary\]\] entry/);
     const onTools = await demo.diagnostics('crates/harn-vm/src/tools.rs', has('unknown_boundary'), mark);
     assert.deepEqual(codes(onTools), ['unknown_boundary']);
-    assert.deepEqual(onTools.diagnostics[0].range, rangeIn(tools, 'ToolArgParse'));
+    assert.deepEqual(onTools.diagnostics[0]?.range, rangeIn(tools, 'ToolArgParse'));
     const onTypo = await demo.diagnostics('crates/harn-stdlib/src/typo.harn', has('unknown_boundary'), mark);
     assert.deepEqual(codes(onTypo), ['unknown_boundary']);
-    assert.deepEqual(onTypo.diagnostics[0].range, rangeIn(typo, '"chat_turn_capp"'));
+    assert.deepEqual(onTypo.diagnostics[0]?.range, rangeIn(typo, '"chat_turn_capp"'));
     for (const rel of [REGISTRY, RESPONSE, CHAT]) assert.deepEqual(codes(demo.client.latestDiagnostics(demo.uri(rel))), []);
 
     // Opened, the live check follows it instead of the gate: still one diagnostic.
@@ -615,7 +621,7 @@ describe('boundary completion and hover over stdio', () => {
     const end = positionIn(doc.text, '"ch', 3);
     const ids = await demo.complete(doc, end);
     assert.deepEqual(ids.map((i) => i.label), ['response_content_extraction', 'chat_turn_cap']);
-    assert.deepEqual(ids[1].textEdit, { range: { start: positionIn(doc.text, '"ch', 1), end }, newText: 'chat_turn_cap' });
+    assert.deepEqual(ids[1]?.textEdit, { range: { start: positionIn(doc.text, '"ch', 1), end }, newText: 'chat_turn_cap' });
 
     await doc.type('"ch', 3, 'at_turn_cap", kind: "');
     const kinds = await demo.complete(doc, positionIn(doc.text, 'kind: "', 7));
@@ -720,11 +726,11 @@ describe('boundary code actions over stdio', () => {
 
     // One WorkspaceEdit, two files: the entry after the last [[boundary]], the variant (+ as_str arm) in the funnel.
     const register = byTitle(actions, REGISTER_BOTH);
-    const changes = editsByUri(register.edit, [demo.uri(REGISTRY), demo.uri(FUNNEL)]);
-    assert.equal(applyTextEdits(ORIGINAL_REGISTRY, changes[demo.uri(REGISTRY)]), REGISTERED_CAPP);
-    assert.equal(applyTextEdits(ORIGINAL_FUNNEL, changes[demo.uri(FUNNEL)]), FUNNEL_CAPP);
+    const editsOf = editsByUri(register.edit, [demo.uri(REGISTRY), demo.uri(FUNNEL)]);
+    assert.equal(applyTextEdits(ORIGINAL_REGISTRY, editsOf(demo.uri(REGISTRY))), REGISTERED_CAPP);
+    assert.equal(applyTextEdits(ORIGINAL_FUNNEL, editsOf(demo.uri(FUNNEL))), FUNNEL_CAPP);
     // The registry-only variant edits the registry alike, and nothing else.
-    assert.deepEqual(editsFor(byTitle(actions, REGISTER_ONLY).edit, demo.uri(REGISTRY)), changes[demo.uri(REGISTRY)]);
+    assert.deepEqual(editsFor(byTitle(actions, REGISTER_ONLY).edit, demo.uri(REGISTRY)), editsOf(demo.uri(REGISTRY)));
 
     const mark = demo.client.mark();
     await demo.apply(register.edit);
@@ -808,9 +814,9 @@ describe('boundary code actions over stdio', () => {
     const doc = await demo.open(NOTES, EMITTER.replace('"chat_turn_cap"', '"chat_turn_capp"'));
     const diagnostic = only(await demo.diagnostics(doc.uri, has('unknown_boundary'), mark), 'unknown_boundary');
     const register = byTitle(await demo.codeActions(doc.uri, [diagnostic]), REGISTER_BOTH);
-    const changes = editsByUri(register.edit, [demo.uri(REGISTRY), demo.uri(FUNNEL)]);
-    assert.equal(applyTextEdits(crlf, changes[demo.uri(REGISTRY)]), REGISTERED_CAPP.replace(/\n/g, '\r\n'));
-    assert.equal(applyTextEdits(crlfFunnel, changes[demo.uri(FUNNEL)]), FUNNEL_CAPP.replace(/\n/g, '\r\n'));
+    const editsOf = editsByUri(register.edit, [demo.uri(REGISTRY), demo.uri(FUNNEL)]);
+    assert.equal(applyTextEdits(crlf, editsOf(demo.uri(REGISTRY))), REGISTERED_CAPP.replace(/\n/g, '\r\n'));
+    assert.equal(applyTextEdits(crlfFunnel, editsOf(demo.uri(FUNNEL))), FUNNEL_CAPP.replace(/\n/g, '\r\n'));
     mark = demo.client.mark();
     await demo.apply(register.edit);
     await demo.diagnostics(doc.uri, lacks('unknown_boundary'), mark);
@@ -827,12 +833,12 @@ describe('boundary code actions over stdio', () => {
     const doc = await demo.open(NOTES, EMITTER.replace('"chat_turn_cap"', '"chat_turn_capp"'));
     const diagnostic = only(await demo.diagnostics(doc.uri, has('unknown_boundary'), mark), 'unknown_boundary');
     const register = byTitle(await demo.codeActions(doc.uri, [diagnostic]), REGISTER_BOTH);
-    const changes = editsByUri(register.edit, [demo.uri(REGISTRY), demo.uri(FUNNEL)]);
+    const editsOf = editsByUri(register.edit, [demo.uri(REGISTRY), demo.uri(FUNNEL)]);
     mark = demo.client.mark();
-    await demo.write(REGISTRY, applyTextEdits(demo.read(REGISTRY), changes[demo.uri(REGISTRY)]));
+    await demo.write(REGISTRY, applyTextEdits(demo.read(REGISTRY), editsOf(demo.uri(REGISTRY))));
     // Six times the gate's debounce: without holding, the registry alone would be checked (orphan_entry).
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await demo.write(FUNNEL, applyTextEdits(demo.read(FUNNEL), changes[demo.uri(FUNNEL)]));
+    await demo.write(FUNNEL, applyTextEdits(demo.read(FUNNEL), editsOf(demo.uri(FUNNEL))));
     const final = ['missing_anchor', 'no_test', 'stale_entry'];
     await demo.diagnostics(REGISTRY, (p) => codes(p).join() === final.join(), mark);
     const states = new Set(demo.client.publicationsSince(demo.uri(REGISTRY), mark).map((p) => codes(p).join(' ')));
@@ -1037,7 +1043,7 @@ describe('a broken registry over stdio', () => {
   test('one toml_syntax diagnostic at the error; no crash; hover and completion answer elsewhere', async () => {
     const published = await demo.diagnostics(REGISTRY, has('toml_syntax'));
     assert.equal(published.diagnostics.length, 1, JSON.stringify(published.diagnostics));
-    const [d] = published.diagnostics;
+    const d = defined(published.diagnostics[0], 'the diagnostic');
     assert.equal(d.source, SOURCE);
     assert.equal(d.severity, 1);
     // A one-character range at the unexpected `y`.
@@ -1069,7 +1075,7 @@ describe('a broken registry over stdio', () => {
     await toml.replace('title = "Chat loop turn cap"', 'title = "Chat loop turn cap');
     const again = await demo.diagnostics(REGISTRY, has('toml_syntax'), mark);
     assert.equal(again.diagnostics.length, 1);
-    assert.deepEqual(again.diagnostics[0].range.start, positionIn(toml.text, 'turn cap\n', 8));
+    assert.deepEqual(again.diagnostics[0]?.range.start, positionIn(toml.text, 'turn cap\n', 8));
     assert.deepEqual(codes(await demo.diagnostics(doc.uri, lacks('unknown_boundary'), mark)), ['boundary_payload_incomplete']);
     assert.equal(demo.client.exitCode, null);
     await demo.close(toml);

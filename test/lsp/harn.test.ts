@@ -22,6 +22,7 @@ import {
 import { URI } from 'vscode-uri';
 import { harnSyntaxDiagnostics } from '../../server/src/diagnostics';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
+import { defined } from '../support/assertions';
 import { TestClient } from '../support/lspClient';
 
 const LIB = `/** Greets someone by name. */
@@ -84,11 +85,13 @@ describe('language server over stdio', () => {
   test('publishes a harn.syntax error on the offending token', async () => {
     const published = await client.waitForDiagnostics(mainUri);
     assert.equal(published.diagnostics.length, 1, JSON.stringify(published.diagnostics));
-    const [d] = published.diagnostics;
+    const d = defined(published.diagnostics[0], 'the diagnostic');
     assert.equal(d.source, 'harn.syntax');
     assert.equal(d.severity, 1);
     assert.deepEqual(d.range.start, positionOf(BROKEN, ')', 3));
-    assert.match(String(d.message), /Expected expression, got '\)'/);
+    const { message } = d;
+    assert.ok(typeof message === 'string', `a plain-text message: ${JSON.stringify(message)}`);
+    assert.match(message, /Expected expression, got '\)'/);
   });
 
   test('the outline is hierarchical and complete despite the error', async () => {
@@ -97,7 +100,10 @@ describe('language server over stdio', () => {
       symbols.map((s) => s.name),
       ['add', 'main', 'Color'],
     );
-    const color = symbols.find((s) => s.name === 'Color')!;
+    const color = defined(
+      symbols.find((s) => s.name === 'Color'),
+      'the Color symbol',
+    );
     assert.deepEqual(color.children?.map((c) => c.name), ['Red', 'Green']);
     assert.deepEqual(color.selectionRange.start, positionOf(BROKEN, 'Color'));
   });
@@ -127,16 +133,16 @@ describe('language server over stdio', () => {
   test('go to definition within the file and across the import', async () => {
     const local = (await client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: mainUri }, position: positionOf(BROKEN, 'add(1') })) as LocationLink[];
     assert.equal(local.length, 1);
-    assert.equal(local[0].targetUri, mainUri);
-    assert.deepEqual(local[0].targetSelectionRange.start, positionOf(BROKEN, 'add'));
+    assert.equal(local[0]?.targetUri, mainUri);
+    assert.deepEqual(local[0]?.targetSelectionRange.start, positionOf(BROKEN, 'add'));
 
     const remote = (await client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: mainUri }, position: positionOf(BROKEN, 'greet("x")') })) as LocationLink[];
     assert.equal(remote.length, 1);
-    assert.equal(remote[0].targetUri, URI.file(path.join(root, 'lib.harn')).toString());
-    assert.deepEqual(remote[0].targetSelectionRange.start, positionOf(LIB, 'greet'));
+    assert.equal(remote[0]?.targetUri, URI.file(path.join(root, 'lib.harn')).toString());
+    assert.deepEqual(remote[0]?.targetSelectionRange.start, positionOf(LIB, 'greet'));
 
     const module = (await client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: mainUri }, position: positionOf(BROKEN, '"./lib"', 0, 2) })) as LocationLink[];
-    assert.equal(module[0].targetUri, URI.file(path.join(root, 'lib.harn')).toString());
+    assert.equal(module[0]?.targetUri, URI.file(path.join(root, 'lib.harn')).toString());
   });
 
   test('completion offers locals, imported names, builtins and keywords in a broken file', async () => {
@@ -167,7 +173,7 @@ describe('language server over stdio', () => {
     assert.ok(folds && folds.some((f) => f.startLine === positionOf(BROKEN, 'pipeline').line));
     const links = await client.connection.sendRequest(DocumentLinkRequest.type, { textDocument: { uri: mainUri } });
     assert.equal(links?.length, 1);
-    assert.equal(links![0].target, URI.file(path.join(root, 'lib.harn')).toString());
+    assert.equal(links[0]?.target, URI.file(path.join(root, 'lib.harn')).toString());
   });
 
   test('incremental edits: diagnostics follow the text the client holds', async () => {
@@ -186,6 +192,6 @@ describe('language server over stdio', () => {
     const expected = harnSyntaxDiagnostics(new HarnAnalysis(text)).map((d) => ({ range: d.range, message: d.message }));
     assert.deepEqual(published.diagnostics.map((d) => ({ range: d.range, message: d.message })), expected);
     assert.equal(expected.length, 1);
-    assert.deepEqual(expected[0].range.start, positionOf(text, 'let z'));
+    assert.deepEqual(expected[0]?.range.start, positionOf(text, 'let z'));
   });
 });

@@ -14,6 +14,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { harnSyntaxDiagnostics } from '../../server/src/diagnostics';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
+import { defined } from '../support/assertions';
 import { TestClient } from '../support/lspClient';
 import { prng } from '../support/random';
 
@@ -68,7 +69,7 @@ for (const seed of [1, 2, 3]) {
         const text = doc.getText();
         const start = Math.floor(random() * (text.length + 1));
         const end = Math.min(text.length, start + Math.floor(random() * 6));
-        const insert = random() < 0.7 ? PIECES[Math.floor(random() * PIECES.length)] : '';
+        const insert = random() < 0.7 ? defined(PIECES[Math.floor(random() * PIECES.length)], 'a piece') : '';
         const change = { range: { start: doc.positionAt(start), end: doc.positionAt(end) }, text: insert };
         changes.push(change);
         doc = TextDocument.update(doc, [change], doc.version + 1);
