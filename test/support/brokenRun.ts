@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 import type { Range } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { defined } from './assertions';
 import { REPO_ROOT } from './lspClient';
 
 export const DEMO = path.join(REPO_ROOT, 'examples', 'demo');
@@ -35,7 +36,7 @@ export function demoLines(rel: string): string[] {
 
 /** The range of the only occurrence of `needle` on 0-based `line` (UTF-16 characters, as indexOf counts). */
 export function onLine(lines: string[], line: number, needle: string): Range {
-  const text = lines[line];
+  const text = defined(lines[line], `line ${line}`);
   const at = text.indexOf(needle);
   if (at < 0 || text.indexOf(needle, at + 1) >= 0) throw new Error(`${JSON.stringify(needle)} is not on line ${line} exactly once: ${text}`);
   return { start: { line, character: at }, end: { line, character: at + needle.length } };
@@ -43,7 +44,7 @@ export function onLine(lines: string[], line: number, needle: string): Range {
 
 /** The whole of 0-based `line`. */
 export function wholeLine(lines: string[], line: number): Range {
-  return { start: { line, character: 0 }, end: { line, character: lines[line].length } };
+  return { start: { line, character: 0 }, end: { line, character: defined(lines[line], `line ${line}`).length } };
 }
 
 /** The run-record pointers, in file order: the one code each must produce and the value it sits on. */
@@ -112,7 +113,7 @@ export function expectedRunRecord(): Expected[] {
 /** Everything `check runs/broken --root examples/demo` must report (and nothing else). */
 export function expectedBrokenRun(): Expected[] {
   const latin1 = demoLines(LATIN1);
-  const bad = latin1[1].indexOf('\ufffd');
+  const bad = defined(latin1[1], `line 1 of ${LATIN1}`).indexOf('\ufffd');
   const unfinished = demoLines(UNFINISHED);
   return [
     ...expectedEventLog(),

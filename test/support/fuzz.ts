@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { AnyNode, forEachChild } from '../../server/src/harn/ast';
 import { parse } from '../../server/src/harn/parser';
+import { defined } from './assertions';
 
 export { prng } from './random';
 import { prng } from './random';
@@ -82,7 +83,7 @@ export function mutate(original: string, rng: () => number): { text: string; ope
         // Move a random line elsewhere: breaks nesting the way careless edits do.
         const lines = text.split('\n');
         const from = int(lines.length);
-        const [line] = lines.splice(from, 1);
+        const line = defined(lines.splice(from, 1)[0], `line ${from}`);
         const to = int(lines.length + 1);
         lines.splice(to, 0, line);
         text = lines.join('\n');
@@ -96,7 +97,7 @@ export function mutate(original: string, rng: () => number): { text: string; ope
 /** The case for `seed`: a mutation of one of `sources` (name → text). */
 export function fuzzCase(seed: number, sources: ReadonlyArray<readonly [string, string]>): FuzzCase {
   const rng = prng(seed);
-  const [source, original] = sources[Math.floor(rng() * sources.length)];
+  const [source, original] = defined(sources[Math.floor(rng() * sources.length)], 'a source');
   const { text, operations } = mutate(original, rng);
   return { seed, source, text, operations };
 }
@@ -138,8 +139,8 @@ export function checkParse(text: string, slowMs = SLOW_PARSE_MS): string[] {
   // Iterative walk: long operator chains make the tree deeper than the call stack allows.
   const stack: Array<{ node: AnyNode; parent: AnyNode | undefined }> = [{ node: result.file, parent: undefined }];
   let visited = 0;
-  while (stack.length > 0) {
-    const { node, parent } = stack.pop()!;
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { node, parent } = top;
     if (++visited > 10 * length + 1000) {
       problems.push('AST walk does not end (a cycle?)');
       break;

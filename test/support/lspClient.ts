@@ -24,6 +24,7 @@ import {
   ExitNotification,
 } from 'vscode-languageserver-protocol/node';
 import { URI } from 'vscode-uri';
+import { defined } from './assertions';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -148,7 +149,7 @@ export class TestClient {
 
   /** The latest publication of every URI that had one. */
   allLatestDiagnostics(): PublishDiagnosticsParams[] {
-    return [...this.diagnostics.values()].map((list) => list[list.length - 1].params);
+    return [...this.diagnostics.values()].map((list) => defined(list[list.length - 1], 'a publication').params);
   }
 
   /** Every publication for `uri` after the mark `since`, oldest first. */
