@@ -16,9 +16,9 @@ import { checkParse, fuzzCase, startWatchdog } from '../support/fuzz';
 function parseArgs(argv: string[]): { count: number; seed: number } {
   let count = 200000;
   let seed = (Date.now() ^ (process.pid << 16)) >>> 0;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--seed') seed = Number(argv[++i]) >>> 0;
+  const args = [...argv];
+  for (let arg = args.shift(); arg !== undefined; arg = args.shift()) {
+    if (arg === '--seed') seed = Number(args.shift()) >>> 0;
     else if (/^\d+$/.test(arg)) count = Number(arg);
     else {
       console.error(`usage: long.ts [count] [--seed N]   (unknown argument ${arg})`);
