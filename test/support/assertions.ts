@@ -4,6 +4,6 @@ import assert from 'node:assert/strict';
 
 /** Asserts that `value` is not undefined and returns it, typed without undefined. */
 export function defined<T>(value: T | undefined, what = 'value'): T {
-  assert.ok(value !== undefined, `${what} is undefined`);
+  if (value === undefined) assert.fail(`${what} is undefined`);
   return value;
 }
