@@ -25,6 +25,7 @@ import { URI } from 'vscode-uri';
 import { validateArtifact, validateArtifactFile } from '../../server/src/artifacts/validate';
 import { ValidateArtifactFileRequest } from '../../server/src/protocol';
 import { repoRoot } from '../support/corpus';
+import { defined } from '../support/assertions';
 import { median, mulberry32, percentile } from './stats';
 
 type Metric = (name: string, value: number, unit: string, goal: string) => void;
@@ -80,7 +81,7 @@ class TranscriptWriter {
     return this.random() < p;
   }
   pick<T>(values: readonly T[]): T {
-    return values[Math.floor(this.random() * values.length)];
+    return defined(values[Math.floor(this.random() * values.length)], 'a value picked from an empty list');
   }
   hex(n: number): string {
     let s = '';
@@ -101,7 +102,7 @@ class TranscriptWriter {
       const words: string[] = [];
       for (let i = 0; i < count; i++) words.push(wide && this.chance(0.25) ? this.pick(WIDE_WORDS) : this.pick(WORDS));
       const sentence = words.join(' ');
-      const s = sentence[0].toUpperCase() + sentence.slice(1) + (this.chance(0.1) ? ':\n' : '. ');
+      const s = sentence.charAt(0).toUpperCase() + sentence.slice(1) + (this.chance(0.1) ? ':\n' : '. ');
       parts.push(s);
       n += s.length;
     }
@@ -433,20 +434,22 @@ function peakRss(): { maxRss: number; hwm: number | undefined } {
 
 /** `--child-artifacts <mode> <file>`: prints one JSON result. */
 export function artifactChild(args: string[]): void {
-  const [mode, file] = args;
+  const [mode, fileArg, sideArg] = args;
+  const file = (): string => defined(fileArg, `--child-artifacts ${mode}: the file`);
   if (mode === 'rate') {
-    const side = args[2];
+    const side = defined(sideArg, '--child-artifacts rate: the side');
+    const target = file();
     // The `*Text` sides time only the work on a string already in memory (DESIGN's anchor: split + JSON.parse).
-    const text = side.endsWith('Text') ? fs.readFileSync(file, 'utf8') : '';
+    const text = side.endsWith('Text') ? fs.readFileSync(target, 'utf8') : '';
     const run =
       side === 'validate'
-        ? () => validateOnce(file)
+        ? () => validateOnce(target)
         : side === 'parse'
-          ? () => splitParseOnce(file)
+          ? () => splitParseOnce(target)
           : side === 'validateText'
             ? () => (validateText(text), 0)
             : () => (splitParseText(text), 0);
-    const bytes = fs.statSync(file).size;
+    const bytes = fs.statSync(target).size;
     run(); // warm-up
     const rates: number[] = [];
     const parseOnly: number[] = [];
@@ -458,8 +461,9 @@ export function artifactChild(args: string[]): void {
     }
     console.log(JSON.stringify({ rate: median(rates), parseOnly: median(parseOnly) }));
   } else if (mode === 'rss') {
+    const target = file();
     const start = process.hrtime.bigint();
-    const result = validateArtifactFile('transcript', file, { fileName: file });
+    const result = validateArtifactFile('transcript', target, { fileName: target });
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const codes: Record<string, number> = {};
     for (const p of result.problems) codes[p.code] = (codes[p.code] ?? 0) + 1;
@@ -488,8 +492,9 @@ function sideRatio(script: string, file: string, ours: string, anchor: string): 
     const order = round % 2 === 0 ? [ours, anchor] : [anchor, ours];
     const rates = new Map<string, number>();
     for (const side of order) rates.set(side, child<{ rate: number }>(script, ['rate', file, side]).rate);
-    rounds.push(`${mb(rates.get(ours)!)}/${mb(rates.get(anchor)!)}`);
-    ratios.push(rates.get(ours)! / rates.get(anchor)!);
+    const rateOf = (side: string): number => defined(rates.get(side), `the rate of ${side}`);
+    rounds.push(`${mb(rateOf(ours))}/${mb(rateOf(anchor))}`);
+    ratios.push(rateOf(ours) / rateOf(anchor));
   }
   return { ratio: median(ratios), rounds, ratios };
 }
@@ -561,7 +566,7 @@ async function hover(file: string, size: number, metric: Metric): Promise<void> 
     }
     console.log(
       `transcript hover: harn/validateArtifactFile ${validateSeconds.toFixed(2)} s (${result.kind}, ${result.lines} lines, ${result.problems} problems); ` +
-        `${answered}/${HOVERS} hovers answered, median ${median(samples).toFixed(2)} ms, max ${Math.max(...samples).toFixed(2)} ms, first ${samples[0].toFixed(2)} ms; ` +
+        `${answered}/${HOVERS} hovers answered, median ${median(samples).toFixed(2)} ms, max ${Math.max(...samples).toFixed(2)} ms, first ${defined(samples[0], 'the first hover time').toFixed(2)} ms; ` +
         `server peak RSS ${serverHwm}`,
     );
     if (answered < HOVERS) throw new Error(`only ${answered}/${HOVERS} hovers answered; stderr: ${stderr.join('')}`);

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS } from '../../server/src/boundaries/workspaceGate';
 import { KEYWORDS } from '../../server/src/harn/tokens';
+import { defined } from '../support/assertions';
 import { median, mulberry32, percentile } from './stats';
 
 type Metric = (name: string, value: number, unit: string, goal: string) => void;
@@ -102,6 +103,8 @@ const REGISTRY_PATH = DEFAULT_GATE_SETTINGS.registryPath;
 const FUNNEL_PATH = DEFAULT_GATE_SETTINGS.funnelPath;
 /** A file that constructs a registered boundary without being its anchor: one expected finding. */
 const STRAY_SITE = 'crates/harn-vm/src/llm/retry_policy.rs';
+/** The boundary STRAY_SITE constructs (provider_admission_gate). */
+const STRAY = defined(BOUNDARIES[4], 'the fifth boundary');
 /** A `.harn` file reporting an id nobody registered: one more expected finding. */
 const UNKNOWN_SITE = 'crates/harn-stdlib/src/stdlib/agent/compaction.harn';
 
@@ -126,7 +129,7 @@ class Gen {
     return lo + Math.floor(this.random() * (hi - lo + 1));
   }
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.random() * items.length)];
+    return defined(items[Math.floor(this.random() * items.length)], 'an item picked from an empty list');
   }
   chance(p: number): boolean {
     return this.random() < p;
@@ -140,12 +143,12 @@ class Gen {
   camel(parts = this.int(1, 3)): string {
     return Array.from({ length: parts }, () => {
       const w = this.word();
-      return w[0].toUpperCase() + w.slice(1);
+      return w.charAt(0).toUpperCase() + w.slice(1);
     }).join('');
   }
   sentence(): string {
     const s = Array.from({ length: this.int(5, 14) }, () => this.word()).join(' ');
-    return s[0].toUpperCase() + s.slice(1) + '.';
+    return s.charAt(0).toUpperCase() + s.slice(1) + '.';
   }
   /** A file size in bytes: mostly a few KB, some larger. */
   size(): number {
@@ -254,7 +257,7 @@ function rustFile(g: Gen, target: number, options: RustOptions = {}): string {
     const name = g.camel(2);
     const r = g.random();
     let block: string;
-    if (r < 0.35) block = rustStruct(g, name) + rustImpl(g, name, () => (sites.length && g.chance(0.5) ? [sites.shift()!] : []));
+    if (r < 0.35) block = rustStruct(g, name) + rustImpl(g, name, () => (sites.length && g.chance(0.5) ? sites.splice(0, 1) : []));
     else if (r < 0.55) block = rustEnum(g, name);
     else block = rustFreeFn(g);
     // Stay near the target size: a block that overshoots it ends the file instead, sites permitting.
@@ -371,7 +374,7 @@ function harnFile(g: Gen, target: number, options: { sites?: string[]; marker?: 
   if (options.marker) out += `const MARKER_EVENT = "${options.marker}"\n\n`;
   const sites = [...(options.sites ?? [])];
   while (out.length < target || sites.length > 0) {
-    const block = harnFn(g, sites.length && g.chance(0.5) ? [sites.shift()!] : []);
+    const block = harnFn(g, sites.length && g.chance(0.5) ? sites.splice(0, 1) : []);
     if (out.length + block.length > target * 1.25 && out.length > target * 0.6 && !block.includes('boundary: "') && sites.length === 0) break;
     out += block;
   }
@@ -444,7 +447,7 @@ function randomRustPath(g: Gen, layout: Layout): string {
   const r = g.random();
   if (r < 0.08) return `crates/${crate}/tests/${g.snake(2)}.rs`;
   const suffix = r < 0.14 ? '_tests' : '';
-  return `${g.pick(layout.src.get(crate)!)}/${g.snake(g.int(1, 2))}${suffix}.rs`;
+  return `${g.pick(defined(layout.src.get(crate), `the folders of ${crate}`))}/${g.snake(g.int(1, 2))}${suffix}.rs`;
 }
 
 function randomHarnPath(g: Gen, layout: Layout): string {
@@ -533,7 +536,7 @@ function generateTree(seed: number): Tree {
     if (a.anchor.endsWith('.rs')) put(a.anchor, rustFile(g, g.size(), { marker: a.marker }));
     else put(a.anchor, harnFile(g, g.size(), { marker: a.marker }));
   }
-  put(STRAY_SITE, rustFile(g, g.size(), { uses: [BOUNDARY_USE], sites: [rustSite(BOUNDARIES[4])] }));
+  put(STRAY_SITE, rustFile(g, g.size(), { uses: [BOUNDARY_USE], sites: [rustSite(STRAY)] }));
   put(UNKNOWN_SITE, harnFile(g, g.size(), { sites: [harnSite('compaction_overflow')], prose: true }));
 
   // The bulk.
@@ -567,7 +570,9 @@ function generateTree(seed: number): Tree {
     else if (r < 0.8) ignored.set(`target/debug/deps/${g.snake(2)}-${hash}.d`, docFile(g, 2000));
     else ignored.set(`target/debug/incremental/${g.snake(1)}-${hash}/${g.snake(1)}.rs`, rustFile(g, 3000));
   }
-  for (let i = 0; i < 30; i++) ignored.set(`crates/harn-lsp/generated/${g.snake(2)}_${i}.rs`, rustFile(g, 4000, { uses: [BOUNDARY_USE], sites: [`        let _ = BoundaryId::${BOUNDARIES[1].variant};`] }));
+  const generatedSite = `        let _ = BoundaryId::${defined(BOUNDARIES[1], 'the second boundary').variant};`;
+  for (let i = 0; i < 30; i++)
+    ignored.set(`crates/harn-lsp/generated/${g.snake(2)}_${i}.rs`, rustFile(g, 4000, { uses: [BOUNDARY_USE], sites: [generatedSite] }));
   for (let i = 0; i < 20; i++) ignored.set(`crates/harn-stdlib/.cache/${g.snake(2)}_${i}.harn`, harnFile(g, 3000, { sites: [harnSite('ghost_boundary')] }));
   ignored.set('crates/harn-cli/build.log', docFile(g, 5000));
 
@@ -613,9 +618,10 @@ function gateVsGitGrep(tree: Tree, metric: Metric): void {
   const inScope = git(tree.root, ['ls-files', '--', 'crates/*.rs', 'crates/*.harn']).split('\n').filter(Boolean).length;
   if (first.scannedFiles !== inScope) throw new Error(`the gate scanned ${first.scannedFiles} files, git lists ${inScope}`);
   const leaked = first.allSites.filter((s) => s.path.startsWith('target/') || s.path.includes('/generated/') || s.path.includes('/.cache/'));
-  if (leaked.length > 0) throw new Error(`ignored files were scanned: ${leaked[0].path}`);
+  const [firstLeak] = leaked;
+  if (firstLeak) throw new Error(`ignored files were scanned: ${firstLeak.path}`);
   const kinds = first.result.findings.map((f) => `${f.kind} ${f.id}`);
-  const expected = [`unregistered_site ${BOUNDARIES[4].id}`, 'unknown_boundary compaction_overflow'];
+  const expected = [`unregistered_site ${STRAY.id}`, 'unknown_boundary compaction_overflow'];
   if (kinds.length !== expected.length || !expected.every((k) => kinds.includes(k))) throw new Error(`unexpected findings: ${kinds.join('; ')}`);
   const lines = (s: string): number => s.split('\n').filter(Boolean).length;
   const grepFiles = new Set([...greps.rust.split('\n'), ...greps.harn.split('\n')].filter(Boolean).map((l) => l.slice(0, l.indexOf(':'))));
@@ -683,7 +689,7 @@ function incremental(tree: Tree, metric: Metric): void {
   metric('gate_incremental_ms', percentile(samples, 95), 'ms', '<=10');
 }
 
-export async function runBoundaryBenchmarks(metric: Metric, wanted: (name: string) => boolean): Promise<void> {
+export function runBoundaryBenchmarks(metric: Metric, wanted: (name: string) => boolean): void {
   if (!wanted('gate_vs_git_grep') && !wanted('gate_incremental_ms')) return;
   if (spawnSync('git', ['--version']).status !== 0) {
     console.log('SKIP boundary benchmarks: git is not available');

@@ -20,12 +20,12 @@ function timeOnce(body: () => void): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
-export async function runHarnBenchmarks(
+export function runHarnBenchmarks(
   sources: string[],
   metric: Metric,
   wanted: (name: string) => boolean,
   childRate: (side: 'harn' | 'typescript') => number,
-): Promise<void> {
+): void {
   if (wanted('parse_vs_typescript')) parseVsTypescript(metric, childRate);
   if (wanted('keystroke_p95_ms')) keystroke(sources, metric);
 }
@@ -104,7 +104,7 @@ function keystroke(sources: string[], metric: Metric): void {
   const serverWork = (offset: number, insert: boolean): void => {
     const position = doc.positionAt(offset);
     const change = insert
-      ? { range: { start: position, end: position }, text: alphabet[Math.floor(random() * alphabet.length)] }
+      ? { range: { start: position, end: position }, text: alphabet.charAt(Math.floor(random() * alphabet.length)) }
       : { range: { start: position, end: doc.positionAt(offset + 1) }, text: '' };
     doc = TextDocument.update(doc, [change], doc.version + 1);
     const analysis = new HarnAnalysis(doc.getText());

@@ -39,13 +39,13 @@ async function main(): Promise<void> {
   } else {
     const sources = corpusFiles().map((f) => readCorpus(f));
     const { runHarnBenchmarks } = await import('./harn');
-    await runHarnBenchmarks(sources, metric, wanted, childRate);
+    runHarnBenchmarks(sources, metric, wanted, childRate);
   }
   {
     const { runParserEdgeBenchmarks } = await import('./parserEdges');
     runParserEdgeBenchmarks(corpusSkip ? undefined : corpusFiles().map((f) => readCorpus(f)), metric, wanted);
   }
-  await runBoundaryBenchmarks(metric, wanted);
+  runBoundaryBenchmarks(metric, wanted);
   await runArtifactBenchmarks(metric, wanted, __filename);
 }
 
