@@ -120,7 +120,8 @@ export async function runInCodeServer(options: { repoRoot: string; workspace: st
       exited = resolve;
     });
     await page.exposeFunction('codeAutomationLog', (_type: string, args: unknown) => {
-      console.log(...(Array.isArray(args) ? args : [args]));
+      const parts: unknown[] = Array.isArray(args) ? args : [args];
+      console.log(...parts);
     });
     await page.exposeFunction('codeAutomationExit', (code: number) => exited(code));
 

@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { defined } from '../../support/assertions';
 
 const EXTENSION_ID = 'harn-workbench.harn-workbench';
 const BROKEN = 'broken/main.harn';
@@ -61,14 +62,18 @@ function withCode(list: readonly vscode.Diagnostic[], code: string): vscode.Diag
 function waitForDiagnostics(uri: vscode.Uri, what: string, accept: (list: vscode.Diagnostic[]) => boolean, timeoutMs = WAIT_MS): Promise<vscode.Diagnostic[]> {
   return new Promise((resolve, reject) => {
     const key = uri.toString();
-    let timer: NodeJS.Timeout | undefined;
     // Subscribed before the first look, so no change falls between the two.
     const subscription = vscode.languages.onDidChangeDiagnostics((e) => {
       if (e.uris.some((u) => u.toString() === key)) check();
     });
+    // Started before the first look too (which may already finish): finish() always has a timer to clear.
+    const timer = setTimeout(() => {
+      finish();
+      reject(new Error(`${what}: not within ${timeoutMs} ms on ${vscode.workspace.asRelativePath(uri)}; its diagnostics:\n  ${describeDiagnostics(vscode.languages.getDiagnostics(uri))}`));
+    }, timeoutMs);
     const finish = (): void => {
       subscription.dispose();
-      if (timer) clearTimeout(timer);
+      clearTimeout(timer);
     };
     function check(): boolean {
       const now = vscode.languages.getDiagnostics(uri);
@@ -77,11 +82,7 @@ function waitForDiagnostics(uri: vscode.Uri, what: string, accept: (list: vscode
       resolve(now);
       return true;
     }
-    if (check()) return;
-    timer = setTimeout(() => {
-      finish();
-      reject(new Error(`${what}: not within ${timeoutMs} ms on ${vscode.workspace.asRelativePath(uri)}; its diagnostics:\n  ${describeDiagnostics(vscode.languages.getDiagnostics(uri))}`));
-    }, timeoutMs);
+    check();
   });
 }
 
@@ -170,7 +171,7 @@ describe('scenarios 2-5: the demo repository', () => {
     const targets = (found ?? []).map((f) => ('targetUri' in f ? { uri: f.targetUri, range: f.targetSelectionRange ?? f.targetRange } : { uri: f.uri, range: f.range }));
     const shown = JSON.stringify(targets.map((t) => `${vscode.workspace.asRelativePath(t.uri)} ${at(t.range.start)}-${at(t.range.end)}`));
     assert.equal(targets.length, 1, `one definition: ${shown}`);
-    const target = targets[0]!;
+    const target = defined(targets[0], 'the definition');
     assert.equal(target.uri.toString(), fileUri('lib/prompts.harn').toString(), `the definition is in lib/prompts.harn: ${shown}`);
     const prompts = await vscode.workspace.openTextDocument(target.uri);
     const declaration = positionOf(prompts, 'pub fn triage_system_prompt(', 'pub fn '.length);
@@ -185,9 +186,9 @@ describe('scenarios 2-5: the demo repository', () => {
     // One problem, one diagnostic: the live check's (with "Did you mean"), not also the gate's from before the file was opened.
     const diagnostics = await waitForDiagnostics(document.uri, 'one unknown_boundary with "Did you mean"', (all) => {
       const unknown = withCode(all, 'unknown_boundary');
-      return unknown.length === 1 && /Did you mean/.test(unknown[0]!.message);
+      return unknown.length === 1 && /Did you mean/.test(unknown[0]?.message ?? '');
     });
-    const unknown = withCode(diagnostics, 'unknown_boundary')[0]!;
+    const unknown = defined(withCode(diagnostics, 'unknown_boundary')[0], 'the unknown_boundary diagnostic');
     assert.equal(unknown.source, 'harn.boundaries');
     assert.equal(unknown.severity, vscode.DiagnosticSeverity.Error, 'unknown_boundary is an error');
     assert.ok(unknown.range.start.isEqual(idStart), `it starts at the id's opening quote (${at(idStart)}, Ln 7, Col 17): ${describeDiagnostics([unknown])}`);
@@ -213,11 +214,12 @@ describe('scenarios 2-5: the demo repository', () => {
     const [unknown] = withCode(
       await waitForDiagnostics(document.uri, 'one unknown_boundary with "Did you mean"', (all) => {
         const found = withCode(all, 'unknown_boundary');
-        return found.length === 1 && /Did you mean/.test(found[0]!.message);
+        return found.length === 1 && /Did you mean/.test(found[0]?.message ?? '');
       }),
       'unknown_boundary',
     );
-    const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', document.uri, unknown!.range);
+    const { range } = defined(unknown, 'the unknown_boundary diagnostic');
+    const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', document.uri, range);
     const titles = actions.map((a) => a.title);
     const title = `Register boundary 'chat_turn_capp' in ${REGISTRY} and ${FUNNEL}`;
     const register = actions.find((a): a is vscode.CodeAction => a.title === title && 'edit' in a && a.edit !== undefined);
@@ -242,7 +244,10 @@ describe('scenarios 2-5: the demo repository', () => {
     assert.ok(idLine > 0, `the registry has the new id:\n${registry.getText()}`);
     assert.equal(lines[idLine - 1]?.trim(), '[[boundary]]', `the id line follows a [[boundary]] header:\n${registry.getText()}`);
     const entry: string[] = [];
-    for (let i = idLine + 1; i < lines.length && !/^\s*(\[|#|$)/.test(lines[i]!); i++) entry.push(lines[i]!.trim());
+    for (const line of lines.slice(idLine + 1)) {
+      if (/^\s*(\[|#|$)/.test(line)) break;
+      entry.push(line.trim());
+    }
     assert.ok(entry.includes(`anchors = ["${SUMMARIZE}"]`), `the entry anchors the reporting file: ${JSON.stringify(entry)}`);
     if (registry.isDirty) assert.ok(await registry.save(), 'the registry saves');
     assert.match(readFileSync(registry.uri.fsPath, 'utf8'), /id = "chat_turn_capp"/, 'the new entry is on disk');
@@ -267,7 +272,7 @@ describe('scenarios 2-5: the demo repository', () => {
     assert.ok(readFileSync(document.uri.fsPath, 'utf8').includes(line), 'the edit is on disk');
     const variant = positionOf(document, line, '    let _capped = BoundaryId::'.length);
     const sites = await waitForDiagnostics(document.uri, 'unregistered_site on response.rs', (all) => withCode(all, 'unregistered_site').length > 0);
-    const site = withCode(sites, 'unregistered_site')[0]!;
+    const site = defined(withCode(sites, 'unregistered_site')[0], 'the unregistered_site diagnostic');
     assert.equal(site.severity, vscode.DiagnosticSeverity.Error, 'unregistered_site is an error');
     assert.match(site.message, /chat_turn_cap/, site.message);
     assert.ok(site.range.contains(variant), `it is on BoundaryId::ChatTurnCap (${at(variant)}): ${describeDiagnostics([site])}`);
@@ -278,7 +283,7 @@ describe('scenarios 2-5: the demo repository', () => {
     assert.ok(await document.save(), 'response.rs saves again');
     const registry = fileUri(REGISTRY);
     const stale = await waitForDiagnostics(registry, 'stale_entry on the registry', (all) => withCode(all, 'stale_entry').length > 0);
-    assert.match(withCode(stale, 'stale_entry')[0]!.message, /response_content_extraction/, describeDiagnostics(stale));
+    assert.match(defined(withCode(stale, 'stale_entry')[0], 'the stale_entry diagnostic').message, /response_content_extraction/, describeDiagnostics(stale));
     assert.ok(withCode(vscode.languages.getDiagnostics(document.uri), 'unregistered_site').length > 0, 'the unregistered_site finding stays');
   });
 });
@@ -315,14 +320,14 @@ describe('scenario 6: run artifacts', () => {
     const healthy = await open(`${HEALTHY}/run.json`);
     const { document } = await open(`${TAMPERED}/run.json`);
     const record = JSON.parse(document.getText()) as { observability: { transcript_pointers: { descriptor: { sha256: string } }[] } };
-    const stated = record.observability.transcript_pointers[0]!.descriptor.sha256;
+    const stated = defined(record.observability.transcript_pointers[0], 'the first transcript pointer').descriptor.sha256;
     const actual = `sha256:${createHash('sha256').update(readFileSync(fileUri(`${TAMPERED}/${TRANSCRIPT}`).fsPath)).digest('hex')}`;
     assert.notEqual(stated, actual, 'the tampered transcript no longer matches its descriptor');
 
     const diagnostics = await waitForDiagnostics(document.uri, 'digest_mismatch', (all) => withCode(all, 'digest_mismatch').length > 0);
     const digest = withCode(diagnostics, 'digest_mismatch');
     assert.equal(digest.length, 1, `one digest_mismatch:\n  ${describeDiagnostics(diagnostics)}`);
-    const mismatch = digest[0]!;
+    const mismatch = defined(digest[0], 'the digest_mismatch diagnostic');
     assert.equal(mismatch.severity, vscode.DiagnosticSeverity.Error, 'digest_mismatch is an error');
     const value = positionOf(document, `"sha256": "${stated}"`, '"sha256": '.length);
     assert.ok(mismatch.range.start.isEqual(value), `it starts at the sha256 value (${at(value)}, Ln 63, Col 21): ${describeDiagnostics(digest)}`);
