@@ -91,8 +91,13 @@ export function parse(source: string): ParseResult {
   return { file, tokens, comments, diagnostics };
 }
 
-function mergeSorted(a: OffsetDiagnostic[], b: OffsetDiagnostic[]): OffsetDiagnostic[] {
-  return a.concat(b).sort((x, y) => x.start - y.start);
+/**
+ * Lexer and parser diagnostics in source order. A parser complaint about a token the lexer already
+ * reported (an unterminated string read as a stray operand) says nothing more: it is dropped.
+ */
+function mergeSorted(lexer: OffsetDiagnostic[], parser: OffsetDiagnostic[]): OffsetDiagnostic[] {
+  const lexed = new Set(lexer.map((d) => `${d.start}:${d.end}`));
+  return lexer.concat(parser.filter((d) => !lexed.has(`${d.start}:${d.end}`))).sort((x, y) => x.start - y.start);
 }
 
 /** More diagnostics than this help nobody (binary data opened as Harn yields one per few bytes). */
