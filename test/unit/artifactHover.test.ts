@@ -5,7 +5,6 @@
 // Rows are synthetic: the spec's examples (spec/harn-artifacts.md §1, §3) and our own.
 
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
@@ -21,18 +20,10 @@ import {
 import { artifactOutline, type OutlineNode, type OutlineRow } from '../../server/src/artifacts/outline';
 import { code, codeBlock, escapeText } from '../../server/src/text/markdown';
 import { defined } from '../support/assertions';
+import { md } from '../support/markdownRender';
 
 // markdown-it is what VS Code's own Markdown preview uses (hovers use marked, with the same CommonMark rules for
 // code spans, fences and escapes); it comes with @vscode/vsce.
-const requireCjs = createRequire(import.meta.url);
-const MarkdownIt = requireCjs('markdown-it') as new (options: { html: boolean; linkify: boolean }) => {
-  render(src: string): string;
-  renderInline(src: string): string;
-  validateLink: (url: string) => boolean;
-};
-const md = new MarkdownIt({ html: true, linkify: true });
-// markdown-it drops javascript:/file: links by default; accept every target so that any injected link shows up.
-md.validateLink = () => true;
 
 const LINK = (line: number): string => `file:///w/r9-llm/llm_transcript.jsonl#L${line + 1}`;
 

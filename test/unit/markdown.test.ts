@@ -6,7 +6,6 @@
 // rules), with raw HTML and linkify on and every link target accepted, so that anything injected shows up.
 
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { rowHover } from '../../server/src/artifacts/hover';
@@ -17,16 +16,8 @@ import { completionsAt } from '../../server/src/harn/completion';
 import { hoverAt } from '../../server/src/harn/hover';
 import type { ModuleHost } from '../../server/src/harn/resolve';
 import { code, codeBlock, escapeText, isLinkTarget, link, plain, strong, userMarkdown } from '../../server/src/text/markdown';
+import { md } from '../support/markdownRender';
 
-const requireCjs = createRequire(import.meta.url);
-const MarkdownIt = requireCjs('markdown-it') as new (options: { html: boolean; linkify: boolean }) => {
-  render(src: string): string;
-  renderInline(src: string): string;
-  validateLink: (url: string) => boolean;
-};
-const md = new MarkdownIt({ html: true, linkify: true });
-// markdown-it refuses javascript:/file: targets by default; accept every target so that any injected link shows.
-md.validateLink = () => true;
 
 const LONG = 'A'.repeat(100_000) + '![x](http://evil/x.png)';
 
