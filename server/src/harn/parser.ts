@@ -34,23 +34,37 @@ const TOP_LEVEL_DECLARATION_WORDS = new Set([
   'pub', 'fn', 'pipeline', 'import', 'tool', 'struct', 'enum', 'interface', 'impl', 'skill', 'eval_pack', 'type',
 ]);
 
-/** Tokens after `?` that make it a ternary rather than the postfix try operator (spec §1.7 trap 2). */
+/**
+ * Tokens after `?` that may start a ternary branch (upstream 0.10's list). With one, `?` is a ternary
+ * only when a `:` follows at the same nesting (see Parser.ternaryColonAhead); otherwise it is an
+ * optional subscript (`x?[i]`) or the postfix try operator (`x?`).
+ */
 function startsTernaryBranch(t: Token): boolean {
   switch (t.kind) {
     case TokenKind.Identifier:
     case TokenKind.Int:
     case TokenKind.Float:
+    case TokenKind.Duration:
     case TokenKind.String:
+    case TokenKind.RawString:
     case TokenKind.StringHead:
       return true;
     case TokenKind.Keyword:
-      return t.value === 'true' || t.value === 'false' || t.value === 'nil' || t.value === 'fn';
+      return TERNARY_BRANCH_KEYWORDS.has(t.value);
     case TokenKind.Punct:
-      return t.value === '(' || t.value === '{' || t.value === '!' || t.value === '-';
+      return t.value === '(' || t.value === '[' || t.value === '{' || t.value === '!' || t.value === '-';
     default:
       return false;
   }
 }
+
+const TERNARY_BRANCH_KEYWORDS: ReadonlySet<string> = new Set([
+  'true', 'false', 'nil', 'fn', 'if', 'match', 'try', 'spawn', 'parallel', 'retry', 'deadline',
+  'ask_user', 'dual_control', 'escalate_to', 'request_approval',
+]);
+
+/** Tokens that, at the start of a line inside a ternary, continue it (upstream's list): the `:` and binary and member operators. */
+const TERNARY_CONTINUATION = new Set([':', '+', '*', '/', '%', '**', '&&', '||', '==', '!=', '<', '>', '<=', '>=', '??', '|>', '.', '?.']);
 
 /** Keywords that start a statement: a line starting with one ends error recovery even inside brackets. */
 const RECOVERY_KEYWORDS = new Set([
@@ -131,6 +145,8 @@ class Parser {
    * tokens, so it would fail again; without this, `a < b > (` nested n deep is re-read 2^n times.
    */
   private failedGenericCalls = new Set<number>();
+  /** Token indexes of `?` whose ternaryColonAhead answer is known. */
+  private ternaryColonCache = new Map<number, boolean>();
 
   private readonly eof: Token;
 
@@ -1587,13 +1603,14 @@ class Parser {
     const condition = this.parseBinary(1);
     if (this.at('?')) {
       this.pos++;
-      const then = this.parseBinary(1);
-      this.expect(':', "':' in the conditional expression");
-      // Nested ternaries need parentheses upstream; reading one here too is harmless. Each one nests
+      // Both branches may hold a ternary (upstream 0.10; v0.7 wanted parentheses). Each one nests
       // (`a ? b : c ? d : …` is right-nested), so it counts against MAX_NESTING.
       this.enter();
+      let then: A.Expr;
       let otherwise: A.Expr;
       try {
+        then = this.parseTernary();
+        this.expect(':', "':' in the conditional expression");
         otherwise = this.parseTernary();
       } finally {
         this.depth--;
@@ -1724,13 +1741,15 @@ class Parser {
           expr = this.parseIndexOrSlice(expr, false);
           continue;
         case '?': {
+          // A ternary when a branch can start here and a `:` follows at this nesting (upstream 0.10):
+          // so `c ? [1] : [2]` is a ternary and `a?[0] ?? b` an optional subscript.
+          if (startsTernaryBranch(this.peek()) && this.ternaryColonAhead()) return expr;
           const n = this.peek();
           if (this.is(n, '[') && !n.nlBefore) {
             this.pos++;
             expr = this.parseIndexOrSlice(expr, true);
             continue;
           }
-          if (startsTernaryBranch(n) && !(n.nlBefore && this.newlineStack[this.newlineStack.length - 1])) return expr;
           this.pos++;
           expr = { kind: 'TryPostfix', operand: expr, start: expr.start, end: t.end };
           continue;
@@ -1752,6 +1771,46 @@ class Parser {
           return expr;
       }
     }
+  }
+
+  /**
+   * From the `?` at the current token: whether a `:` follows at the same bracket depth before the
+   * expression can have ended: before a closing bracket, a `,` or `;`, the end of the file, or a line
+   * break that no `:` or binary/member operator continues (a line break right after the `?` is allowed).
+   * Upstream 0.10 reads the same way but also scans past `,` and `;` (so there `f(a?[0], b: 1)` reads
+   * `?` as a ternary and fails); stopping there keeps such optional subscripts valid.
+   * Linear over a chain of `?`: a scan that passes another `?` at its own depth settles that one's answer too.
+   */
+  private ternaryColonAhead(): boolean {
+    const known = this.ternaryColonCache.get(this.pos);
+    if (known !== undefined) return known;
+    const passed: number[] = [];
+    let depth = 0;
+    let atBranchStart = true;
+    let answer = false;
+    for (let i = this.pos + 1; ; i++) {
+      const t = this.tokenAt(i);
+      if (t.kind === TokenKind.EOF) break;
+      if (depth === 0) {
+        if (t.nlBefore && !atBranchStart && !(t.kind === TokenKind.Punct && TERNARY_CONTINUATION.has(t.value))) break;
+        atBranchStart = false;
+        if (t.kind === TokenKind.Punct) {
+          const v = t.value;
+          if (v === ':') {
+            answer = true;
+            break;
+          }
+          if (v === ')' || v === ']' || v === '}' || v === ',' || v === ';') break;
+          if (v === '?' && !this.tokenAt(i + 1).nlBefore) passed.push(i);
+        }
+      }
+      if (t.kind === TokenKind.StringHead) depth++;
+      else if (t.kind === TokenKind.StringTail) depth = Math.max(0, depth - 1);
+      else depth = Math.max(0, depth + this.bracketDelta(t));
+    }
+    this.ternaryColonCache.set(this.pos, answer);
+    for (const i of passed) this.ternaryColonCache.set(i, answer);
+    return answer;
   }
 
   /** Spec §1.7 trap 1: `Upper {` followed by `}` or `name:`/`"str":` is a struct construction. */
