@@ -451,6 +451,30 @@ describe('§1.8 0.8–0.10 syntax', () => {
     assert.deepEqual([single.isPub, single.scopedPath?.map((n) => n.text), single.names], [true, ['pkg', 'mod', 'name'], undefined]);
   });
 
+  test('namespace imports `import * as ui from "std/ui"`, also `pub`', () => {
+    const source = 'import * as ui from "std/ui"';
+    const imp = only(source, 'ImportDecl');
+    assert.deepEqual(
+      [imp.isPub, slice(source, imp.namespace), imp.path?.value, slice(source, imp.path), imp.names, imp.scopedPath, slice(source, imp)],
+      [false, 'ui', 'std/ui', '"std/ui"', undefined, undefined, source],
+    );
+    const pub = only('pub import * as forms from "./forms"', 'ImportDecl');
+    assert.deepEqual([pub.isPub, pub.namespace?.text, pub.path?.value, pub.start, pub.end], [true, 'forms', './forms', 0, 36]);
+    // Newlines are free inside the import, as in `import { … } from`.
+    assert.equal(only('import *\n  as ui\n  from "std/ui"', 'ImportDecl').namespace?.text, 'ui');
+    const expected: Record<string, string[]> = {
+      'import * from "x"': ["9-13 syntax_error: Expected 'as' after 'import *', got 'from'"],
+      'import * as from "x"': ["12-16 syntax_error: Expected namespace name, got 'from'"],
+      'import * as ui "x"': ["15-18 syntax_error: Expected 'from' after the namespace name, got string"],
+      'import * as ui from x': ['20-21 syntax_error: Expected module path, got identifier \'x\''],
+      'import * as ask_user from "x"': ["12-20 syntax_error: Expected namespace name, got 'ask_user' (reserved keyword)"],
+    };
+    for (const [broken, diagnostics] of Object.entries(expected)) assert.deepEqual(diagnosticsOf(broken), diagnostics, broken);
+    // A half-written one keeps the name read so far.
+    const partial = parse('import * as ui from\nfn f() {}').file.statements;
+    assert.deepEqual(partial.map((s) => (s.kind === 'ImportDecl' ? `import ${s.namespace?.text ?? '∅'}` : s.kind)), ['import ui', 'FnDecl']);
+  });
+
   test('attribute values that are paths or calls', () => {
     const source = '@trigger(on: github.pr_opened, when: schedule("*/30 * * * *"))\npipeline review(task) {}';
     const decl = only(source, 'PipelineDecl');

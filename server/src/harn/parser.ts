@@ -1047,9 +1047,26 @@ class Parser {
 
   private parseImport(start: number, isPub: boolean): A.ImportDecl {
     this.expect('import');
-    const node: A.ImportDecl = { kind: 'ImportDecl', isPub, path: undefined, names: undefined, scopedPath: undefined, start, end: this.prevEnd };
+    const node: A.ImportDecl = {
+      kind: 'ImportDecl',
+      isPub,
+      path: undefined,
+      names: undefined,
+      scopedPath: undefined,
+      namespace: undefined,
+      start,
+      end: this.prevEnd,
+    };
     this.partial = node;
-    if (this.at('{')) {
+    if (this.eat('*')) {
+      // 0.10 namespace import: `import * as ui from "std/ui"`.
+      if (!this.atWord('as')) this.fail("'as' after 'import *'");
+      this.pos++;
+      node.namespace = this.expectName('namespace name');
+      node.end = this.prevEnd;
+      this.expect('from', "'from' after the namespace name");
+      node.path = this.expectStringLiteral('module path');
+    } else if (this.at('{')) {
       const names: A.Name[] = [];
       node.names = names;
       this.pos++;
