@@ -2214,7 +2214,7 @@ class Parser {
         raw: false,
         triple: !!t.triple,
         parts: [{ kind: 'Text', start: contentStart, end: contentEnd }],
-        value: t.triple ? dedentTriple(text) : unescape(text),
+        value: t.triple ? dedentTriple(text).replace(/\\\$\{/g, '${') : unescape(text),
         start: t.start,
         end: t.end,
       };
@@ -2222,6 +2222,8 @@ class Parser {
     if (t.kind !== TokenKind.StringHead) return this.fail('string');
     const parts: A.StringPart[] = [{ kind: 'Text', start: t.start + quote, end: t.end - 2 }];
     let end: number;
+    // The token ending in the current hole's `${`: the lexer marks it unterminated when a line break cut the hole.
+    let opener = t;
     for (;;) {
       const holeStart = this.prevEnd;
       let expr: A.Expr | undefined;
@@ -2239,7 +2241,7 @@ class Parser {
           this.tok.kind === TokenKind.StringMiddle ||
           this.tok.kind === TokenKind.StringTail ||
           this.tok.kind === TokenKind.EOF ||
-          (this.tok.nlBefore && !t.triple);
+          (this.tok.nlBefore && !opener.terminated);
         if (expr && !endsHole()) this.reportExpected("'}' to close the interpolation");
         while (!endsHole()) this.pos++;
       }
@@ -2250,6 +2252,7 @@ class Parser {
       if (part.kind === TokenKind.StringMiddle) {
         this.pos++;
         parts.push({ kind: 'Text', start: part.start + 1, end: part.end - 2 });
+        opener = part;
         continue;
       }
       if (part.kind === TokenKind.StringTail) {
