@@ -1,6 +1,7 @@
 // Namespace imports (`import * as ui from "std/ui"`, Harn 0.10) in the pure .harn feature modules:
 // scopes, completion after `ui.`, hover and definition on `ui.member` (into the imported module, through
-// namespaces re-exported by `pub import * as`), and the outline. Parsing is pinned in parser.test.ts.
+// namespaces re-exported by `pub import * as`), and the outline; and scoped imports (`import
+// std::ui::{page}`, 0.10), whose module path is the segments joined by `/`. Parsing is pinned in parser.test.ts.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -167,5 +168,20 @@ describe('namespace imports', () => {
         ['function', 'f', '()', 'fn f() {}', 'f'],
       ],
     );
+  });
+});
+
+describe('scoped imports', () => {
+  test('`import std::ui::{page}` resolves like `import { page } from "std/ui"`', () => {
+    const source = 'import std::ui::{page, Tone}\nlet p = page("t")\n';
+    const analysis = new HarnAnalysis(source);
+    assert.deepEqual(analysis.parsed.diagnostics, []);
+    assert.equal(resolveName(analysis.scopes, 'page', at(source, 'page("t")'))?.modulePath, 'std/ui');
+    assert.equal(definitionName(analysis, '/ws/main.harn', at(source, 'page("t")')), 'std:ui.harn:page');
+    const hover = defined(hoverAt(analysis, '/ws/main.harn', at(source, 'page("t")'), host, '/ws'), 'the hover');
+    assert.match(hover.markdown, /^```harn\npub fn page\(title: string\) -> string\n```/);
+    const labels = completionsAt(analysis, '/ws/main.harn', source.length, host).map((i) => `${i.kind} ${i.label}`);
+    assert.ok(labels.includes('function page') && labels.includes('enum Tone'), labels.join(', '));
+    assert.ok(!labels.includes('module forms'), 'only the selected names are imported');
   });
 });

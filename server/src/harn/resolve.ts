@@ -4,7 +4,7 @@
 import { HarnAnalysis, isWord } from './analysis';
 import * as A from './ast';
 import { Builtin, BUILTINS } from './builtins';
-import { Binding, exportedBindings, resolveName } from './scope';
+import { Binding, exportedBindings, importModulePath, resolveName } from './scope';
 import { TokenKind } from './tokens';
 
 /** Loads the files a document imports. Implemented over open documents and the disk by the server and CLI. */
@@ -139,7 +139,7 @@ export function moduleExports(host: ModuleHost, file: string | undefined, depth 
 export function importedBindings(analysis: HarnAnalysis, file: string, host: ModuleHost): LocatedBinding[] {
   const out: LocatedBinding[] = [];
   for (const decl of analysis.scopes.imports) {
-    const modulePath = decl.path?.value;
+    const modulePath = decl.names ? importModulePath(decl) : decl.path?.value;
     if (modulePath === undefined || decl.namespace) continue;
     const target = host.resolveImport(file, modulePath);
     const imported = target ? host.load(target) : undefined;

@@ -101,7 +101,7 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: FileScopes): vo
             nameNode: name,
             declaration: stmt,
             visibleFrom: scope.start,
-            modulePath: stmt.path?.value ?? stmt.scopedPath?.map((n) => n.text).join('::'),
+            modulePath: importModulePath(stmt),
           });
         }
       } else {
@@ -110,6 +110,11 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: FileScopes): vo
     }
     addNested(stmt, scope, file);
   }
+}
+
+/** The module path of an import: its string, or for `import std::agent::{a}` the segments joined by `/` ("std/agent"), as upstream lowers it. */
+export function importModulePath(decl: A.ImportDecl): string | undefined {
+  return decl.path?.value ?? decl.scopedPath?.map((n) => n.text).join('/');
 }
 
 function child(scope: Scope, node: A.NodeBase): Scope {
