@@ -413,6 +413,10 @@ describe('§1.8 0.8–0.10 syntax', () => {
     assert.deepEqual([first.operator, sx(first.target), sx(first.value)], [':', 'budget', '2.5']);
     // `cost_route` is still a name elsewhere.
     assert.equal(ex('let v = cost_route(1)'), '(call cost_route 1)');
+    // Options may also be separated by commas (upstream 0.10); eval_pack entries may not (as upstream).
+    const commas = bodyOf(only('cost_route { budget: 5, model: "m",\n  f()\n}', 'BlockStmt'));
+    assert.deepEqual(commas.map((st) => (st.kind === 'Assign' ? `${sx(st.target)}:${sx(st.value)}` : st.kind)), ['budget:5', 'model:"m"', 'ExprStmt']);
+    assert.deepEqual(diagnosticsOf('eval_pack p { a: 1, b: 2 }'), ["18-19 syntax_error: Expected statement separator (`;` or newline), got ','"]);
   });
 
   test('HITL calls with named arguments', () => {

@@ -867,7 +867,7 @@ class Parser {
     this.partial = node;
     // Entries are `key: expr`, `summarize { … }` or statements: parse them all as statements, reading
     // `key: expr` lines as labelled expressions.
-    node.body = this.parseBlock(true);
+    node.body = this.parseBlock('eval_pack');
     node.end = node.body.end;
     return node;
   }
@@ -1186,12 +1186,13 @@ class Parser {
     return this.expectName('variable name or destructuring pattern');
   }
 
-  private parseBlock(evalPackEntries = false): A.Block {
+  /** A `{ … }` block of statements, or of eval_pack / cost_route entries mixed with statements. */
+  private parseBlock(entries?: 'eval_pack' | 'cost_route'): A.Block {
     const open = this.expect('{', "'{' to start a block");
     let statements: A.Stmt[];
     this.newlineStack.push(true);
     try {
-      statements = evalPackEntries ? this.parseEvalPackEntries(open) : this.parseStatementList(open);
+      statements = entries ? this.parseEvalPackEntries(open, entries === 'cost_route') : this.parseStatementList(open);
     } finally {
       this.newlineStack.pop();
     }
@@ -1213,8 +1214,11 @@ class Parser {
     return false;
   }
 
-  /** eval_pack and cost_route bodies mix `key: expr` entries, `summarize { … }` and statements. */
-  private parseEvalPackEntries(open: Token): A.Stmt[] {
+  /**
+   * eval_pack and cost_route bodies mix `key: expr` entries, `summarize { … }` and statements. In a
+   * cost_route a `,` may also separate the `key: expr` options (upstream 0.10).
+   */
+  private parseEvalPackEntries(open: Token, commaAfterEntries: boolean): A.Stmt[] {
     const statements: A.Stmt[] = [];
     let afterSemicolon = false;
     while (!this.at('}') && !this.atEOF()) {
@@ -1236,6 +1240,7 @@ class Parser {
           const value = this.parseExpression();
           const target: A.Identifier = { kind: 'Identifier', name: key.text, start: key.start, end: key.end };
           statements.push({ kind: 'Assign', operator: ':', target, value, start: key.start, end: value.end });
+          if (commaAfterEntries && this.eat(',')) afterSemicolon = true;
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
           this.synchronize(startPos);
@@ -1518,7 +1523,7 @@ class Parser {
       argument = this.parsePrimary();
     }
     // `cost_route { name: expr … stmts }` mixes `key: value` entries with statements, like eval_pack.
-    const body = this.parseBlock(t.value === 'cost_route');
+    const body = this.parseBlock(t.value === 'cost_route' ? 'cost_route' : undefined);
     return { kind: 'BlockStmt', keyword: t.value, argument, body, start: t.start, end: this.prevEnd };
   }
 
