@@ -156,6 +156,11 @@ describe('namespace imports', () => {
     const selective = defined(host.load('/ws/selective.harn'), 'selective.harn');
     assert.equal(definitionName(selective, '/ws/selective.harn', at(selective.text, 'field')), 'std:ui/forms.harn:field');
     assert.equal(definitionName(selective, '/ws/selective.harn', at(selective.text, 'forms.')), 'std:ui.harn:forms');
+    // And through a wildcard import of the module that re-exports it.
+    const wildcard = new HarnAnalysis('import "std/ui"\nlet f = forms.field("x")\n');
+    assert.equal(definitionName(wildcard, '/ws/main.harn', at(wildcard.text, 'field')), 'std:ui/forms.harn:field');
+    const labels = completionsAt(wildcard, '/ws/main.harn', wildcard.text.length, host).map((i) => `${i.kind} ${i.label}`);
+    assert.ok(labels.includes('module forms') && !labels.includes('module hidden'), labels.join(', '));
   });
 
   test('the outline lists a namespace import under its name', () => {
