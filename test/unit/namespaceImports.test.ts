@@ -164,7 +164,9 @@ describe('namespace imports', () => {
   });
 
   test('the outline lists a namespace import under its name', () => {
-    const analysis = new HarnAnalysis('import "std/json"\nimport { a } from "./a"\nimport * as ui from "std/ui"\npub import * as forms from "./forms"\nfn f() {}\n');
+    const analysis = new HarnAnalysis(
+      'import "std/json"\nimport { a } from "./a"\nimport * as ui from "std/ui"\npub import * as forms from "./forms"\nfn f() {}\n',
+    );
     assert.deepEqual(
       analysis.outline.map((s) => [s.kind, s.name, s.detail, analysis.text.slice(s.start, s.end), analysis.text.slice(s.selectionStart, s.selectionEnd)]),
       [
