@@ -176,6 +176,45 @@ describe('language server over stdio', () => {
     assert.equal(links[0]?.target, URI.file(path.join(root, 'lib.harn')).toString());
   });
 
+  test('a namespace import: its path is a link, its name in the outline, its members complete, hover and go to their definition', async () => {
+    const text = 'import * as lib from "./lib"\nlet g = lib.greet("x")\nlet p = lib.\n';
+    const uri = await client.open(path.join(root, 'namespace.harn'), text);
+    const libUri = URI.file(path.join(root, 'lib.harn')).toString();
+    const published = await client.waitForDiagnostics(uri);
+    assert.deepEqual(
+      published.diagnostics.map((d) => [d.range.start, d.message]),
+      [[{ line: 3, character: 0 }, "Unexpected end of file, expected member name after '.'"]],
+    );
+    const links = await client.connection.sendRequest(DocumentLinkRequest.type, { textDocument: { uri } });
+    assert.deepEqual(
+      links?.map((l) => [l.range, l.target]),
+      [[{ start: positionOf(text, './lib'), end: positionOf(text, './lib', 0, 5) }, libUri]],
+    );
+    const symbols = (await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
+    assert.deepEqual(
+      symbols.map((s) => [s.name, s.detail, s.kind]),
+      [
+        ['lib', './lib', 2],
+        ['g', 'let', 14],
+        ['p', 'let', 14],
+      ],
+    );
+    const items = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: positionOf(text, 'lib.\n', 0, 4) })) as CompletionItem[];
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['greet', 'Point'],
+    );
+    const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: positionOf(text, 'greet', 0, 1) });
+    const value = (hover?.contents as MarkupContent).value;
+    assert.match(value, /pub fn greet\(name: string\) -> string/);
+    assert.match(value, /from `lib\.harn`/);
+    const definition = (await client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: positionOf(text, 'greet') })) as LocationLink[];
+    assert.deepEqual(
+      definition.map((d) => [d.targetUri, d.targetSelectionRange.start]),
+      [[libUri, positionOf(LIB, 'greet')]],
+    );
+  });
+
   test('incremental edits: diagnostics follow the text the client holds', async () => {
     let text = BROKEN;
     const fixAt = positionOf(text, ')', 3);

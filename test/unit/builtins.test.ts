@@ -244,6 +244,7 @@ function factsOf(source: string): FileFacts {
       case 'ImportDecl':
         for (const n of node.names ?? []) declare(n.text);
         for (const n of node.scopedPath ?? []) declare(n.text);
+        if (node.namespace) declare(node.namespace.text);
         break;
       case 'Try':
         if (node.catchName) declare(node.catchName.text);

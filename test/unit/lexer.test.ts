@@ -283,6 +283,34 @@ describe('lexer: strings', () => {
     assert.deepEqual(result.file.statements.map((s) => s.kind), ['LetDecl', 'LetDecl']);
   });
 
+  test('a hole may span lines inside its brackets (0.10), unless the next line starts a statement', () => {
+    const source = 'const x = "${render(\n  "a",\n  b,\n)} end"\nconst y = 1\n';
+    const result = parse(source);
+    assert.deepEqual(result.diagnostics, []);
+    assert.deepEqual(result.file.statements.map((s) => s.kind), ['LetDecl', 'LetDecl']);
+    const str = stringInit(source);
+    assert.deepEqual(
+      str.parts.map((p) => `${p.kind}:${p.kind === 'Hole' ? source.slice(p.expr?.start, p.expr?.end) : source.slice(p.start, p.end)}`),
+      ['Text:', 'Hole:render(\n  "a",\n  b,\n)', 'Text: end'],
+    );
+    // At the hole's top level, or before a line that starts a statement, the line break still ends the string.
+    const typing = parse('let s = "${f(\nlet x = 1\nfn g() { return 2 }');
+    assert.deepEqual(typing.diagnostics.map((d) => `${d.start}-${d.end} ${d.code}: ${d.message}`), [
+      '8-13 unterminated_string: Unterminated string at 1:9',
+      "14-17 syntax_error: Expected expression, got 'let'",
+    ]);
+    assert.deepEqual(typing.file.statements.map((s) => s.kind), ['LetDecl', 'LetDecl', 'FnDecl']);
+    assert.deepEqual(codes('let s = "${a +\n b}"'), ['unterminated_string', 'unterminated_string']);
+  });
+
+  test('`\\${` in a triple-quoted string is a literal `${` (0.10); other backslashes stay as written', () => {
+    const str = stringInit('let s = """\n  hi \\${VAR}\n  echo \\$PATH\n"""');
+    assert.deepEqual([str.value, str.parts.length], ['hi ${VAR}\necho \\$PATH\n', 1]);
+    const source = 'let s = """\n  hi \\${VAR} and ${name}\n"""';
+    const holes = stringInit(source).parts.filter((p) => p.kind === 'Hole');
+    assert.deepEqual(holes.map((p) => source.slice(p.start, p.end)), ['name']);
+  });
+
   test('triple-quoted strings span lines, drop the leading newline and strip the common indent', () => {
     const str = stringInit('let s = """\n    first\n      second\n    """');
     assert.equal(str.triple, true);

@@ -207,6 +207,8 @@ export interface ImportDecl extends NodeBase {
   names: Name[] | undefined;
   /** `pkg::mod::{a, b}`: the scoped path segments. */
   scopedPath: Name[] | undefined;
+  /** `import * as ui from "…"` (0.10): the namespace name, bound to the module's exports. */
+  namespace: Name | undefined;
 }
 
 export interface LetDecl extends NodeBase {

@@ -1,5 +1,5 @@
 // Completion for Harn: keywords, names in scope, names exported by imported files and builtins; after
-// `Enum.` the enum's variants. Nothing inside comments or plain string text. `documentation` is Markdown: a
+// `Enum.` the enum's variants, after `ui.` (a namespace import) the module's exports. Nothing inside comments or plain string text. `documentation` is Markdown: a
 // binding's is its hover (renderBinding), a variant's its HarnDoc through userMarkdown.
 
 import { userMarkdown } from '../text/markdown';
@@ -7,8 +7,8 @@ import { HarnAnalysis } from './analysis';
 import * as A from './ast';
 import { BUILTINS, formatSignature } from './builtins';
 import { declarationSignature, renderBinding } from './hover';
-import { importedBindings, ModuleHost } from './resolve';
-import { BindingKind, resolveName, visibleBindings } from './scope';
+import { importedBindings, LocatedBinding, locateExpression, ModuleHost, moduleExports, namespaceModule } from './resolve';
+import { BindingKind, visibleBindings } from './scope';
 import { KEYWORDS, TokenKind } from './tokens';
 
 export type CompletionKind = 'keyword' | 'function' | 'variable' | 'constant' | 'struct' | 'enum' | 'enumMember' | 'interface' | 'module' | 'field' | 'class';
@@ -36,12 +36,13 @@ const BINDING_KINDS: Record<BindingKind, CompletionKind> = {
   constant: 'constant',
   parameter: 'variable',
   import: 'module',
+  namespace: 'module',
 };
 
 export function completionsAt(analysis: HarnAnalysis, file: string, offset: number, host: ModuleHost, workspaceRoot?: string): Completion[] {
   if (insideCommentOrText(analysis, offset)) return [];
   const member = memberContext(analysis, offset);
-  if (member) return memberCompletions(analysis, member, offset);
+  if (member) return memberCompletions(analysis, file, member, host, workspaceRoot);
 
   const items: Completion[] = [];
   const seen = new Set<string>();
@@ -52,24 +53,9 @@ export function completionsAt(analysis: HarnAnalysis, file: string, offset: numb
   };
   for (const b of visibleBindings(analysis.scopes, offset)) {
     if (b.kind === 'import') continue;
-    add({
-      label: b.name,
-      kind: BINDING_KINDS[b.kind],
-      detail: declarationSignature(b.declaration, b.nameNode, analysis.text).split('\n')[0],
-      documentation: renderBinding({ file, analysis, binding: b }, file, workspaceRoot),
-      sortText: '0' + b.name,
-    });
+    add(bindingCompletion({ file, analysis, binding: b }, file, workspaceRoot, '0'));
   }
-  for (const located of importedBindings(analysis, file, host)) {
-    const b = located.binding;
-    add({
-      label: b.name,
-      kind: BINDING_KINDS[b.kind],
-      detail: declarationSignature(b.declaration, b.nameNode, located.analysis.text).split('\n')[0],
-      documentation: renderBinding(located, file, workspaceRoot),
-      sortText: '1' + b.name,
-    });
-  }
+  for (const located of importedBindings(analysis, file, host)) add(bindingCompletion(located, file, workspaceRoot, '1'));
   for (const builtin of BUILTINS.values()) {
     add({
       label: builtin.name,
@@ -122,19 +108,38 @@ function memberContext(analysis: HarnAnalysis, offset: number): A.Member | undef
   return undefined;
 }
 
-function memberCompletions(analysis: HarnAnalysis, member: A.Member, offset: number): Completion[] {
-  if (member.object.kind !== 'Identifier') return [];
-  const binding = resolveName(analysis.scopes, member.object.name, offset);
-  if (!binding) return [];
-  const decl = binding.declaration;
+function memberCompletions(analysis: HarnAnalysis, file: string, member: A.Member, host: ModuleHost, workspaceRoot: string | undefined): Completion[] {
+  const object = locateExpression(analysis, file, member.object, host);
+  if (!object) return [];
+  const decl = object.binding.declaration;
   if (decl.kind === 'EnumDecl') {
     return decl.variants.map((v) => ({
       label: v.name.text,
       kind: 'enumMember',
-      detail: analysis.text.slice(v.start, v.end),
+      detail: object.analysis.text.slice(v.start, v.end),
       documentation: v.doc === undefined ? undefined : userMarkdown(v.doc),
       sortText: '0' + v.name.text,
     }));
   }
-  return [];
+  const module = namespaceModule(object, host);
+  if (!module) return [];
+  const items: Completion[] = [];
+  const seen = new Set<string>();
+  for (const located of moduleExports(host, module)) {
+    if (seen.has(located.binding.name)) continue;
+    seen.add(located.binding.name);
+    items.push(bindingCompletion(located, file, workspaceRoot, '0'));
+  }
+  return items;
+}
+
+function bindingCompletion(located: LocatedBinding, file: string, workspaceRoot: string | undefined, sortPrefix: string): Completion {
+  const b = located.binding;
+  return {
+    label: b.name,
+    kind: BINDING_KINDS[b.kind],
+    detail: declarationSignature(b.declaration, b.nameNode, located.analysis.text).split('\n')[0],
+    documentation: renderBinding(located, file, workspaceRoot),
+    sortText: sortPrefix + b.name,
+  };
 }

@@ -39,7 +39,7 @@ const KEYWORD_DOCS: Record<string, string> = {
   match: '`match x { pattern -> { … } }` compares against patterns in order; `_` matches anything.',
   to: '`a to b` is an inclusive range; `a to b exclusive` excludes b.',
   try: '`try { … } catch (e) { … } finally { … }`; a bare `try { … }` is a Result; `try* expr` propagates.',
-  import: '`import "path"` imports a module; `import { a, b } from "path"` imports selected names.',
+  import: '`import "path"` imports a module; `import { a, b } from "path"` imports selected names; `import * as ns from "path"` binds the module\'s exports to `ns`.',
   request_approval: 'Human-in-the-loop primitive (reserved keyword): asks a human to approve before continuing.',
   ask_user: 'Human-in-the-loop primitive (reserved keyword): asks the user a question and waits for the answer.',
   dual_control: 'Human-in-the-loop primitive (reserved keyword, Harn 0.10).',

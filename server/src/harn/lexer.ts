@@ -67,9 +67,19 @@ function codePointAt(source: string, i: number): { char: string; length: number 
 interface HoleFrame {
   triple: boolean;
   braceDepth: number;
+  /** `(` and `[` open in the hole: a line break there continues a single-line string's hole (0.10). */
+  brackets: number;
   /** Offset of the opening quote: diagnostics for an unterminated string point here. */
   stringStart: number;
+  /** The StringHead or StringMiddle token ending in this hole's `${`; marked unterminated when a line break cuts the hole. */
+  opener: Token;
 }
+
+/** Words that start a statement: a line starting with one is never the continuation of a string's hole. */
+const STATEMENT_WORDS: ReadonlySet<string> = new Set([
+  'let', 'var', 'const', 'fn', 'pub', 'pipeline', 'import', 'return', 'if', 'for', 'while', 'match', 'struct',
+  'enum', 'type', 'tool', 'skill', 'impl', 'interface', 'throw', 'guard', 'require', 'defer',
+]);
 
 /** ASCII identifier characters: 1 = may start an identifier, 2 = may continue one. */
 const IDENT_CLASS = new Uint8Array(128);
@@ -124,10 +134,13 @@ class Lexer {
       }
       if (c === CH_NL || c === CH_CR) {
         if (c === CH_CR && source.charCodeAt(pos + 1) === CH_NL) pos++;
-        // A newline inside a single-line string's hole ends that string: keep the error on this line.
+        // A newline inside a single-line string's hole ends that string, keeping the error on this line;
+        // except inside a bracket of the hole (`"${render(⏎ a,⏎ )}"`, valid in 0.10) unless the next line
+        // starts a statement (the usual shape of a half-typed hole).
         const hole = holes.length > 0 ? holes[holes.length - 1] : undefined;
-        if (hole && !hole.triple) {
+        if (hole && !hole.triple && ((hole.braceDepth === 0 && hole.brackets === 0) || startsStatementLine(source, pos + 1))) {
           holes.pop();
+          hole.opener.terminated = false;
           this.error(hole.stringStart, pos, `Unterminated string at ${this.where(hole.stringStart)}`, 'unterminated_string');
           continue;
         }
@@ -194,7 +207,9 @@ class Lexer {
       // Braces inside an interpolation hole.
       const hole = holes[holes.length - 1];
       if (hole) {
-        if (c === CH_LBRACE) hole.braceDepth++;
+        if (c === 40 /* ( */ || c === 91 /* [ */) hole.brackets++;
+        else if (c === 41 /* ) */ || c === 93 /* ] */) hole.brackets = Math.max(0, hole.brackets - 1);
+        else if (c === CH_LBRACE) hole.braceDepth++;
         else if (c === CH_RBRACE) {
           if (hole.braceDepth === 0) {
             holes.pop();
@@ -319,11 +334,18 @@ class Lexer {
       } else if (c === CH_DOLLAR) {
         if (source.charCodeAt(pos + 1) === CH_LBRACE) {
           pos += 2;
-          this.push(continuing ? TokenKind.StringMiddle : TokenKind.StringHead, '', tokenStart, pos).triple = triple;
-          this.holes.push({ triple, braceDepth: 0, stringStart });
+          const opener = this.push(continuing ? TokenKind.StringMiddle : TokenKind.StringHead, '', tokenStart, pos);
+          opener.triple = triple;
+          this.holes.push({ triple, braceDepth: 0, brackets: 0, stringStart, opener });
           return pos;
         }
-      } else if (!triple) {
+      } else if (triple) {
+        // `\${` in a """…""" string is a literal `${` (0.10); no other escape is processed there.
+        if (c === CH_BACKSLASH && source.charCodeAt(pos + 1) === CH_DOLLAR && source.charCodeAt(pos + 2) === CH_LBRACE) {
+          pos += 3;
+          continue;
+        }
+      } else {
         if (c === CH_NL || c === CH_CR) break;
         if (c === CH_BACKSLASH && pos + 1 < length) {
           const next = source.charCodeAt(pos + 1);
@@ -545,6 +567,15 @@ function operatorAt(source: string, pos: number, c: number): string | undefined 
     default:
       return undefined;
   }
+}
+
+/** Whether the line starting at `pos` starts with a statement keyword (see STATEMENT_WORDS). */
+function startsStatementLine(source: string, pos: number): boolean {
+  let start = pos;
+  for (let c = source.charCodeAt(start); c === CH_SPACE || c === CH_TAB || c === CH_NL || c === CH_CR; c = source.charCodeAt(++start));
+  let end = start;
+  while (end < source.length && isAsciiIdentPart(source.charCodeAt(end))) end++;
+  return end > start && STATEMENT_WORDS.has(source.slice(start, end));
 }
 
 /** \n or \r: where a line's content ends (a \r\n pair is one break). */

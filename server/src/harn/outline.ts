@@ -152,6 +152,10 @@ function collectStatement(stmt: A.Stmt, source: string, out: OutlineSymbol[], to
     case 'OverrideDecl':
       out.push(symbol(stmt.name, '(override)', 'function', stmt, 'override ' + paramsText(stmt.params, source), nestedIn(stmt.body, source)));
       return;
+    case 'ImportDecl':
+      // `import * as ui from "…"` binds a name, like a top-level `let`; other imports bind none.
+      if (topLevel && stmt.namespace) out.push(symbol(stmt.namespace, stmt.namespace.text, 'import', stmt, stmt.path?.value ?? ''));
+      return;
     case 'LetDecl':
       if (!topLevel) return;
       for (const name of boundNames(stmt.pattern)) {

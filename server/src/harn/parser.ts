@@ -34,23 +34,37 @@ const TOP_LEVEL_DECLARATION_WORDS = new Set([
   'pub', 'fn', 'pipeline', 'import', 'tool', 'struct', 'enum', 'interface', 'impl', 'skill', 'eval_pack', 'type',
 ]);
 
-/** Tokens after `?` that make it a ternary rather than the postfix try operator (spec §1.7 trap 2). */
+/**
+ * Tokens after `?` that may start a ternary branch (upstream 0.10's list). With one, `?` is a ternary
+ * only when a `:` follows at the same nesting (see Parser.ternaryColonAhead); otherwise it is an
+ * optional subscript (`x?[i]`) or the postfix try operator (`x?`).
+ */
 function startsTernaryBranch(t: Token): boolean {
   switch (t.kind) {
     case TokenKind.Identifier:
     case TokenKind.Int:
     case TokenKind.Float:
+    case TokenKind.Duration:
     case TokenKind.String:
+    case TokenKind.RawString:
     case TokenKind.StringHead:
       return true;
     case TokenKind.Keyword:
-      return t.value === 'true' || t.value === 'false' || t.value === 'nil' || t.value === 'fn';
+      return TERNARY_BRANCH_KEYWORDS.has(t.value);
     case TokenKind.Punct:
-      return t.value === '(' || t.value === '{' || t.value === '!' || t.value === '-';
+      return t.value === '(' || t.value === '[' || t.value === '{' || t.value === '!' || t.value === '-';
     default:
       return false;
   }
 }
+
+const TERNARY_BRANCH_KEYWORDS: ReadonlySet<string> = new Set([
+  'true', 'false', 'nil', 'fn', 'if', 'match', 'try', 'spawn', 'parallel', 'retry', 'deadline',
+  'ask_user', 'dual_control', 'escalate_to', 'request_approval',
+]);
+
+/** Tokens that, at the start of a line inside a ternary, continue it (upstream's list): the `:` and binary and member operators. */
+const TERNARY_CONTINUATION = new Set([':', '+', '*', '/', '%', '**', '&&', '||', '==', '!=', '<', '>', '<=', '>=', '??', '|>', '.', '?.']);
 
 /** Keywords that start a statement: a line starting with one ends error recovery even inside brackets. */
 const RECOVERY_KEYWORDS = new Set([
@@ -136,6 +150,8 @@ class Parser {
    * tokens, so it would fail again; without this, `a < b > (` nested n deep is re-read 2^n times.
    */
   private failedGenericCalls = new Set<number>();
+  /** Token indexes of `?` whose ternaryColonAhead answer is known. */
+  private ternaryColonCache = new Map<number, boolean>();
 
   private readonly eof: Token;
 
@@ -856,7 +872,7 @@ class Parser {
     this.partial = node;
     // Entries are `key: expr`, `summarize { … }` or statements: parse them all as statements, reading
     // `key: expr` lines as labelled expressions.
-    node.body = this.parseBlock(true);
+    node.body = this.parseBlock('eval_pack');
     node.end = node.body.end;
     return node;
   }
@@ -1036,9 +1052,26 @@ class Parser {
 
   private parseImport(start: number, isPub: boolean): A.ImportDecl {
     this.expect('import');
-    const node: A.ImportDecl = { kind: 'ImportDecl', isPub, path: undefined, names: undefined, scopedPath: undefined, start, end: this.prevEnd };
+    const node: A.ImportDecl = {
+      kind: 'ImportDecl',
+      isPub,
+      path: undefined,
+      names: undefined,
+      scopedPath: undefined,
+      namespace: undefined,
+      start,
+      end: this.prevEnd,
+    };
     this.partial = node;
-    if (this.at('{')) {
+    if (this.eat('*')) {
+      // 0.10 namespace import: `import * as ui from "std/ui"`.
+      if (!this.atWord('as')) this.fail("'as' after 'import *'");
+      this.pos++;
+      node.namespace = this.expectName('namespace name');
+      node.end = this.prevEnd;
+      this.expect('from', "'from' after the namespace name");
+      node.path = this.expectStringLiteral('module path');
+    } else if (this.at('{')) {
       const names: A.Name[] = [];
       node.names = names;
       this.pos++;
@@ -1158,12 +1191,13 @@ class Parser {
     return this.expectName('variable name or destructuring pattern');
   }
 
-  private parseBlock(evalPackEntries = false): A.Block {
+  /** A `{ … }` block of statements, or of eval_pack / cost_route entries mixed with statements. */
+  private parseBlock(entries?: 'eval_pack' | 'cost_route'): A.Block {
     const open = this.expect('{', "'{' to start a block");
     let statements: A.Stmt[];
     this.newlineStack.push(true);
     try {
-      statements = evalPackEntries ? this.parseEvalPackEntries(open) : this.parseStatementList(open);
+      statements = entries ? this.parseEvalPackEntries(open, entries === 'cost_route') : this.parseStatementList(open);
     } finally {
       this.newlineStack.pop();
     }
@@ -1185,8 +1219,11 @@ class Parser {
     return false;
   }
 
-  /** eval_pack and cost_route bodies mix `key: expr` entries, `summarize { … }` and statements. */
-  private parseEvalPackEntries(open: Token): A.Stmt[] {
+  /**
+   * eval_pack and cost_route bodies mix `key: expr` entries, `summarize { … }` and statements. In a
+   * cost_route a `,` may also separate the `key: expr` options (upstream 0.10).
+   */
+  private parseEvalPackEntries(open: Token, commaAfterEntries: boolean): A.Stmt[] {
     const statements: A.Stmt[] = [];
     let afterSemicolon = false;
     while (!this.at('}') && !this.atEOF()) {
@@ -1208,6 +1245,7 @@ class Parser {
           const value = this.parseExpression();
           const target: A.Identifier = { kind: 'Identifier', name: key.text, start: key.start, end: key.end };
           statements.push({ kind: 'Assign', operator: ':', target, value, start: key.start, end: value.end });
+          if (commaAfterEntries && this.eat(',')) afterSemicolon = true;
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
           this.synchronize(startPos);
@@ -1490,7 +1528,7 @@ class Parser {
       argument = this.parsePrimary();
     }
     // `cost_route { name: expr … stmts }` mixes `key: value` entries with statements, like eval_pack.
-    const body = this.parseBlock(t.value === 'cost_route');
+    const body = this.parseBlock(t.value === 'cost_route' ? 'cost_route' : undefined);
     return { kind: 'BlockStmt', keyword: t.value, argument, body, start: t.start, end: this.prevEnd };
   }
 
@@ -1592,13 +1630,14 @@ class Parser {
     const condition = this.parseBinary(1);
     if (this.at('?')) {
       this.pos++;
-      const then = this.parseBinary(1);
-      this.expect(':', "':' in the conditional expression");
-      // Nested ternaries need parentheses upstream; reading one here too is harmless. Each one nests
+      // Both branches may hold a ternary (upstream 0.10; v0.7 wanted parentheses). Each one nests
       // (`a ? b : c ? d : …` is right-nested), so it counts against MAX_NESTING.
       this.enter();
+      let then: A.Expr;
       let otherwise: A.Expr;
       try {
+        then = this.parseTernary();
+        this.expect(':', "':' in the conditional expression");
         otherwise = this.parseTernary();
       } finally {
         this.depth--;
@@ -1729,13 +1768,15 @@ class Parser {
           expr = this.parseIndexOrSlice(expr, false);
           continue;
         case '?': {
+          // A ternary when a branch can start here and a `:` follows at this nesting (upstream 0.10):
+          // so `c ? [1] : [2]` is a ternary and `a?[0] ?? b` an optional subscript.
+          if (startsTernaryBranch(this.peek()) && this.ternaryColonAhead()) return expr;
           const n = this.peek();
           if (this.is(n, '[') && !n.nlBefore) {
             this.pos++;
             expr = this.parseIndexOrSlice(expr, true);
             continue;
           }
-          if (startsTernaryBranch(n) && !(n.nlBefore && this.newlineStack[this.newlineStack.length - 1])) return expr;
           this.pos++;
           expr = { kind: 'TryPostfix', operand: expr, start: expr.start, end: t.end };
           continue;
@@ -1757,6 +1798,46 @@ class Parser {
           return expr;
       }
     }
+  }
+
+  /**
+   * From the `?` at the current token: whether a `:` follows at the same bracket depth before the
+   * expression can have ended: before a closing bracket, a `,` or `;`, the end of the file, or a line
+   * break that no `:` or binary/member operator continues (a line break right after the `?` is allowed).
+   * Upstream 0.10 reads the same way but also scans past `,` and `;` (so there `f(a?[0], b: 1)` reads
+   * `?` as a ternary and fails); stopping there keeps such optional subscripts valid.
+   * Linear over a chain of `?`: a scan that passes another `?` at its own depth settles that one's answer too.
+   */
+  private ternaryColonAhead(): boolean {
+    const known = this.ternaryColonCache.get(this.pos);
+    if (known !== undefined) return known;
+    const passed: number[] = [];
+    let depth = 0;
+    let atBranchStart = true;
+    let answer = false;
+    for (let i = this.pos + 1; ; i++) {
+      const t = this.tokenAt(i);
+      if (t.kind === TokenKind.EOF) break;
+      if (depth === 0) {
+        if (t.nlBefore && !atBranchStart && !(t.kind === TokenKind.Punct && TERNARY_CONTINUATION.has(t.value))) break;
+        atBranchStart = false;
+        if (t.kind === TokenKind.Punct) {
+          const v = t.value;
+          if (v === ':') {
+            answer = true;
+            break;
+          }
+          if (v === ')' || v === ']' || v === '}' || v === ',' || v === ';') break;
+          if (v === '?' && !this.tokenAt(i + 1).nlBefore) passed.push(i);
+        }
+      }
+      if (t.kind === TokenKind.StringHead) depth++;
+      else if (t.kind === TokenKind.StringTail) depth = Math.max(0, depth - 1);
+      else depth = Math.max(0, depth + this.bracketDelta(t));
+    }
+    this.ternaryColonCache.set(this.pos, answer);
+    for (const i of passed) this.ternaryColonCache.set(i, answer);
+    return answer;
   }
 
   /** Spec §1.7 trap 1: `Upper {` followed by `}` or `name:`/`"str":` is a struct construction. */
@@ -2143,7 +2224,7 @@ class Parser {
         raw: false,
         triple: !!t.triple,
         parts: [{ kind: 'Text', start: contentStart, end: contentEnd }],
-        value: t.triple ? dedentTriple(text) : unescape(text),
+        value: t.triple ? dedentTriple(text).replace(/\\\$\{/g, '${') : unescape(text),
         start: t.start,
         end: t.end,
       };
@@ -2151,6 +2232,8 @@ class Parser {
     if (t.kind !== TokenKind.StringHead) return this.fail('string');
     const parts: A.StringPart[] = [{ kind: 'Text', start: t.start + quote, end: t.end - 2 }];
     let end: number;
+    // The token ending in the current hole's `${`: the lexer marks it unterminated when a line break cut the hole.
+    let opener = t;
     for (;;) {
       const holeStart = this.prevEnd;
       let expr: A.Expr | undefined;
@@ -2168,7 +2251,7 @@ class Parser {
           this.tok.kind === TokenKind.StringMiddle ||
           this.tok.kind === TokenKind.StringTail ||
           this.tok.kind === TokenKind.EOF ||
-          (this.tok.nlBefore && !t.triple);
+          (this.tok.nlBefore && !opener.terminated);
         if (expr && !endsHole()) this.reportExpected("'}' to close the interpolation");
         while (!endsHole()) this.pos++;
       }
@@ -2179,6 +2262,7 @@ class Parser {
       if (part.kind === TokenKind.StringMiddle) {
         this.pos++;
         parts.push({ kind: 'Text', start: part.start + 1, end: part.end - 2 });
+        opener = part;
         continue;
       }
       if (part.kind === TokenKind.StringTail) {

@@ -1,10 +1,10 @@
 // What the name under the cursor refers to: a declaration in this file, one exported by an imported
-// file (followed through `pub import` re-exports), a builtin, or a keyword.
+// file (followed through `pub import` re-exports), a member of a namespace import, a builtin, or a keyword.
 
 import { HarnAnalysis, isWord } from './analysis';
 import * as A from './ast';
 import { Builtin, BUILTINS } from './builtins';
-import { Binding, exportedBindings, resolveName } from './scope';
+import { Binding, exportedBindings, importModulePath, resolveName } from './scope';
 import { TokenKind } from './tokens';
 
 /** Loads the files a document imports. Implemented over open documents and the disk by the server and CLI. */
@@ -46,26 +46,56 @@ export function targetAt(analysis: HarnAnalysis, file: string, offset: number, h
   const path = A.nodePathAt(analysis.file, token.start);
   const parent = path[path.length - 2];
   const leaf = path[path.length - 1];
-  // `a.b`: a member name is not a variable reference.
-  if (leaf?.kind === 'Name' && parent?.kind === 'Member' && parent.property === leaf) return undefined;
+  // `a.b`: a member name is not a variable reference, except a member of a namespace (`ui.page`).
+  if (leaf?.kind === 'Name' && parent?.kind === 'Member' && parent.property === leaf) {
+    const member = locateExpression(analysis, file, parent, host);
+    return member ? { kind: 'binding', located: member, nameStart: token.start, nameEnd: token.end } : undefined;
+  }
 
-  const local = resolveName(analysis.scopes, name, token.start);
-  if (local) {
-    if (local.kind === 'import' && local.modulePath !== undefined) {
-      const imported = findExported(host, host.resolveImport(file, local.modulePath), name, 0);
-      if (imported) return { kind: 'binding', located: imported, nameStart: token.start, nameEnd: token.end };
-    }
-    return { kind: 'binding', located: { file, analysis, binding: local }, nameStart: token.start, nameEnd: token.end };
-  }
-  for (const wildcard of analysis.scopes.wildcardImports) {
-    if (wildcard.path?.value === undefined) continue;
-    const imported = findExported(host, host.resolveImport(file, wildcard.path.value), name, 0);
-    if (imported) return { kind: 'binding', located: imported, nameStart: token.start, nameEnd: token.end };
-  }
+  const located = locateName(analysis, file, name, token.start, host);
+  if (located) return { kind: 'binding', located, nameStart: token.start, nameEnd: token.end };
   const builtin = BUILTINS.get(name);
   if (builtin) return { kind: 'builtin', builtin, nameStart: token.start, nameEnd: token.end };
   if (token.kind === TokenKind.Keyword) return { kind: 'keyword', keyword: name, nameStart: token.start, nameEnd: token.end };
   return undefined;
+}
+
+/** The declaration `name` refers to at `offset`: in this file (an imported name followed to its module), or exported by a wildcard import. */
+function locateName(analysis: HarnAnalysis, file: string, name: string, offset: number, host: ModuleHost): LocatedBinding | undefined {
+  const local = resolveName(analysis.scopes, name, offset);
+  if (local) {
+    if (local.kind === 'import' && local.modulePath !== undefined) {
+      const imported = findExported(host, host.resolveImport(file, local.modulePath), name, 0);
+      if (imported) return imported;
+    }
+    return { file, analysis, binding: local };
+  }
+  for (const wildcard of analysis.scopes.wildcardImports) {
+    if (wildcard.path?.value === undefined) continue;
+    const imported = findExported(host, host.resolveImport(file, wildcard.path.value), name, 0);
+    if (imported) return imported;
+  }
+  return undefined;
+}
+
+/**
+ * The declaration a name or a member chain refers to: `x`, or `ui.page` where `ui` is a namespace
+ * (`import * as ui`), also through namespaces re-exported by `pub import * as` (`ui.forms.field`).
+ */
+export function locateExpression(analysis: HarnAnalysis, file: string, expr: A.Expr, host: ModuleHost, depth = 0): LocatedBinding | undefined {
+  if (depth > MAX_REEXPORT_DEPTH) return undefined;
+  if (expr.kind === 'Identifier') return locateName(analysis, file, expr.name, expr.start, host);
+  if (expr.kind !== 'Member' || !expr.property) return undefined;
+  const object = locateExpression(analysis, file, expr.object, host, depth + 1);
+  const module = object && namespaceModule(object, host);
+  return module ? findExported(host, module, expr.property.text, 0) : undefined;
+}
+
+/** The module file a namespace binding (`import * as ui from "…"`) stands for. */
+export function namespaceModule(located: LocatedBinding, host: ModuleHost): string | undefined {
+  const { binding } = located;
+  if (binding.kind !== 'namespace' || binding.modulePath === undefined) return undefined;
+  return host.resolveImport(located.file, binding.modulePath);
 }
 
 /** The declaration of `name` exported by `file`, following `pub import` re-exports. */
@@ -89,12 +119,28 @@ export function findExported(host: ModuleHost, file: string | undefined, name: s
   return undefined;
 }
 
-/** Everything the files imported by `analysis` export, for completion. */
+/** Every name `file` exports, each followed to its declaration (through `pub import` re-exports): a namespace's members. */
+export function moduleExports(host: ModuleHost, file: string | undefined, depth = 0): LocatedBinding[] {
+  if (!file || depth > MAX_REEXPORT_DEPTH) return [];
+  const analysis = host.load(file);
+  if (!analysis) return [];
+  const out: LocatedBinding[] = [];
+  for (const binding of exportedBindings(analysis.file, analysis.scopes)) {
+    const followed = binding.kind === 'import' && binding.modulePath !== undefined ? findExported(host, host.resolveImport(file, binding.modulePath), binding.name, depth + 1) : undefined;
+    out.push(followed ?? { file, analysis, binding });
+  }
+  for (const wildcard of analysis.scopes.wildcardImports) {
+    if (wildcard.isPub && wildcard.path?.value !== undefined) out.push(...moduleExports(host, host.resolveImport(file, wildcard.path.value), depth + 1));
+  }
+  return out;
+}
+
+/** Everything the files imported by `analysis` export, for completion (a namespace import brings in only its name). */
 export function importedBindings(analysis: HarnAnalysis, file: string, host: ModuleHost): LocatedBinding[] {
   const out: LocatedBinding[] = [];
   for (const decl of analysis.scopes.imports) {
-    const modulePath = decl.path?.value;
-    if (modulePath === undefined) continue;
+    const modulePath = decl.names ? importModulePath(decl) : decl.path?.value;
+    if (modulePath === undefined || decl.namespace) continue;
     const target = host.resolveImport(file, modulePath);
     const imported = target ? host.load(target) : undefined;
     if (!target || !imported) continue;

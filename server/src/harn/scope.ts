@@ -18,7 +18,8 @@ export type BindingKind =
   | 'variable'
   | 'constant'
   | 'parameter'
-  | 'import';
+  | 'import'
+  | 'namespace';
 
 export interface Binding {
   name: string;
@@ -29,7 +30,7 @@ export interface Binding {
   declaration: A.AnyNode;
   /** Offset from which the binding is visible within its scope. */
   visibleFrom: number;
-  /** For imported names: the module path string. */
+  /** For imported names and namespaces: the module path string. */
   modulePath?: string;
 }
 
@@ -42,7 +43,7 @@ export interface Scope {
 
 export interface FileScopes {
   root: Scope;
-  /** `import "path"` statements: everything exported by these modules is visible in the file. */
+  /** `import "path"` statements: everything exported by these modules is visible in the file (not `import * as ns`). */
   wildcardImports: A.ImportDecl[];
   /** All imports, for document links and cross-file lookups. */
   imports: A.ImportDecl[];
@@ -82,7 +83,17 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: FileScopes): vo
     }
     if (stmt.kind === 'ImportDecl') {
       file.imports.push(stmt);
-      if (stmt.names) {
+      if (stmt.namespace) {
+        // `import * as ui from "…"` binds one name: the module's exports are reached through it.
+        scope.bindings.push({
+          name: stmt.namespace.text,
+          kind: 'namespace',
+          nameNode: stmt.namespace,
+          declaration: stmt,
+          visibleFrom: scope.start,
+          modulePath: stmt.path?.value,
+        });
+      } else if (stmt.names) {
         for (const name of stmt.names) {
           scope.bindings.push({
             name: name.text,
@@ -90,7 +101,7 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: FileScopes): vo
             nameNode: name,
             declaration: stmt,
             visibleFrom: scope.start,
-            modulePath: stmt.path?.value ?? stmt.scopedPath?.map((n) => n.text).join('::'),
+            modulePath: importModulePath(stmt),
           });
         }
       } else {
@@ -99,6 +110,11 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: FileScopes): vo
     }
     addNested(stmt, scope, file);
   }
+}
+
+/** The module path of an import: its string, or for `import std::agent::{a}` the segments joined by `/` ("std/agent"), as upstream lowers it. */
+export function importModulePath(decl: A.ImportDecl): string | undefined {
+  return decl.path?.value ?? decl.scopedPath?.map((n) => n.text).join('/');
 }
 
 function child(scope: Scope, node: A.NodeBase): Scope {
@@ -249,16 +265,20 @@ export function visibleBindings(scopes: FileScopes, offset: number): Binding[] {
   return out;
 }
 
-/** Top-level declarations another file can import: `pub` ones, or all of them when none is marked `pub`. */
+/**
+ * Top-level declarations another file can import: `pub` ones, or all of them when none is marked `pub`.
+ * Imported names and namespaces are exported only by a `pub import`.
+ */
 export function exportedBindings(file: A.SourceFile, scopes: FileScopes): Binding[] {
-  const top = scopes.root.bindings.filter((b) => b.kind !== 'import' || isPubImport(b));
+  const imported = (b: Binding): boolean => b.kind === 'import' || b.kind === 'namespace';
+  const top = scopes.root.bindings.filter((b) => !imported(b) || isPubImport(b));
   const isPub = (b: Binding): boolean => {
     const d = b.declaration;
     return 'isPub' in d && d.isPub === true;
   };
   const pub = top.filter(isPub);
   void file;
-  return pub.length > 0 ? pub : top.filter((b) => b.kind !== 'import');
+  return pub.length > 0 ? pub : top.filter((b) => !imported(b));
 }
 
 function isPubImport(b: Binding): boolean {
