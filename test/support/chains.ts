@@ -13,6 +13,6 @@ export const CHAINS: Record<string, string> = {
   comparison: 'let x = a' + ' < b'.repeat(5000),
   notIn: 'let x = a' + ' not in b'.repeat(5000),
   holes: 'let x = ' + '"${a}" + '.repeat(5000) + '"e"',
-  elseIf: 'fn f() { if a { 1 }' + ' else if b { 2 }'.repeat(5000) + ' }',
+  elseIf: 'fn g() { if a { 1 }' + ' else if b { 2 }'.repeat(5000) + ' }',
 };
 export const CONDITIONAL = 'let x = ' + 'a ? b : '.repeat(10_000) + 'c';
