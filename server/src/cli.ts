@@ -135,6 +135,7 @@ function runCheck(args: ParsedArgs): number {
   if (fs.existsSync(path.join(root, DEFAULT_GATE_SETTINGS.registryPath))) {
     const gate = new BoundaryGateWorkspace(root, DEFAULT_GATE_SETTINGS);
     const run = gate.run();
+    traceFailures(run);
     diagnostics.push(...gateDiagnostics(gate, run));
     checked += `, loud-boundary gate: ${run.result.findings.length} finding(s)`;
   }
@@ -165,9 +166,19 @@ function isolated<T extends FileDiagnostic[] | undefined>(root: string, file: st
     return check();
   } catch (error) {
     if (error instanceof IoError) throw error;
-    process.stderr.write(`harn-workbench: internal error while checking ${file} (the other files are still checked): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    traceInternalError(file, error);
     return [{ ...internalErrorDiagnostic(what, error, 'the error output'), path: relativeTo(root, file) }];
   }
+}
+
+function traceInternalError(file: string, error: unknown): void {
+  const trace = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`harn-workbench: internal error while checking ${file} (the other files are still checked): ${trace}\n`);
+}
+
+/** The stack traces of the gate's per-file failures (each is an internal_error finding on its file). */
+function traceFailures(run: GateRun): void {
+  for (const failure of run.failures) traceInternalError(failure.path, failure.error);
 }
 
 function relativeTo(root: string, file: string): string {
@@ -236,6 +247,7 @@ function runCheckLoudBoundaries(args: ParsedArgs): number {
   };
   const gate = new BoundaryGateWorkspace(root, settings);
   const run = gate.run();
+  traceFailures(run);
   const io = run.result.findings.find((f) => f.kind === 'missing_registry' || f.kind === 'missing_funnel' || (run.result.refused && f.kind === 'path_outside_root'));
   if (io) throw new IoError(io.message);
   if (format === 'text') {
