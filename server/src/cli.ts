@@ -149,7 +149,14 @@ function harnDiagnostics(file: string, root: string): FileDiagnostic[] {
   const out: FileDiagnostic[] = [];
   for (const d of harnSyntaxDiagnostics(analysis)) out.push({ ...d, path: rel });
   for (const p of scanHarnBoundaries(analysis).problems) {
-    out.push({ path: rel, range: analysis.lineIndex.rangeOf(p.range.start, p.range.end), severity: 'warning', source: 'harn.boundaries', code: p.code, message: p.message });
+    out.push({
+      path: rel,
+      range: analysis.lineIndex.rangeOf(p.range.start, p.range.end),
+      severity: 'warning',
+      source: 'harn.boundaries',
+      code: p.code,
+      message: p.message,
+    });
   }
   return out;
 }

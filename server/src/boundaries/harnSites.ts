@@ -147,7 +147,7 @@ function stringLeaves(expr: A.Expr): A.StringLit[] {
       if (e.otherwise) next.push(e.otherwise);
     } else if (e.kind === 'StmtExpr' && e.stmt.kind === 'If') {
       // The value of each branch of the ladder: the last expression statement of its block.
-      for (let branch: A.IfStmt | undefined = e.stmt; branch; ) {
+      for (let branch: A.IfStmt | undefined = e.stmt; branch;) {
         const value = blockValue(branch.then);
         if (value) next.push(value);
         const otherwise: A.Block | A.IfStmt | undefined = branch.otherwise;

@@ -250,7 +250,12 @@ export class BoundaryGateWorkspace {
   /** Runs the whole gate, re-reading only what was invalidated since the last run. */
   run(): GateRun {
     const { registryPath, funnelPath } = this.settings;
-    const empty = (kind: 'missing_registry' | 'missing_funnel' | 'path_outside_root' | 'internal_error', where: string, message: string, registry?: Registry): GateRun => ({
+    const empty = (
+      kind: 'missing_registry' | 'missing_funnel' | 'path_outside_root' | 'internal_error',
+      where: string,
+      message: string,
+      registry?: Registry,
+    ): GateRun => ({
       result: {
         findings: [{ kind, id: '', path: where, message, location: { path: where, ranges: kind === 'internal_error' ? [{ start: 0, end: 0 }] : [] } }],
         refused: true,

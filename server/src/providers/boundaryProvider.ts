@@ -182,7 +182,9 @@ export class BoundaryProvider implements DomainProvider {
       const run = this.gate.run();
       this.publish(run);
       const ms = (performance.now() - started).toFixed(1);
-      for (const failure of run.failures) this.logError(`loud-boundary gate: scanning ${failure.path} failed (the other files were checked): ${describeError(failure.error)}`);
+      for (const failure of run.failures) {
+        this.logError(`loud-boundary gate: scanning ${failure.path} failed (the other files were checked): ${describeError(failure.error)}`);
+      }
       this.log(`loud-boundary gate (${reason}): ${run.result.findings.length} finding(s), ${run.scannedFiles} file(s) scanned, ${ms} ms`);
       for (const listener of this.onGateRun) listener();
     } catch (error) {
