@@ -13,7 +13,7 @@ import { boundaryInfoLookup, parseRegistry } from './boundaries/registry';
 import { renderGateText } from './boundaries/gate';
 import { scanHarnBoundaries } from './boundaries/harnSites';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from './boundaries/workspaceGate';
-import { artifactProblemDiagnostic, harnSyntaxDiagnostics } from './diagnostics';
+import { artifactProblemDiagnostic, harnSyntaxDiagnostics, internalErrorDiagnostic } from './diagnostics';
 import { WORKBENCH_VERSION } from './version';
 import { HarnAnalysis } from './harn/analysis';
 import { FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText, sortDiagnostics } from './report/format';
@@ -122,28 +122,70 @@ function runCheck(args: ParsedArgs): number {
   let artifactCount = 0;
   for (const file of all) {
     if (file.endsWith('.harn')) continue;
-    const found = artifactDiagnostics(file, root);
+    const found = isolated(root, file, 'run-artifact', () => FILE_CHECKS.artifact(file, root));
     if (found === undefined) continue;
     artifactCount++;
-    diagnostics.push(...found);
+    for (const d of found) diagnostics.push(d);
   }
   for (const file of files) {
-    const analysis = new HarnAnalysis(readText(file));
-    const rel = relativeTo(root, file);
-    for (const d of harnSyntaxDiagnostics(analysis)) diagnostics.push({ ...d, path: rel });
-    for (const p of scanHarnBoundaries(analysis).problems) {
-      diagnostics.push({ path: rel, range: analysis.lineIndex.rangeOf(p.range.start, p.range.end), severity: 'warning', source: 'harn.boundaries', code: p.code, message: p.message });
-    }
+    for (const d of isolated(root, file, 'Harn', () => FILE_CHECKS.harn(file, root))) diagnostics.push(d);
   }
   let checked = `${files.length} .harn file(s) and ${artifactCount} run artifact(s) checked`;
   // The loud-boundary gate, when the tree has a registry.
   if (fs.existsSync(path.join(root, DEFAULT_GATE_SETTINGS.registryPath))) {
     const gate = new BoundaryGateWorkspace(root, DEFAULT_GATE_SETTINGS);
     const run = gate.run();
+    traceFailures(run);
     diagnostics.push(...gateDiagnostics(gate, run));
     checked += `, loud-boundary gate: ${run.result.findings.length} finding(s)`;
   }
   return report(sortDiagnostics(diagnostics), format, checked);
+}
+
+/** A `.harn` file's syntax errors and boundary payload problems. */
+function harnDiagnostics(file: string, root: string): FileDiagnostic[] {
+  const analysis = new HarnAnalysis(readText(file));
+  const rel = relativeTo(root, file);
+  const out: FileDiagnostic[] = [];
+  for (const d of harnSyntaxDiagnostics(analysis)) out.push({ ...d, path: rel });
+  for (const p of scanHarnBoundaries(analysis).problems) {
+    out.push({
+      path: rel,
+      range: analysis.lineIndex.rangeOf(p.range.start, p.range.end),
+      severity: 'warning',
+      source: 'harn.boundaries',
+      code: p.code,
+      message: p.message,
+    });
+  }
+  return out;
+}
+
+/** The per-file checks of `check`; a test may replace one to prove that a failure stays on its file. */
+export const FILE_CHECKS = { harn: harnDiagnostics, artifact: artifactDiagnostics };
+
+/**
+ * One file's checks, so that their failure is an internal_error on that file and the other files are still
+ * checked (exit 1, not 2). An unreadable file is still an I/O error (exit 2).
+ */
+function isolated<T extends FileDiagnostic[] | undefined>(root: string, file: string, what: string, check: () => T): T | FileDiagnostic[] {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof IoError) throw error;
+    traceInternalError(file, error);
+    return [{ ...internalErrorDiagnostic(what, error, 'the error output'), path: relativeTo(root, file) }];
+  }
+}
+
+function traceInternalError(file: string, error: unknown): void {
+  const trace = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`harn-workbench: internal error while checking ${file} (the other files are still checked): ${trace}\n`);
+}
+
+/** The stack traces of the gate's per-file failures (each is an internal_error finding on its file). */
+function traceFailures(run: GateRun): void {
+  for (const failure of run.failures) traceInternalError(failure.path, failure.error);
 }
 
 function relativeTo(root: string, file: string): string {
@@ -212,6 +254,7 @@ function runCheckLoudBoundaries(args: ParsedArgs): number {
   };
   const gate = new BoundaryGateWorkspace(root, settings);
   const run = gate.run();
+  traceFailures(run);
   const io = run.result.findings.find((f) => f.kind === 'missing_registry' || f.kind === 'missing_funnel' || (run.result.refused && f.kind === 'path_outside_root'));
   if (io) throw new IoError(io.message);
   if (format === 'text') {

@@ -869,6 +869,7 @@ describe('cross-row checks', () => {
       'invalid_row',
       'invalid_utf8',
       'malformed_jsonl',
+      'nesting_too_deep',
       'unbound_tool_result_receipt',
       'unreadable_file',
       'unreported_boundary_failure',

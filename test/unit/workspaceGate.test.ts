@@ -10,7 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { defined } from '../support/assertions';
-import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateSettings, refusalReason, TextSource } from '../../server/src/boundaries/workspaceGate';
+import { gateRunDiagnosticList } from '../../server/src/boundaries/diagnostics';
+import { renderGateText } from '../../server/src/boundaries/gate';
+import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, FileScan, GateSettings, refusalReason, TextSource } from '../../server/src/boundaries/workspaceGate';
 
 const REGISTRY = DEFAULT_GATE_SETTINGS.registryPath;
 const FUNNEL = DEFAULT_GATE_SETTINGS.funnelPath;
@@ -375,5 +377,91 @@ describe('workspace gate: incremental runs', () => {
     gate.takeReads();
     assert.deepEqual(findings(gate), ['stale_entry text_tool_parse @ scripts/loud_boundaries.toml']);
     assert.ok(gate.takeReads().includes(REGISTRY));
+  });
+});
+
+/** A gate whose scan of one file throws (as a stack overflow did for a long expression chain), counting scans. */
+class FailingGate extends SpyGate {
+  readonly scanned: string[] = [];
+  constructor(
+    root: string,
+    private readonly failing: string,
+  ) {
+    super(root);
+  }
+  protected override scanText(relative: string, text: string): FileScan {
+    this.scanned.push(relative);
+    if (relative === this.failing) throw new RangeError('Maximum call stack size exceeded');
+    return super.scanText(relative, text);
+  }
+}
+
+describe('workspace gate: one file whose scan fails', () => {
+  const FAILED =
+    "scanning this file for boundary sites failed (RangeError: Maximum call stack size exceeded), a bug in Harn Workbench: the gate checked every other file, without this file's sites";
+
+  test('is an internal_error finding on that file, listed first; every other file is still checked', () => {
+    const root = makeTree({ 'crates/stdlib/other.harn': emission('boundary: "not_registered"') });
+    const gate = new FailingGate(root, 'crates/stdlib/chat.harn');
+    const run = gate.run();
+    assert.deepEqual(run.result.findings[0], {
+      kind: 'internal_error',
+      id: '',
+      path: 'crates/stdlib/chat.harn',
+      message: FAILED,
+      location: { path: 'crates/stdlib/chat.harn', ranges: [{ start: 0, end: 0 }] },
+    });
+    // Without chat.harn's site its entry is stale; the other .harn file and the Rust files were scanned.
+    assert.deepEqual(
+      run.result.findings.slice(1).map((f) => `${f.kind} ${f.id} @ ${f.path}`),
+      ['stale_entry chat_turn_cap @ scripts/loud_boundaries.toml', 'unknown_boundary not_registered @ crates/stdlib/other.harn'],
+    );
+    assert.equal(run.result.refused, false);
+    assert.deepEqual(
+      run.failures.map((f) => f.path),
+      ['crates/stdlib/chat.harn'],
+    );
+    assert.ok(run.failures[0]?.error instanceof RangeError);
+    assert.deepEqual(gateRunDiagnosticList(run, (r) => gate.readFile(r))[0], {
+      path: 'crates/stdlib/chat.harn',
+      diagnostic: {
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        severity: 'error',
+        source: 'harn.boundaries',
+        code: 'internal_error',
+        message: FAILED,
+        data: { id: '', kind: 'internal_error', path: 'crates/stdlib/chat.harn' },
+      },
+    });
+    assert.match(renderGateText(run.result, REGISTRY), /\n {2}\[internal_error\] {2}@ crates\/stdlib\/chat\.harn: scanning this file/);
+  });
+
+  test('the failure is cached like a scan until the file changes', () => {
+    const gate = new FailingGate(makeTree(), 'crates/stdlib/chat.harn');
+    gate.run();
+    gate.scanned.length = 0;
+    assert.equal(gate.run().failures.length, 1);
+    assert.deepEqual(gate.scanned, []);
+    gate.invalidate('crates/stdlib/chat.harn');
+    gate.run();
+    assert.deepEqual(gate.scanned, ['crates/stdlib/chat.harn']);
+  });
+
+  test('a registry that cannot be read refuses the run with an internal_error on it', () => {
+    class BrokenRegistry extends BoundaryGateWorkspace {
+      override parseRegistryText(): never {
+        throw new TypeError('injected');
+      }
+    }
+    const run = new BrokenRegistry(makeTree(), DEFAULT_GATE_SETTINGS).run();
+    assert.equal(run.result.refused, true);
+    assert.deepEqual(
+      run.result.findings.map((f) => `${f.kind} @ ${f.location.path}: ${f.message}`),
+      [`internal_error @ ${REGISTRY}: failed to read ${REGISTRY} (TypeError: injected), a bug in Harn Workbench: the gate could not run`],
+    );
+    assert.deepEqual(
+      run.failures.map((f) => f.path),
+      [REGISTRY],
+    );
   });
 });

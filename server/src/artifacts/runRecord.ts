@@ -25,6 +25,7 @@ import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError 
 import { z } from 'zod';
 import { LineIndex } from '../text/lineIndex';
 import { hasOwn, isObject, type JsonObject } from './json';
+import { JSON_NESTING_LIMIT, jsonNestingLimitAt, nestingLimitMessage } from './jsonNesting';
 import { TERMINAL_ROW_TYPES } from './schemas';
 import type { ArtifactProblem, ArtifactSeverity, LineSpan } from './types';
 
@@ -47,7 +48,9 @@ function withoutBom(text: string): string {
 
 /** The top-level `_type` of a JSON object text: a string, `null` when absent or not a string, undefined if no object. */
 function topLevelType(text: string): string | null | undefined {
-  const root = parseTree(withoutBom(text), [], { disallowComments: true });
+  // Nested past serde_json's limit: only the part before that point is parsed (jsonc-parser recurses per level).
+  const tooDeep = jsonNestingLimitAt(text);
+  const root = parseTree(withoutBom(tooDeep < 0 ? text : text.slice(0, tooDeep)), [], { disallowComments: true });
   if (!root || root.type !== 'object') return undefined;
   const type = child(root, '_type');
   return type && type.type === 'string' && typeof type.value === 'string' ? type.value : null;
@@ -419,6 +422,11 @@ function byPosition(a: ArtifactProblem, b: ArtifactProblem): number {
 /** Reads a run record: its value, the position of every value verification needs, and syntax or schema problems. */
 export function parseRunRecord(text: string): ParsedRunRecord {
   const spans = new Spans(text);
+  const tooDeep = jsonNestingLimitAt(text);
+  if (tooDeep >= 0) {
+    const refused = problem(spans.of(tooDeep, 1), 'nesting_too_deep', nestingLimitMessage('run records'));
+    return { value: undefined, record: undefined, pointers: [], problems: [refused] };
+  }
   const errors: ParseError[] = [];
   const root = parseTree(withoutBom(text), errors, { disallowComments: true, allowTrailingComma: false });
   if (errors.length || !root) {
@@ -723,6 +731,13 @@ export class TranscriptScanner {
     if (this.jsonError) return; // upstream stops at the first malformed row; only UTF-8 is still checked
     const trimmed = rustTrim(text);
     if (!trimmed) return;
+    const tooDeep = jsonNestingLimitAt(trimmed);
+    if (tooDeep >= 0) {
+      // serde_json's own words, with its 1-based column (of the trimmed line, as upstream parses it).
+      const message = `line ${lineNumber} is not JSON: recursion limit exceeded at column ${tooDeep + 1} (serde_json's nesting limit of ${JSON_NESTING_LIMIT})`;
+      this.jsonError = { kind: 'malformed_jsonl', message, line: lineNumber };
+      return;
+    }
     let row: unknown;
     try {
       row = JSON.parse(trimmed);

@@ -20,6 +20,7 @@ import { createScanner, findNodeAtLocation, parseTree, SyntaxKind, visit, ParseE
 import { z } from 'zod';
 import { asCount, asNumber, asString, isObject, type JsonObject } from './json';
 import { forEachLine, forEachTextLine, readLinesAt, type LineByteIndex } from './jsonl';
+import { jsonNestingLimitAt, nestingLimitMessage } from './jsonNesting';
 import { identityOf, isTerminalRowObject, rowIdOf, terminalStatusOf, toolCallIdOf } from './rows';
 import { isRustWhitespace, rustTrim } from './runRecord';
 import { eventSchemaFor, EventEnvelopeSchema, ownerForKind, TRANSCRIPT_ROW_SCHEMAS } from './schemas';
@@ -33,6 +34,7 @@ export const ARTIFACTS_SOURCE = 'harn.artifacts';
 /** The severity of every code produced here. */
 export const PROBLEM_SEVERITY = {
   malformed_jsonl: 'error',
+  nesting_too_deep: 'error',
   invalid_utf8: 'error',
   invalid_row: 'error',
   unreadable_file: 'error',
@@ -81,7 +83,7 @@ export interface BoundaryFailureInfo {
  */
 export interface RowSummary {
   /** 'row' = a JSON value (an object, except in generic JSONL); 'blank' = empty or only spaces/tabs;
-   *  'malformed' = not JSON; 'notObject' = JSON but not an object where a row object is required. */
+   *  'malformed' = not JSON (or nested past serde_json's limit); 'notObject' = JSON but not an object where a row object is required. */
   shape: 'row' | 'blank' | 'malformed' | 'notObject';
   /** UTF-16 length of the line (the end of a whole-row range). */
   length: number;
@@ -317,6 +319,12 @@ export function validateLine(kind: JsonlKind, text: string): LineResult {
       };
     }
     if (first === 0xfeff) return withLeadingBom(kind, text);
+  }
+  // Before any parser: jsonc-parser (error positions, property ranges) recurses once per level.
+  const tooDeep = jsonNestingLimitAt(text);
+  if (tooDeep >= 0) {
+    const message = nestingLimitMessage(`each ${KIND_NOUN[kind]}`);
+    return { problems: [problem('nesting_too_deep', tooDeep, tooDeep + 1, message)], summary: summary('malformed', length, undefined, false, false) };
   }
   let value: unknown;
   try {

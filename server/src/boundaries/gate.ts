@@ -20,7 +20,8 @@ export interface GateInput {
   refused: ReadonlyMap<string, string>;
 }
 
-export type GateFindingKind = FindingKind | 'path_outside_root' | 'toml_syntax' | 'missing_registry' | 'missing_funnel';
+/** `internal_error`: scanning one file failed (a bug of ours); said on that file, the other files still checked. */
+export type GateFindingKind = FindingKind | 'path_outside_root' | 'toml_syntax' | 'missing_registry' | 'missing_funnel' | 'internal_error';
 
 export interface Finding {
   kind: GateFindingKind;

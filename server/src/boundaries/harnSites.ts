@@ -43,7 +43,8 @@ export interface HarnBoundaryScan {
 export function scanHarnBoundaries(analysis: HarnAnalysis): HarnBoundaryScan {
   const references: HarnBoundaryReference[] = [];
   const problems: HarnPayloadProblem[] = [];
-  const visit = (node: A.AnyNode): void => {
+  // A.walk, not recursion: an expression chain (`1 + 1 + …`) nests as deep as it is long.
+  A.walk(analysis.file, (node) => {
     if (node.kind === 'Dict') {
       for (const entry of node.entries) {
         if (keyName(entry) !== 'boundary' || !entry.value) continue;
@@ -53,9 +54,7 @@ export function scanHarnBoundaries(analysis: HarnAnalysis): HarnBoundaryScan {
     } else if (node.kind === 'Call') {
       checkEmission(node, problems);
     }
-    A.forEachChild(node, visit);
-  };
-  visit(analysis.file);
+  });
   return { references, problems };
 }
 
@@ -130,32 +129,46 @@ function checkEmission(call: A.Call, problems: HarnPayloadProblem[]): void {
   }
 }
 
-/** The string literals an expression can evaluate to through `if`/`else`, ternaries and parentheses. */
+/**
+ * The string literals an expression can evaluate to through `if`/`else`, ternaries and parentheses, in source
+ * order. Iterative: an `else if` ladder is a chain as long as it is written, not nesting the parser bounds.
+ */
 function stringLeaves(expr: A.Expr): A.StringLit[] {
-  switch (expr.kind) {
-    case 'String':
-      return expr.value !== undefined ? [expr] : [];
-    case 'Paren':
-      return expr.inner ? stringLeaves(expr.inner) : [];
-    case 'Ternary':
-      return [...(expr.then ? stringLeaves(expr.then) : []), ...(expr.otherwise ? stringLeaves(expr.otherwise) : [])];
-    case 'StmtExpr':
-      return expr.stmt.kind === 'If' ? ifLeaves(expr.stmt) : [];
-    default:
-      return [];
+  const out: A.StringLit[] = [];
+  const stack: A.Expr[] = [expr];
+  for (let e = stack.pop(); e !== undefined; e = stack.pop()) {
+    const next: A.Expr[] = [];
+    if (e.kind === 'String') {
+      if (e.value !== undefined) out.push(e);
+    } else if (e.kind === 'Paren') {
+      if (e.inner) next.push(e.inner);
+    } else if (e.kind === 'Ternary') {
+      if (e.then) next.push(e.then);
+      if (e.otherwise) next.push(e.otherwise);
+    } else if (e.kind === 'StmtExpr' && e.stmt.kind === 'If') {
+      // The value of each branch of the ladder: the last expression statement of its block.
+      for (let branch: A.IfStmt | undefined = e.stmt; branch;) {
+        const value = blockValue(branch.then);
+        if (value) next.push(value);
+        const otherwise: A.Block | A.IfStmt | undefined = branch.otherwise;
+        if (otherwise?.kind === 'If') branch = otherwise;
+        else {
+          const last = blockValue(otherwise);
+          if (last) next.push(last);
+          branch = undefined;
+        }
+      }
+    }
+    // The first alternative on top, so leaves come out in source order.
+    for (const alternative of next.reverse()) stack.push(alternative);
   }
+  return out;
 }
 
-function ifLeaves(stmt: A.IfStmt): A.StringLit[] {
-  const out: A.StringLit[] = [];
-  const blockValue = (block: A.Block | undefined): void => {
-    const last = block?.statements[block.statements.length - 1];
-    if (last?.kind === 'ExprStmt') out.push(...stringLeaves(last.expr));
-  };
-  blockValue(stmt.then);
-  if (stmt.otherwise?.kind === 'If') out.push(...ifLeaves(stmt.otherwise));
-  else blockValue(stmt.otherwise);
-  return out;
+/** The value a block evaluates to: its last statement when that is an expression. */
+function blockValue(block: A.Block | undefined): A.Expr | undefined {
+  const last = block?.statements.at(-1);
+  return last?.kind === 'ExprStmt' ? last.expr : undefined;
 }
 
 /** Where the cursor is inside the string value of a `boundary:` or `kind:` dict field, if it is. */

@@ -49,11 +49,91 @@ const ARTICLE: Record<SectionName, string> = { boundary: 'a', audited: 'an' };
 
 /**
  * Parses TOML 1.0 text. A leading BOM is read as a space so that every offset stays an offset into `text`.
- * Throws the parser's ParseError on a syntax error.
+ * Throws the parser's ParseError on a syntax error, and a TomlNestingError on values nested past
+ * TOML_NESTING_LIMIT (the parser, its static values and the edits' checks recurse once per level).
  */
 export function parseTomlAst(text: string): AST.TOMLProgram {
   const source = text.charCodeAt(0) === 0xfeff ? ' ' + text.slice(1) : text;
-  return parseTOML(source, { tomlVersion: '1.0' });
+  const tooDeep = tomlBracketLimitAt(source);
+  if (tooDeep >= 0) throw new TomlNestingError(tooDeep);
+  const ast = parseTOML(source, { tomlVersion: '1.0' });
+  const deepKey = deepestKeyPast(ast);
+  if (deepKey >= 0) throw new TomlNestingError(deepKey);
+  return ast;
+}
+
+/** Deepest nesting of registry values read: arrays, inline tables and dotted keys together (the registry needs 3). */
+export const TOML_NESTING_LIMIT = 128;
+
+/** Values nested past TOML_NESTING_LIMIT, at `index` (a SyntaxError with an index, as the parser's own errors). */
+export class TomlNestingError extends SyntaxError {
+  constructor(readonly index: number) {
+    super(`values nested more than ${TOML_NESTING_LIMIT} levels deep (arrays, inline tables and dotted keys together); the registry needs 3 at most`);
+    this.name = 'TomlNestingError';
+  }
+}
+
+/**
+ * The offset of the `[` or `{` outside strings and comments that opens level TOML_NESTING_LIMIT, or -1: found
+ * before parsing, in one iterative pass, since the parser recurses per array or inline table.
+ */
+function tomlBracketLimitAt(text: string): number {
+  let depth = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text[i];
+    if (c === '#') {
+      i = text.indexOf('\n', i);
+      if (i < 0) return -1;
+    } else if (c === '"' || c === "'") {
+      const multiline = text.startsWith(c.repeat(3), i);
+      const close = multiline ? c.repeat(3) : c;
+      let at = i + close.length;
+      for (;;) {
+        at = text.indexOf(close, at);
+        if (at < 0) return -1;
+        // In a basic string a quote after an odd run of backslashes is escaped; a literal string has no escapes.
+        let backslashes = 0;
+        while (c === '"' && text[at - 1 - backslashes] === '\\') backslashes++;
+        if (backslashes % 2 === 0) break;
+        at++;
+      }
+      i = at + close.length - 1;
+    } else if (c === '[' || c === '{') {
+      if (++depth >= TOML_NESTING_LIMIT) return i;
+    } else if ((c === ']' || c === '}') && depth > 0) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/** The start of the first key (in source order) whose value nests past TOML_NESTING_LIMIT (its table, dotted parts and containers), or -1. */
+function deepestKeyPast(ast: AST.TOMLProgram): number {
+  type Pending = { node: AST.TOMLKeyValue | AST.TOMLContentNode; depth: number };
+  let first = -1;
+  const past = (key: AST.TOMLKey): void => {
+    if (first < 0 || key.range[0] < first) first = key.range[0];
+  };
+  const stack: Pending[] = [];
+  for (const node of ast.body[0].body) {
+    if (node.type === 'TOMLKeyValue') stack.push({ node, depth: 0 });
+    else if (node.resolvedKey.length > TOML_NESTING_LIMIT) past(node.key);
+    else for (const kv of node.body) stack.push({ node: kv, depth: node.resolvedKey.length });
+  }
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { node, depth } = item;
+    if (node.type === 'TOMLKeyValue') {
+      const inner = depth + node.key.keys.length;
+      if (inner > TOML_NESTING_LIMIT) past(node.key);
+      else stack.push({ node: node.value, depth: inner });
+    } else if (node.type === 'TOMLArray') {
+      for (const element of node.elements) stack.push({ node: element, depth: depth + 1 });
+    } else if (node.type === 'TOMLInlineTable') {
+      for (const kv of node.body) stack.push({ node: kv, depth });
+    }
+  }
+  return first;
 }
 
 /** The static value of a whole document (tables as plain objects, arrays, strings, numbers, booleans, Dates). */

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { Minimatch } from 'minimatch';
 import { HarnAnalysis } from '../harn/analysis';
 import { walkFiles } from '../workspace/fileWalk';
-import { evaluateGate, GateResult } from './gate';
+import { evaluateGate, Finding, GateResult } from './gate';
 import { HarnBoundaryScan, scanHarnBoundaries } from './harnSites';
 import { parseRegistry } from './registry';
 import { isExemptSite, parseFunnel, scanRustMentions } from './rust';
@@ -60,9 +60,17 @@ export function refusalReason(root: string, relative: string): string | undefine
  * What one scanned file names: Rust variants (mapped to wire ids with the current funnel on every run, so a
  * changed funnel never leaves stale ids behind) or `.harn` ids.
  */
-interface FileScan {
+export interface FileScan {
   rust: RustMention[];
   harn: { id: string; range: TextRange }[];
+  /** What scanning the file threw (a bug of ours): the file then has no sites, and an internal_error finding. */
+  failure?: unknown;
+}
+
+/** A scanned file whose scan threw: where, and the error (for the log; the finding has its message). */
+export interface ScanFailure {
+  path: string;
+  error: unknown;
 }
 
 export interface GateRun {
@@ -74,6 +82,8 @@ export interface GateRun {
   /** The sites the gate checks (the funnel and test files are exempt): an entry's anchors are among these. */
   gateSites: BoundarySite[];
   scannedFiles: number;
+  /** Files whose scan failed, each also an internal_error finding on the file (the gate checked the others). */
+  failures: ScanFailure[];
 }
 
 export class BoundaryGateWorkspace {
@@ -190,13 +200,23 @@ export class BoundaryGateWorkspace {
     if (cached) return cached;
     const text = relative === this.settings.funnelPath ? this.configuredText(relative) : this.readFile(relative);
     if (text !== undefined && referenced.has(relative) && !this.referenced.has(relative)) this.referenced.set(relative, { exists: true, text });
-    const scan: FileScan = { rust: [], harn: [] };
+    let scan: FileScan = { rust: [], harn: [] };
     if (text !== undefined) {
-      if (relative.endsWith('.rs')) scan.rust = scanRustMentions(text);
-      else scan.harn = scanHarn(text).references.map((ref) => ({ id: ref.id, range: ref.range }));
+      try {
+        scan = this.scanText(relative, text);
+      } catch (error) {
+        // One file's failure stays on that file: cached like a scan (until the file changes), reported by run().
+        scan = { rust: [], harn: [], failure: error };
+      }
     }
     this.scans.set(relative, scan);
     return scan;
+  }
+
+  /** The sites one file's text names: Rust mentions or `.harn` references. */
+  protected scanText(relative: string, text: string): FileScan {
+    if (relative.endsWith('.rs')) return { rust: scanRustMentions(text), harn: [] };
+    return { rust: [], harn: scanHarn(text).references.map((ref) => ({ id: ref.id, range: ref.range })) };
   }
 
   private referencedFile(relative: string): { exists: boolean; text: string | undefined } {
@@ -230,9 +250,14 @@ export class BoundaryGateWorkspace {
   /** Runs the whole gate, re-reading only what was invalidated since the last run. */
   run(): GateRun {
     const { registryPath, funnelPath } = this.settings;
-    const empty = (kind: 'missing_registry' | 'missing_funnel' | 'path_outside_root', where: string, message: string, registry?: Registry): GateRun => ({
+    const empty = (
+      kind: 'missing_registry' | 'missing_funnel' | 'path_outside_root' | 'internal_error',
+      where: string,
+      message: string,
+      registry?: Registry,
+    ): GateRun => ({
       result: {
-        findings: [{ kind, id: '', path: where, message, location: { path: where, ranges: [] } }],
+        findings: [{ kind, id: '', path: where, message, location: { path: where, ranges: kind === 'internal_error' ? [{ start: 0, end: 0 }] : [] } }],
         refused: true,
         boundaryCount: registry?.boundaries.length ?? 0,
         auditedCount: registry?.audited.length ?? 0,
@@ -242,6 +267,7 @@ export class BoundaryGateWorkspace {
       allSites: [],
       gateSites: [],
       scannedFiles: 0,
+      failures: [],
     });
     for (const configured of [registryPath, funnelPath]) {
       const reason = refusalReason(this.root, configured);
@@ -249,10 +275,21 @@ export class BoundaryGateWorkspace {
     }
     const registryText = this.configuredText(registryPath);
     if (registryText === undefined) return (this.lastRun = empty('missing_registry', registryPath, `missing ${registryPath}`));
-    const registry = this.parseRegistryText(registryText);
+    // The gate cannot run without its two inputs: a failure reading either is said on it, the run refused.
+    let registry: Registry;
+    try {
+      registry = this.parseRegistryText(registryText);
+    } catch (error) {
+      return (this.lastRun = { ...empty('internal_error', registryPath, inputFailure(registryPath, error)), failures: [{ path: registryPath, error }] });
+    }
     const funnelText = this.configuredText(funnelPath);
     if (funnelText === undefined) return (this.lastRun = empty('missing_funnel', funnelPath, `missing the funnel definition ${funnelPath}`, registry));
-    const funnel = this.parseFunnelText(funnelText);
+    let funnel: Funnel;
+    try {
+      funnel = this.parseFunnelText(funnelText);
+    } catch (error) {
+      return (this.lastRun = { ...empty('internal_error', funnelPath, inputFailure(funnelPath, error), registry), failures: [{ path: funnelPath, error }] });
+    }
 
     this.fileList ??= walkFiles(this.root, { accept: (rel) => this.isScanned(rel), enter: (rel) => this.mayHoldScanned(rel) });
     const referencedPaths = new Set<string>();
@@ -264,12 +301,14 @@ export class BoundaryGateWorkspace {
 
     const allSites: BoundarySite[] = [];
     const sites: BoundarySite[] = [];
+    const failures: ScanFailure[] = [];
     // Rust sites map to ids through the funnel's arms (a variant with no arm is not a site, as upstream).
     const wire = new Map(funnel.arms.map((a) => [a.variant, a.wire]));
     // Rust sites first, then .harn, as upstream concatenates its two greps.
     const ordered = [...this.fileList.filter((f) => f.endsWith('.rs')), ...this.fileList.filter((f) => !f.endsWith('.rs'))];
     for (const relative of ordered) {
       const scan = this.scanFile(relative, referencedPaths);
+      if (scan.failure !== undefined) failures.push({ path: relative, error: scan.failure });
       const exempt = isExemptSite(relative, funnelPath);
       const found: BoundarySite[] = [];
       for (const mention of scan.rust) {
@@ -299,9 +338,32 @@ export class BoundaryGateWorkspace {
       }
     }
     const result = evaluateGate({ registryPath, funnelPath, registry, funnel, sites, existing, contents, refused });
-    this.lastRun = { result, registry, funnel, allSites, gateSites: sites, scannedFiles: ordered.length };
+    // First: the findings after them may follow from the sites these files could not give.
+    if (failures.length) result.findings = failures.map(failureFinding).concat(result.findings);
+    this.lastRun = { result, registry, funnel, allSites, gateSites: sites, scannedFiles: ordered.length, failures };
     return this.lastRun;
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Why the gate could not run: reading the registry or the funnel failed. */
+function inputFailure(where: string, error: unknown): string {
+  return `failed to read ${where} (${errorText(error)}), a bug in Harn Workbench: the gate could not run`;
+}
+
+/** The internal_error finding of a file whose scan failed, at its start. */
+function failureFinding(failure: ScanFailure): Finding {
+  const reason = errorText(failure.error);
+  return {
+    kind: 'internal_error',
+    id: '',
+    path: failure.path,
+    message: `scanning this file for boundary sites failed (${reason}), a bug in Harn Workbench: the gate checked every other file, without this file's sites`,
+    location: { path: failure.path, ranges: [{ start: 0, end: 0 }] },
+  };
 }
 
 /**

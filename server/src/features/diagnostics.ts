@@ -3,9 +3,11 @@
 // version is dropped, and the client's status item hears what was checked and how long it took.
 
 import * as path from 'node:path';
-import { Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
+import { Diagnostic } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { internalErrorDiagnostic as workbenchInternalError } from '../diagnostics';
 import { StatusNotification } from '../protocol';
+import { toLspDiagnostic } from '../providers/convert';
 import { uriToPath } from '../workspace/harnWorkspace';
 import { FeatureContext } from './context';
 import { DiagnosticsStore } from './diagnosticsStore';
@@ -15,14 +17,7 @@ import { DocumentKind } from './router';
 const VALIDATE_DELAY_MS = 40;
 
 export function internalErrorDiagnostic(what: string, error: unknown): Diagnostic {
-  const reason = error instanceof Error ? error.message : String(error);
-  return {
-    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-    severity: DiagnosticSeverity.Error,
-    source: 'harn.workbench',
-    code: 'internal_error',
-    message: `Harn Workbench could not finish the ${what} checks of this file: ${reason}. The other checks still ran; see the Harn Workbench log.`,
-  };
+  return toLspDiagnostic(workbenchInternalError(what, error));
 }
 
 export class DiagnosticsPipeline {

@@ -49,7 +49,7 @@ export function registerFeatures(
   let diagnostics: DiagnosticsPipeline | undefined;
   const revalidate: DiagnosticsPipeline['revalidate'] = (select) => diagnostics?.revalidate(select);
 
-  const boundaries = new BoundaryProvider(documents, store, workspace, log);
+  const boundaries = new BoundaryProvider(documents, store, workspace, log, (message) => connection.console.error(message));
   const artifacts = new ArtifactProvider(documents, store, (id) => boundaries.boundaryInfo(id), revalidate);
   const harn = new HarnProvider(workspace, firstRoot);
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.

@@ -624,6 +624,24 @@ export function forEachChild(node: AnyNode, visit: (child: AnyNode) => void): vo
   }
 }
 
+/**
+ * Visits `root` and every node below it, each parent before its children and children in source order, with an
+ * explicit stack instead of recursion: an expression chain (`1 + 1 + …`, `a.b.b.…`, `f()()…`, an `else if`
+ * ladder) nests as deep as it is long, and the parser bounds only real nesting (MAX_NESTING). Every walk over a
+ * whole tree goes through here. `visit` returning false skips the node's children.
+ */
+export function walk(root: AnyNode, visit: (node: AnyNode) => boolean | void): void {
+  const stack: AnyNode[] = [root];
+  const children: AnyNode[] = [];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (visit(node) === false) continue;
+    children.length = 0;
+    forEachChild(node, (child) => children.push(child));
+    // Pushed last child first, so that the first child is visited next.
+    for (const child of children.reverse()) stack.push(child);
+  }
+}
+
 /** The innermost chain of nodes containing `offset` (outermost first). End offsets are inclusive so a cursor right after a name still finds it. */
 export function nodePathAt(root: AnyNode, offset: number): AnyNode[] {
   const path: AnyNode[] = [root];

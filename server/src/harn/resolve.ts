@@ -70,9 +70,10 @@ function locateName(analysis: HarnAnalysis, file: string, name: string, offset: 
     }
     return { file, analysis, binding: local };
   }
+  const explored = new Map<string, number>();
   for (const wildcard of analysis.scopes.wildcardImports) {
     if (wildcard.path?.value === undefined) continue;
-    const imported = findExported(host, host.resolveImport(file, wildcard.path.value), name, 0);
+    const imported = findExported(host, host.resolveImport(file, wildcard.path.value), name, 0, explored);
     if (imported) return imported;
   }
   return undefined;
@@ -98,22 +99,36 @@ export function namespaceModule(located: LocatedBinding, host: ModuleHost): stri
   return host.resolveImport(located.file, binding.modulePath);
 }
 
-/** The declaration of `name` exported by `file`, following `pub import` re-exports. */
-export function findExported(host: ModuleHost, file: string | undefined, name: string, depth: number): LocatedBinding | undefined {
+/**
+ * The declaration of `name` exported by `file`, following `pub import` re-exports (at most MAX_REEXPORT_DEPTH deep).
+ * `explored` holds each file's shallowest depth looked into during this lookup: reaching a file again no deeper
+ * finds nothing new, so modules that re-export each other (`pub import "./a"` in a.harn, several times) cost one
+ * look per file and depth, not one per path through them (exponential in the number of such imports).
+ */
+export function findExported(
+  host: ModuleHost,
+  file: string | undefined,
+  name: string,
+  depth: number,
+  explored: Map<string, number> = new Map(),
+): LocatedBinding | undefined {
   if (!file || depth > MAX_REEXPORT_DEPTH) return undefined;
+  const shallowest = explored.get(file);
+  if (shallowest !== undefined && shallowest <= depth) return undefined;
+  explored.set(file, depth);
   const analysis = host.load(file);
   if (!analysis) return undefined;
   for (const binding of exportedBindings(analysis.file, analysis.scopes)) {
     if (binding.name !== name) continue;
     if (binding.kind === 'import' && binding.modulePath !== undefined) {
-      return findExported(host, host.resolveImport(file, binding.modulePath), name, depth + 1) ?? { file, analysis, binding };
+      return findExported(host, host.resolveImport(file, binding.modulePath), name, depth + 1, explored) ?? { file, analysis, binding };
     }
     return { file, analysis, binding };
   }
   // `pub import "x"` re-exports everything of x.
   for (const wildcard of analysis.scopes.wildcardImports) {
     if (!wildcard.isPub || wildcard.path?.value === undefined) continue;
-    const found = findExported(host, host.resolveImport(file, wildcard.path.value), name, depth + 1);
+    const found = findExported(host, host.resolveImport(file, wildcard.path.value), name, depth + 1, explored);
     if (found) return found;
   }
   return undefined;

@@ -130,19 +130,12 @@ function addParams(params: A.Param[], scope: Scope): void {
 }
 
 /**
- * Walks a node for the scopes it opens (bodies, blocks, closures) and the bindings they hold. Nodes that
- * open no scope are walked with an explicit stack: an expression chain (`1 + 1 + …`, `a.b.b.…`) nests
- * as deep as it is long, and the parser bounds only real nesting. Children are visited in source order.
+ * Walks a node for the scopes it opens (bodies, blocks, closures) and the bindings they hold. Nodes that open no
+ * scope are walked by A.walk (an explicit stack: an expression chain nests as deep as it is long); recursion
+ * happens only into the scopes, which the parser's nesting limit bounds.
  */
 function addNested(root: A.AnyNode, scope: Scope, file: FileScopes): void {
-  const stack: A.AnyNode[] = [root];
-  const children: A.AnyNode[] = [];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (addScopeOf(node, scope, file)) continue;
-    children.length = 0;
-    A.forEachChild(node, (c) => children.push(c));
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as A.AnyNode);
-  }
+  A.walk(root, (node) => !addScopeOf(node, scope, file));
 }
 
 /** The scope a node opens, with its bindings; false for a node that opens none (its children are walked). */

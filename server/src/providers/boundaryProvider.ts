@@ -27,7 +27,9 @@ import { applyEdits, TextEdit } from '../boundaries/registryEdits';
 import { BoundaryInfo, boundaryInfoLookup } from '../boundaries/registry';
 import { BoundarySite, Registry, TextRange } from '../boundaries/types';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from '../boundaries/workspaceGate';
+import { internalErrorDiagnostic } from '../diagnostics';
 import { DiagnosticsStore } from '../features/diagnosticsStore';
+import { describeError } from '../features/handler';
 import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { DocumentKind } from '../features/router';
 import { stringContent } from '../harn/strings';
@@ -62,6 +64,7 @@ export class BoundaryProvider implements DomainProvider {
     private readonly store: DiagnosticsStore,
     private readonly workspace: HarnWorkspace,
     private readonly log: (message: string) => void,
+    private readonly logError: (message: string) => void = log,
   ) {}
 
   configure(root: string | undefined, settings: WorkbenchSettings): void {
@@ -179,10 +182,16 @@ export class BoundaryProvider implements DomainProvider {
       const run = this.gate.run();
       this.publish(run);
       const ms = (performance.now() - started).toFixed(1);
+      for (const failure of run.failures) {
+        this.logError(`loud-boundary gate: scanning ${failure.path} failed (the other files were checked): ${describeError(failure.error)}`);
+      }
       this.log(`loud-boundary gate (${reason}): ${run.result.findings.length} finding(s), ${run.scannedFiles} file(s) scanned, ${ms} ms`);
       for (const listener of this.onGateRun) listener();
     } catch (error) {
-      this.log(`loud-boundary gate failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      this.logError(`loud-boundary gate failed: ${describeError(error)}`);
+      // Said on the registry too, so the gate's silence is never read as "no findings".
+      const registry = pathToUri(path.join(this.gate.root, this.gate.settings.registryPath));
+      this.store.replaceAll('gate', new Map([[registry, [toLspDiagnostic(internalErrorDiagnostic('loud-boundary gate', error))]]]));
     }
   }
 
