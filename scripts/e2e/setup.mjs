@@ -226,6 +226,26 @@ function cannotInstall(reason) {
   process.exit(3);
 }
 
+/**
+ * The part of `apt-get install --assume-no` that says what changes: the NEW / upgraded / REMOVED lists,
+ * the counts, the sizes, and errors (not the progress lines, nor the suggested or additional packages,
+ * which the NEW list repeats).
+ */
+export function aptAccount(output) {
+  const kept = [];
+  let keepBlock = false;
+  for (const line of output.split('\n')) {
+    if (!line.trim()) continue;
+    if (/^\s/.test(line)) {
+      if (keepBlock) kept.push(line);
+      continue;
+    }
+    keepBlock = /NEW packages|will be upgraded|will be REMOVED|DOWNGRADED/.test(line);
+    if (keepBlock || /upgraded, .*newly installed|^Need to get|^After this operation|^(E|W): /.test(line)) kept.push(line);
+  }
+  return kept;
+}
+
 function sleep(ms) {
   return new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 }
@@ -257,7 +277,7 @@ async function ensureAptPackages({ building, browser }) {
   // apt's own account of it (every package it adds or upgrades, the download and disk sizes), then a
   // moment to stop it when someone is watching a terminal; CI goes on at once.
   const dry = capture('apt-get', ['install', '--assume-no', '--no-install-recommends', ...plan.install], { env });
-  for (const line of (dry.stdout + dry.stderr).split('\n')) if (line.trim() && !/^(Abort\.|Do you want to continue)/.test(line)) log(`  apt: ${line}`);
+  for (const line of aptAccount(dry.stdout + dry.stderr)) log(`  apt: ${line}`);
   if (process.stdin.isTTY && process.stdout.isTTY && !/^(true|1)$/i.test(process.env.CI ?? '')) {
     log('installing in 5 s (Ctrl-C stops here, nothing installed yet) ...');
     await sleep(5_000);
