@@ -222,7 +222,7 @@ export function aptPlan(o) {
 }
 
 function cannotInstall(reason) {
-  console.error(`[e2e setup] CANNOT INSTALL the e2e toolchain here: ${reason}`);
+  console.error(`[e2e setup] CANNOT INSTALL ${editorOnly ? 'code-server' : 'the e2e toolchain'} here: ${reason}`);
   process.exit(3);
 }
 
