@@ -20,6 +20,7 @@
 import { spawn } from 'node:child_process';
 import { writeSync } from 'node:fs';
 
+// HARN_SUPERVISE_GRACE_MS: the time between SIGTERM and SIGKILL (5 s; the unit test shortens it).
 const GRACE_MS = Number(process.env.HARN_SUPERVISE_GRACE_MS ?? 5_000);
 
 const separator = process.argv.indexOf('--');
@@ -65,11 +66,10 @@ function groupAlive() {
 
 let stopping = false;
 let deadline = 0;
-function stop(why) {
+function stop() {
   if (stopping) return;
   stopping = true;
   deadline = Date.now() + GRACE_MS;
-  if (process.env.HARN_SUPERVISE_VERBOSE) console.error(`[supervise] stopping ${command} (${why})`);
   killGroup('SIGTERM');
   setTimeout(() => {
     killGroup('SIGKILL');
@@ -94,7 +94,7 @@ child.on('exit', (code, signal) => {
 });
 
 // The parent's death (or its deliberate close) ends stdin.
-process.stdin.on('end', () => stop('the parent closed the pipe or died'));
-process.stdin.on('error', () => stop('the pipe to the parent failed'));
+process.stdin.on('end', stop);
+process.stdin.on('error', stop);
 process.stdin.resume();
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, stop);
