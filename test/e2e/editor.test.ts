@@ -5,10 +5,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { defined } from '../support/assertions';
-import { Editor, ensureToolchain, packageExtension, repoRoot, waitFor, type Box, type Problem, type ToolchainResult } from './harness';
+import { commandLine, descendants, waitAllGone } from '../support/processes';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, Editor, ensureToolchain, packageExtension, repoRoot, waitFor, type Box, type Problem, type ToolchainResult } from './harness';
 
 const fixtures = join(__dirname, 'fixtures');
 
@@ -301,10 +305,7 @@ describe('scenarios 2-5: the demo repository', { skip, timeout: 240_000 }, () =>
         squiggles.some((s) => horizontallyCovers(s, idStart) && horizontallyCovers(s, idEnd)),
         `an error squiggle spans "chat_turn_capp"; id from ${JSON.stringify(idStart)} to ${JSON.stringify(idEnd)}; squiggles: ${JSON.stringify(squiggles)}`,
       );
-      assert.ok(
-        !squiggles.some((s) => horizontallyCovers(s, key)),
-        `no error squiggle under the key \`boundary\`; squiggles: ${JSON.stringify(squiggles)}`,
-      );
+      assert.ok(!squiggles.some((s) => horizontallyCovers(s, key)), `no error squiggle under the key \`boundary\`; squiggles: ${JSON.stringify(squiggles)}`);
     });
 
     const hover = await withLogs('hover on the id', () => editor.hoverAt('"chat_turn_capp"'));
@@ -323,7 +324,10 @@ describe('scenarios 2-5: the demo repository', { skip, timeout: 240_000 }, () =>
     await editor.screenshot('problems');
     const found = rows(problems, unknown);
     for (const p of found) t.diagnostic(`Problems row: ${p.text}`);
-    const row = defined(found.find((p) => /Did you mean/.test(p.text)), 'a "Did you mean" row');
+    const row = defined(
+      found.find((p) => /Did you mean/.test(p.text)),
+      'a "Did you mean" row',
+    );
     assert.equal(row.severity, 'error', `the row is an error: ${row.text}`);
     assert.match(row.text, /Did you mean .?chat_turn_cap.?\?/, `the row says "Did you mean": ${row.text}`);
     assert.match(row.text, /Ln 7, Col 17/, `the row points at the id's opening quote (line 7, column 17): ${row.text}`);
@@ -379,7 +383,11 @@ describe('scenarios 2-5: the demo repository', { skip, timeout: 240_000 }, () =>
     assert.ok(!labels.includes('agent_loop_budget'), `an audited id is not offered as a boundary: ${JSON.stringify(labels)}`);
 
     const widget = editor.page.locator('.editor-instance .suggest-widget.visible');
-    await widget.locator('.monaco-list-row').filter({ has: editor.page.locator('.label-name', { hasText: /^chat_turn_cap$/ }) }).first().click();
+    await widget
+      .locator('.monaco-list-row')
+      .filter({ has: editor.page.locator('.label-name', { hasText: /^chat_turn_cap$/ }) })
+      .first()
+      .click();
     const accepted = await editor.waitForLine('the accepted completion in the text', (l) => l.includes('{boundary: "chat_turn_cap"})'));
     t.diagnostic(`after accepting: ${accepted.find((l) => l.includes('{boundary: "chat_turn_cap"'))?.trim()}`);
     // The accepted id is registered: the live check drops the new call's unknown-id problem.
@@ -490,9 +498,11 @@ describe('scenarios 2-5: the demo repository', { skip, timeout: 240_000 }, () =>
     // 2. The only construction of ResponseContentExtraction goes: its entry is stale.
     await editor.clickText('boundary: BoundaryId::ResponseContentExtraction,', 2);
     await editor.page.keyboard.press('Control+Shift+K');
-    await editor.waitForLine('response.rs without the construction', (l) => l.includes('detail: format!')).then((lines) =>
-      assert.ok(!lines.some((l) => l.includes('BoundaryId::ResponseContentExtraction')), `the construction line is deleted:\n${lines.join('\n')}`),
-    );
+    await editor
+      .waitForLine('response.rs without the construction', (l) => l.includes('detail: format!'))
+      .then((lines) =>
+        assert.ok(!lines.some((l) => l.includes('BoundaryId::ResponseContentExtraction')), `the construction line is deleted:\n${lines.join('\n')}`),
+      );
     const savedAgainAt = performance.now();
     await editor.page.keyboard.press('Control+S');
     await editor.page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'detached', timeout: 10_000 });
@@ -787,7 +797,107 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
       `PRODUCT BUG (see .e2e-screenshots/${shot}): after ${TAMPERED}/run.json is closed its digest_mismatch stays in the ` +
         'Problems panel and is never updated: restoring the transcript on disk does not clear it (only open run records are ' +
         're-verified, and closing one does not clear its diagnostics, unlike .harn files and transcripts). Rows left:\n' +
-        rows(left, /digest_mismatch/).map((p) => `  ${p.text}`).join('\n'),
+        rows(left, /digest_mismatch/)
+          .map((p) => `  ${p.text}`)
+          .join('\n'),
     );
   });
 });
+
+// `npm start` (scripts/start.mjs) runs code-server under scripts/supervise.mjs: a SIGKILL of the start
+// script, or of the npm that ran it, must leave no process of code-server's behind and free the port.
+// Here (not in a file of its own) because it installs the .vsix this file packaged: test files may run in
+// parallel, and a second packaging would rewrite dist/ under the first.
+describe(
+  'npm start: a SIGKILL leaves no code-server behind',
+  { skip: skip || (process.platform === 'linux' ? false : 'reads /proc (Linux only)'), timeout: 300_000 },
+  () => {
+    const states: string[] = [];
+    const seen: number[] = [];
+
+    after(() => {
+      for (const pid of seen) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone, as it should be
+        }
+      }
+      for (const dir of states) rmSync(dir, { recursive: true, force: true });
+    });
+
+    async function portFree(port: number): Promise<boolean> {
+      return new Promise((resolvePort) => {
+        const server = createServer();
+        server.once('error', () => resolvePort(false));
+        server.listen(port, '127.0.0.1', () => server.close(() => resolvePort(true)));
+      });
+    }
+
+    for (const victim of ['the start script', 'npm'] as const) {
+      test(`kill -9 of ${victim}: code-server and all its processes end, and the port is free`, async (t) => {
+        const state = mkdtempSync(join(tmpdir(), 'harn-start-kill-'));
+        states.push(state);
+        // A free port from the kernel; start.mjs takes the next free one from there if it is taken meanwhile.
+        const port = await new Promise<number>((resolvePort) => {
+          const server = createServer().listen(0, '127.0.0.1', () => {
+            const address = server.address();
+            server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+          });
+        });
+        const args = ['--port', String(port), '--state-dir', state, '--vsix', vsix(), '--no-desktop', '--no-apt'];
+        const env: NodeJS.ProcessEnv = { ...process.env };
+        delete env.npm_lifecycle_event; // set again by npm in the npm case
+        const child =
+          victim === 'npm'
+            ? spawn('npm', ['start', '--', ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
+            : spawn(process.execPath, [join(repoRoot, 'scripts', 'start.mjs'), ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        const pid = defined(child.pid, 'the pid of the started process');
+        seen.push(pid);
+
+        const url = await waitFor('the URL from npm start', 180_000, () => {
+          if (child.exitCode !== null) throw new Error(`it exited with ${child.exitCode}:\n${output}`);
+          return /^\s+(http:\/\/127\.0\.0\.1:\d+\/\S*)$/m.exec(output)?.[1];
+        }).catch((error: unknown) => {
+          throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- output:\n${output.slice(-3000)}`, { cause: error });
+        });
+        const listening = Number(/127\.0\.0\.1:(\d+)/.exec(url)?.[1]);
+        assert.equal((await fetch(`http://127.0.0.1:${listening}/healthz`)).ok, true, `code-server answers on ${url}`);
+        // A browser on the URL, so that code-server also runs an extension host and that our language
+        // server: the processes most likely to be left behind.
+        const browser = await chromium.launch({ executablePath: toolchain.ok ? toolchain.toolchain.chromium : undefined, headless: true, args: CHROMIUM_ARGS });
+        let tree: number[];
+        try {
+          const page = await browser.newPage();
+          await page.goto(url);
+          tree = await waitFor('the Harn language server under code-server', 90_000, () => {
+            const all = descendants(pid);
+            return all.some((p) => /harn-workbench[^ ]*\/dist\/server\.js/.test(commandLine(p))) ? all : undefined;
+          });
+        } finally {
+          await browser.close();
+        }
+        seen.push(...tree);
+        const codeServer = tree.filter((p) => /code-server\/out\/node\/entry\.js/.test(commandLine(p)) && !commandLine(p).includes('supervise.mjs'));
+        t.diagnostic(`${tree.length} processes under ${victim} (${pid}), code-server's: ${codeServer.join(', ')}`);
+        for (const p of tree)
+          t.diagnostic(
+            `  ${p} ${commandLine(p)
+              .replace(/\/\S*\//g, '…/')
+              .slice(0, 110)}`,
+          );
+        assert.ok(codeServer.length, `code-server is among the processes started:\n${tree.map((p) => `${p} ${commandLine(p).slice(0, 120)}`).join('\n')}`);
+
+        const killed = Date.now();
+        process.kill(pid, 'SIGKILL');
+        const ms = await waitAllGone(tree, 30_000);
+        const portMs = await waitFor(`port ${listening} to be free`, 10_000, async () => ((await portFree(listening)) ? Date.now() - killed : undefined));
+        t.diagnostic(`after kill -9 of ${victim}: all ${tree.length} processes gone in ${ms} ms, port ${listening} free after ${portMs} ms`);
+        for (const line of output.split('\n').filter((l) => l.startsWith('[start] stopping'))) t.diagnostic(line);
+      });
+    }
+  },
+);

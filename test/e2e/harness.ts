@@ -16,7 +16,7 @@ export const vsixPath = join(repoRoot, 'dist', 'harn-workbench.vsix');
 const toolchainFile = join(repoRoot, '.cache', 'e2e', 'toolchain.json');
 
 // Flags for chromium running as root in a container without a GPU or network.
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

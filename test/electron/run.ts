@@ -24,7 +24,7 @@
 // On Linux it needs a display: under CI use `xvfb-run -a npm run test:electron`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { downloadAndUnzipVSCode, runTests } from '@vscode/test-electron';
 import { downloadDirToExecutablePath, insidersDownloadDirToExecutablePath, systemDefaultPlatform } from '@vscode/test-electron/out/util';
 import { prepareWorkspace, repoRoot } from './workspace';
@@ -73,10 +73,21 @@ function cachedExecutable(): string | undefined {
     .filter((n) => n.startsWith(prefix) && /^\d+(\.\d+)*$/.test(n.slice(prefix.length)) && complete(n))
     .sort((a, b) => compareVersions(b.slice(prefix.length), a.slice(prefix.length)));
   const candidates = [
-    ...stable.map((n) => downloadDirToExecutablePath(join(cachePath, n), systemDefaultPlatform)),
-    ...names.filter((n) => n === `${prefix}insiders` && complete(n)).map((n) => insidersDownloadDirToExecutablePath(join(cachePath, n), systemDefaultPlatform)),
+    ...stable.flatMap((n) => withMacAppExecutable(downloadDirToExecutablePath(join(cachePath, n), systemDefaultPlatform), 'Code')),
+    ...names
+      .filter((n) => n === `${prefix}insiders` && complete(n))
+      .flatMap((n) => withMacAppExecutable(insidersDownloadDirToExecutablePath(join(cachePath, n), systemDefaultPlatform), 'Code - Insiders')),
   ];
   return candidates.find((path) => existsSync(path));
+}
+
+/**
+ * @vscode/test-electron 2.5.x (pinned: it supports Node 20; 3.x wants Node 22) names a macOS download's
+ * executable `…/Contents/MacOS/Electron`; newer VS Code builds call it `Code` (3.x reads Info.plist).
+ * Both are tried, in that order.
+ */
+function withMacAppExecutable(path: string, appExecutable: string): string[] {
+  return path.endsWith(join('Contents', 'MacOS', 'Electron')) ? [path, join(dirname(path), appExecutable)] : [path];
 }
 
 /** `--download`, `--download=1.100.0` or HARN_VSCODE_DOWNLOAD: the version to download, if asked for. */
