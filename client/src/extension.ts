@@ -14,7 +14,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const status = vscode.languages.createLanguageStatusItem('harn.status', [
     { language: 'harn' },
-    { pattern: '**/*.jsonl' },
+    { pattern: '**/*.{jsonl,ndjson}' },
     { pattern: '**/{run.json,*.run.json,loud_boundaries.toml}' },
   ]);
   status.name = 'Harn Workbench';
@@ -37,13 +37,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       { scheme: 'file', language: 'rust' },
       { scheme: 'file', pattern: '**/*.toml' },
       // Run artifacts: transcripts, event logs and other JSONL; run records are JSON (the server checks `_type`).
-      { scheme: 'file', pattern: '**/*.jsonl' },
+      { scheme: 'file', pattern: '**/*.{jsonl,ndjson}' },
       { scheme: 'file', language: 'json' },
     ],
     synchronize: {
       // Saved, created, deleted and renamed files re-run the gate for just those files.
       fileEvents: [
-        vscode.workspace.createFileSystemWatcher('**/*.{harn,rs,toml,jsonl,json}'),
+        vscode.workspace.createFileSystemWatcher('**/*.{harn,rs,toml,jsonl,ndjson,json}'),
         vscode.workspace.createFileSystemWatcher('**/.gitignore'),
         // Deleting a folder reports only the folder: watch deletions of everything.
         vscode.workspace.createFileSystemWatcher('**/*', true, true, false),
@@ -79,7 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       const uri =
         target ??
         vscode.window.activeTextEditor?.document.uri ??
-        (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Run artifacts': ['jsonl', 'json'] } }))?.[0];
+        (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Run artifacts': ['jsonl', 'ndjson', 'json'] } }))?.[0];
       const running = client;
       if (!uri || !running) return;
       const result = await vscode.window.withProgress(

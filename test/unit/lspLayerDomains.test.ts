@@ -194,6 +194,7 @@ describe('DocumentRouter', () => {
     assert.equal(kind('runs/x/other.json', '{"_type": "run_record"}'), 'runRecord');
     assert.equal(kind('runs/x/other.json', '{"a": 1}'), undefined);
     assert.equal(kind('runs/x/notes.jsonl', '{"a": 1}'), 'jsonl');
+    assert.equal(kind('runs/x/events.ndjson', '{"a": 1}'), 'jsonl');
     assert.equal(kind('README.md', ''), undefined);
   });
 });

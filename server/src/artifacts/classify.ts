@@ -35,6 +35,6 @@ export function classifyArtifact(file: string, root: string | undefined, setting
   if (matches(file, root, settings.eventLogGlobs)) return 'eventLog';
   if (matches(file, root, settings.runRecordGlobs)) return 'runRecord';
   if (/\.json$/i.test(file)) return isRunRecord(path.basename(file), head().join('\n')) ? 'runRecord' : undefined;
-  if (!/\.jsonl$/i.test(file)) return undefined;
+  if (!/\.(jsonl|ndjson)$/i.test(file)) return undefined;
   return detectArtifactKind(path.basename(file), head()) ?? 'jsonl';
 }

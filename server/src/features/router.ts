@@ -50,7 +50,7 @@ export class DocumentRouter {
     if (open?.languageId === 'harn' || /\.harn$/i.test(file)) return 'harn';
     if (/\.rs$/.test(file)) return 'rust';
     if (/\.toml$/i.test(file)) return this.isRegistry(file) ? 'registry' : undefined;
-    if (!/\.jsonl?$/i.test(file)) return undefined;
+    if (!/\.(jsonl?|ndjson)$/i.test(file)) return undefined;
     const head = open ? () => headLines(open.getText()) : () => readFirstLines(file, 5);
     return classifyArtifact(file, this.root, this.artifacts, head);
   }
