@@ -20,7 +20,7 @@ export interface GateInput {
   refused: ReadonlyMap<string, string>;
 }
 
-export type GateFindingKind = FindingKind | 'path_outside_root' | 'toml_syntax' | 'missing_registry' | 'missing_funnel';
+export type GateFindingKind = FindingKind | 'path_outside_root' | 'toml_syntax' | 'missing_registry' | 'missing_funnel' | 'unreadable_file';
 
 export interface Finding {
   kind: GateFindingKind;
