@@ -31,10 +31,6 @@ export function refusalMessage(refusal: Refusal, shownPath: string = refusal.pat
   return `${shownPath} ${refusal.reason}`;
 }
 
-export function isRefusal(value: { ok: boolean }): value is Refusal {
-  return !value.ok;
-}
-
 export interface FileInfo {
   size: number;
   mtimeMs: number;
@@ -61,20 +57,15 @@ export interface KindStats {
   isSymbolicLink(): boolean;
 }
 
+/** Why a file is not read ("is a FIFO, not a regular file"), or undefined for a regular file. */
 export function notRegularReason(stats: KindStats): string | undefined {
   if (stats.isFile()) return undefined;
-  const what = stats.isFIFO()
-    ? 'a FIFO'
-    : stats.isDirectory()
-      ? 'a directory'
-      : stats.isSocket()
-        ? 'a socket'
-        : stats.isCharacterDevice() || stats.isBlockDevice()
-          ? 'a device'
-          : stats.isSymbolicLink()
-            ? 'a symbolic link'
-            : 'not a regular file';
-  return what === 'not a regular file' ? 'is not a regular file' : `is ${what}, not a regular file`;
+  if (stats.isFIFO()) return 'is a FIFO, not a regular file';
+  if (stats.isDirectory()) return 'is a directory, not a regular file';
+  if (stats.isSocket()) return 'is a socket, not a regular file';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'is a device, not a regular file';
+  if (stats.isSymbolicLink()) return 'is a symbolic link, not a regular file';
+  return 'is not a regular file';
 }
 
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
@@ -227,12 +218,6 @@ export function readFileTextSync(path: string, options: ReadOptions = {}): ({ ok
   return { ok: true, text: read.bytes.toString('utf8'), size: read.size, mtimeMs: read.mtimeMs };
 }
 
-/** readFileTextSync's text, or undefined when the file is refused (for callers to whom a refusal is "absent"). */
-export function readFileTextOrUndefined(path: string, options: ReadOptions = {}): string | undefined {
-  const read = readFileTextSync(path, options);
-  return read.ok ? read.text : undefined;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Streaming.
 
@@ -335,7 +320,7 @@ export interface Cancelled {
 }
 
 /** Lets other work (requests, edits, cancellations) run. */
-export function yieldToEventLoop(): Promise<void> {
+function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
