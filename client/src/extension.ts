@@ -87,6 +87,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         () => running.sendRequest(ValidateArtifactFileRequest, { uri: uri.toString() }),
       );
       if (!result.kind) void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(uri)} is not a Harn run artifact.`);
+      else if (result.refused !== undefined) void vscode.window.showWarningMessage(`Harn: not validated: ${result.refused}`);
       else void vscode.window.showInformationMessage(`Harn: ${result.lines} line(s) validated, ${result.problems} problem(s) — see the Problems panel.`);
     }),
     vscode.commands.registerCommand('harn.restartServer', async () => {

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from './artifacts/classify';
-import { readFirstLines } from './artifacts/jsonl';
+import { MAX_LINE_BYTES_LIMIT, readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
 import { ArtifactProblem } from './artifacts/types';
 import { JsonlKind, validateArtifactFile } from './artifacts/validate';
@@ -18,6 +18,7 @@ import { WORKBENCH_VERSION } from './version';
 import { HarnAnalysis } from './harn/analysis';
 import { FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText, sortDiagnostics } from './report/format';
 import { walkFiles } from './workspace/fileWalk';
+import { readFileTextSync, refusalMessage, regularFileInfo } from './workspace/files';
 
 const VERSION = WORKBENCH_VERSION;
 
@@ -26,9 +27,11 @@ class UsageError extends Error {}
 const USAGE = `harn-workbench ${VERSION}: checks for Harn sources, the loud-boundary registry and run artifacts.
 
 Usage:
-  harn-workbench check [PATH...] [--root DIR] [--format text|json|github|sarif]
+  harn-workbench check [PATH...] [--root DIR] [--format text|json|github|sarif] [--max-line-bytes N]
   harn-workbench check-loud-boundaries [--root DIR] [--registry PATH] [--funnel PATH] [--format …]
-  harn-workbench transcript FILE [--run-record PATH] [--root DIR] [--format …]
+  harn-workbench transcript FILE [--run-record PATH] [--root DIR] [--format …] [--max-line-bytes N]
+
+Artifact lines longer than --max-line-bytes (default 268435456) are not read: line_too_long.
   harn-workbench --help | --version
 
 Exit status: 0 no error, 1 errors found, 2 usage or I/O error.`;
@@ -40,7 +43,7 @@ interface ParsedArgs {
   flags: Set<string>;
 }
 
-const VALUE_OPTIONS = new Set(['--root', '--format', '--registry', '--funnel', '--run-record', '--out']);
+const VALUE_OPTIONS = new Set(['--root', '--format', '--registry', '--funnel', '--run-record', '--out', '--max-line-bytes']);
 
 function parseArgs(argv: string[]): ParsedArgs {
   const parsed: ParsedArgs = { command: undefined, positional: [], options: new Map(), flags: new Set() };
@@ -76,6 +79,17 @@ function formatOf(args: ParsedArgs): OutputFormat {
   return format as OutputFormat;
 }
 
+/** --max-line-bytes: a whole number of bytes from 1 to the longest line that can be decoded; undefined: the default. */
+function maxLineBytesOf(args: ParsedArgs): number | undefined {
+  const raw = args.options.get('--max-line-bytes');
+  if (raw === undefined) return undefined;
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_LINE_BYTES_LIMIT) {
+    throw new UsageError(`--max-line-bytes must be a whole number from 1 to ${MAX_LINE_BYTES_LIMIT}, not ${raw}`);
+  }
+  return value;
+}
+
 function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
@@ -93,6 +107,10 @@ function collectFiles(root: string, targets: string[], accept: (relative: string
     }
     if (stat.isDirectory()) {
       for (const rel of walkFiles(absolute, { accept })) files.add(path.join(absolute, rel));
+    } else if (!stat.isFile()) {
+      // A FIFO, a socket or a device named on the command line is refused: reading it could block for good.
+      const info = regularFileInfo(absolute);
+      throw new IoError(info.ok ? `cannot read ${target}` : refusalMessage(info, target));
     } else if (accept(path.basename(absolute))) {
       files.add(absolute);
     }
@@ -104,25 +122,24 @@ const CHECKED_FILE = /\.(harn|jsonl|json)$/i;
 
 class IoError extends Error {}
 
-function readText(file: string): string {
-  try {
-    const text = fs.readFileSync(file, 'utf8');
-    return text;
-  } catch (error) {
-    throw new IoError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+/** A file's text; an I/O error (exit 2) when it cannot be read or is not a regular file (a FIFO is never opened to block). */
+function readText(file: string, shown: string = file): string {
+  const read = readFileTextSync(file);
+  if (!read.ok) throw new IoError(refusalMessage(read, shown));
+  return read.text;
 }
 
 function runCheck(args: ParsedArgs): number {
   const root = path.resolve(args.options.get('--root') ?? '.');
   const format = formatOf(args);
+  const maxLineBytes = maxLineBytesOf(args);
   const all = collectFiles(root, args.positional, (rel) => CHECKED_FILE.test(rel));
   const files = all.filter((f) => f.endsWith('.harn'));
   const diagnostics: FileDiagnostic[] = [];
   let artifactCount = 0;
   for (const file of all) {
     if (file.endsWith('.harn')) continue;
-    const found = isolated(root, file, 'run-artifact', () => FILE_CHECKS.artifact(file, root));
+    const found = isolated(root, file, 'run-artifact', () => FILE_CHECKS.artifact(file, root, undefined, maxLineBytes));
     if (found === undefined) continue;
     artifactCount++;
     for (const d of found) diagnostics.push(d);
@@ -198,23 +215,19 @@ function problemDiagnostic(p: ArtifactProblem, rel: string): FileDiagnostic {
 
 /** Boundary titles from the root's loud-boundary registry, so boundary_failure messages name them (as in the editor). */
 function registryTitles(root: string): (id: string) => string | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(root, DEFAULT_GATE_SETTINGS.registryPath), 'utf8');
-  } catch {
-    return () => undefined;
-  }
-  const lookup = boundaryInfoLookup(parseRegistry(text));
+  const read = readFileTextSync(path.join(root, DEFAULT_GATE_SETTINGS.registryPath));
+  if (!read.ok) return () => undefined;
+  const lookup = boundaryInfoLookup(parseRegistry(read.text));
   return (id) => lookup(id)?.title;
 }
 
 /** Validates one artifact file from disk (streamed); undefined when the file is not an artifact. */
-function artifactDiagnostics(file: string, root: string, forced?: JsonlKind): FileDiagnostic[] | undefined {
+function artifactDiagnostics(file: string, root: string, forced?: JsonlKind, maxLineBytes?: number): FileDiagnostic[] | undefined {
   const kind = forced ?? classifyArtifact(file, root, DEFAULT_ARTIFACT_SETTINGS, () => readFirstLines(file, 5));
   if (kind === undefined) return undefined;
   const rel = relativeTo(root, file);
-  if (kind === 'runRecord') return verifyRunRecord(file, readText(file)).map((p) => problemDiagnostic(p, rel));
-  return validateArtifactFile(kind, file, { fileName: file, registryTitle: registryTitles(root) }).problems.map((p) => problemDiagnostic(p, rel));
+  if (kind === 'runRecord') return verifyRunRecord(file, readText(file), undefined, { maxLineBytes }).map((p) => problemDiagnostic(p, rel));
+  return validateArtifactFile(kind, file, { fileName: file, registryTitle: registryTitles(root), maxLineBytes }).problems.map((p) => problemDiagnostic(p, rel));
 }
 
 function runTranscript(args: ParsedArgs): number {
@@ -222,17 +235,20 @@ function runTranscript(args: ParsedArgs): number {
   if (given === undefined || extra.length > 0) throw new UsageError('transcript takes exactly one FILE');
   const root = path.resolve(args.options.get('--root') ?? '.');
   const format = formatOf(args);
+  const maxLineBytes = maxLineBytesOf(args);
   const file = path.resolve(given);
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new IoError(`no such file: ${given}`);
+  const info = regularFileInfo(file);
+  if (!info.ok) throw new IoError(info.code === 'missing' ? `no such file: ${given}` : refusalMessage(info, given));
   // An event log named as such is read as one; anything else given to `transcript` is a transcript.
   const detected = classifyArtifact(file, root, DEFAULT_ARTIFACT_SETTINGS, () => readFirstLines(file, 5));
   const kind: JsonlKind = detected === 'eventLog' ? 'eventLog' : 'transcript';
-  const diagnostics = artifactDiagnostics(file, root, kind) ?? [];
+  const diagnostics = artifactDiagnostics(file, root, kind, maxLineBytes) ?? [];
   const runRecord = args.options.get('--run-record');
   if (runRecord !== undefined) {
     const recordFile = path.resolve(runRecord);
     if (!fs.existsSync(recordFile)) throw new IoError(`no such file: ${runRecord}`);
-    diagnostics.push(...verifyRunRecord(recordFile, readText(recordFile)).map((p) => problemDiagnostic(p, relativeTo(root, recordFile))));
+    const recordText = readText(recordFile, runRecord);
+    diagnostics.push(...verifyRunRecord(recordFile, recordText, undefined, { maxLineBytes }).map((p) => problemDiagnostic(p, relativeTo(root, recordFile))));
   }
   return report(sortDiagnostics(diagnostics), format, `${relativeTo(root, file)} checked as ${kind === 'eventLog' ? 'an event log' : 'a transcript'}`);
 }
@@ -255,7 +271,9 @@ function runCheckLoudBoundaries(args: ParsedArgs): number {
   const gate = new BoundaryGateWorkspace(root, settings);
   const run = gate.run();
   traceFailures(run);
-  const io = run.result.findings.find((f) => f.kind === 'missing_registry' || f.kind === 'missing_funnel' || (run.result.refused && f.kind === 'path_outside_root'));
+  const io = run.result.findings.find(
+    (f) => f.kind === 'missing_registry' || f.kind === 'missing_funnel' || f.kind === 'unreadable_file' || (run.result.refused && f.kind === 'path_outside_root'),
+  );
   if (io) throw new IoError(io.message);
   if (format === 'text') {
     const text = renderGateText(run.result, settings.registryPath);

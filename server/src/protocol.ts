@@ -23,6 +23,8 @@ export interface ValidateArtifactFileResult {
   kind: 'transcript' | 'eventLog' | 'runRecord' | 'jsonl' | undefined;
   problems: number;
   lines: number;
+  /** Why the file was not read, when it was refused ("… is a FIFO, not a regular file"); also a diagnostic on it. */
+  refused?: string;
 }
 
 export const ValidateArtifactFileRequest = new RequestType<ValidateArtifactFileParams, ValidateArtifactFileResult, void>('harn/validateArtifactFile');

@@ -1,6 +1,11 @@
 // Run-artifact benchmarks on a generated 100 MB `llm_transcript.jsonl` (spec §1): validation throughput against
 // split + JSON.parse of the same file, peak RSS of validating it, and hover latency on its rows in the real
-// server after `harn/validateArtifactFile` (the file is never opened: hovers read rows back from disk).
+// server after `harn/validateArtifactFile` (the file is never opened: hovers read rows back from disk), and while
+// the server validates it from disk again (it reads asynchronously: hovers must not wait for the whole file).
+// Huge lines: peak RSS of validating a generated 1 GiB one-line transcript from disk, and of verifying a run
+// record that points to it, as a ratio to the file's size (memory flat in the line's length: the line is over
+// harn.artifacts.maxLineBytes, so it is measured and hashed, never held or decoded), with the same figure for a
+// file a quarter the size as the anchor of flatness.
 //
 // The transcript is deterministic (seeded). Four agent sessions run side by side (a parent and sub-agents), their
 // turns interleaved; each ends with its own `agent_session_finalized` row, and the sessions finish together at the
@@ -22,10 +27,11 @@ import {
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 import { URI } from 'vscode-uri';
+import { verifyRunRecord } from '../../server/src/artifacts/runRecord';
 import { validateArtifact, validateArtifactFile } from '../../server/src/artifacts/validate';
 import { ValidateArtifactFileRequest } from '../../server/src/protocol';
-import { repoRoot } from '../support/corpus';
 import { defined } from '../support/assertions';
+import { repoRoot } from '../support/corpus';
 import { median, mulberry32, percentile } from './stats';
 
 type Metric = (name: string, value: number, unit: string, goal: string) => void;
@@ -468,6 +474,18 @@ export function artifactChild(args: string[]): void {
     const codes: Record<string, number> = {};
     for (const p of result.problems) codes[p.code] = (codes[p.code] ?? 0) + 1;
     console.log(JSON.stringify({ ...peakRss(), seconds, lines: result.summaries.length, problems: result.problems.length, codes }));
+  } else if (mode === 'rss-line' || mode === 'rss-record') {
+    // A huge one-line transcript: validated from disk, or verified through a run record pointing to it.
+    const transcript = file();
+    const record = path.join(path.dirname(path.dirname(transcript)), 'run.json');
+    const start = process.hrtime.bigint();
+    const codes: Record<string, number> = {};
+    const problems =
+      mode === 'rss-line'
+        ? validateArtifactFile('transcript', transcript, { fileName: transcript }).problems
+        : verifyRunRecord(record, fs.readFileSync(record, 'utf8'));
+    for (const p of problems) codes[p.code] = (codes[p.code] ?? 0) + 1;
+    console.log(JSON.stringify({ ...peakRss(), seconds: Number(process.hrtime.bigint() - start) / 1e9, codes }));
   } else if (mode === 'baseline') {
     console.log(JSON.stringify(peakRss()));
   } else {
@@ -571,6 +589,30 @@ async function hover(file: string, size: number, metric: Metric): Promise<void> 
     );
     if (answered < HOVERS) throw new Error(`only ${answered}/${HOVERS} hovers answered; stderr: ${stderr.join('')}`);
     metric('transcript_hover_p95_ms', percentile(samples, 95), 'ms', '<=10');
+
+    // The same hovers while the server validates the file from disk again: they read the rows of the first
+    // validation, and must not wait for the second (the server reads in chunks and answers in between).
+    let validating = true;
+    const again = connection.sendRequest(ValidateArtifactFileRequest, { uri }).finally(() => {
+      validating = false;
+    });
+    const during: number[] = [];
+    const againStarted = process.hrtime.bigint();
+    while (validating) {
+      const line = Math.floor(random() * result.lines);
+      const t = process.hrtime.bigint();
+      const h = await connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: 1 } });
+      during.push(Number(process.hrtime.bigint() - t) / 1e6);
+      if (h === null) throw new Error(`a hover during validation was not answered (line ${line}); stderr: ${stderr.join('')}`);
+    }
+    const second = await again;
+    const secondSeconds = Number(process.hrtime.bigint() - againStarted) / 1e9;
+    console.log(
+      `transcript hover during harn/validateArtifactFile (${secondSeconds.toFixed(2)} s, ${second.problems} problems): ${during.length} hovers, ` +
+        `median ${median(during).toFixed(2)} ms, max ${Math.max(...during).toFixed(2)} ms`,
+    );
+    if (during.length < 20) throw new Error(`only ${during.length} hovers during validation: too few for a p95`);
+    metric('transcript_hover_during_validation_p95_ms', percentile(during, 95), 'ms', '<=50');
     await connection.sendRequest(ShutdownRequest.type);
     await connection.sendNotification(ExitNotification.type);
   } finally {
@@ -579,8 +621,87 @@ async function hover(file: string, size: number, metric: Metric): Promise<void> 
   }
 }
 
+/**
+ * A transcript of one row on one line of `size` bytes (a message whose content is one long string), with its run
+ * record beside it (`run.json`, whose descriptor states the right length): written in 16 MiB blocks.
+ */
+function writeOneLineTranscript(file: string, size: number): void {
+  const head = '{"type":"message","session_id":"s-huge","message_index":0,"role":"tool","content":"';
+  const tail = '"}\n';
+  const fd = fs.openSync(file, 'w');
+  try {
+    fs.writeSync(fd, head);
+    const block = Buffer.alloc(16 * 1024 * 1024, 'a');
+    let left = size - Buffer.byteLength(head) - Buffer.byteLength(tail);
+    while (left > 0) {
+      const n = Math.min(left, block.length);
+      fs.writeSync(fd, block, 0, n);
+      left -= n;
+    }
+    fs.writeSync(fd, tail);
+  } finally {
+    fs.closeSync(fd);
+  }
+  const descriptor = {
+    schema_version: 'harn.llm_transcript_artifact.v1',
+    artifact_kind: 'llm_jsonl',
+    run_id: 'r-huge',
+    relative_path: path.relative(path.dirname(path.dirname(file)), file),
+    byte_len: size,
+  };
+  const record = {
+    _type: 'run_record',
+    id: 'r-huge',
+    observability: { transcript_pointers: [{ kind: 'llm_jsonl', verification_status: 'verified', descriptor }] },
+  };
+  fs.writeFileSync(path.join(path.dirname(path.dirname(file)), 'run.json'), JSON.stringify(record, null, 2));
+}
+
+type HugeRun = { maxRss: number; seconds: number; codes: Record<string, number> };
+
+/** Peak RSS of validating (and of verifying through a run record) a 1 GiB one-line transcript, and a quarter-size one. */
+function hugeLine(script: string, dir: string, metric: Metric): void {
+  const GiB = 1024 * 1024 * 1024;
+  const measure = (size: number): { line: HugeRun; record: HugeRun } => {
+    const run = path.join(dir, `huge-${size}`);
+    const file = path.join(run, 'run-llm', 'llm_transcript.jsonl');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const started = process.hrtime.bigint();
+    writeOneLineTranscript(file, size);
+    console.log(`one-line transcript: generated ${mb(size)} MB in ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(1)} s`);
+    try {
+      return { line: child<HugeRun>(script, ['rss-line', file]), record: child<HugeRun>(script, ['rss-record', file]) };
+    } finally {
+      fs.rmSync(run, { recursive: true, force: true });
+    }
+  };
+  // Both over the default limit (256 MiB, the line break excluded): measured and hashed, never held.
+  const quarter = measure(GiB / 4 + 1024);
+  const whole = measure(GiB);
+  for (const [what, q, w] of [
+    ['validated from disk', quarter.line, whole.line],
+    ['behind a run record', quarter.record, whole.record],
+  ] as const) {
+    console.log(
+      `one-line transcript ${what}: 1 GiB in ${w.seconds.toFixed(2)} s, peak RSS ${mb(w.maxRss)} MB ${JSON.stringify(w.codes)}; ` +
+        `a quarter of it in ${q.seconds.toFixed(2)} s, peak RSS ${mb(q.maxRss)} MB (growth ${(w.maxRss / q.maxRss).toFixed(2)}x for 4x the bytes)`,
+    );
+  }
+  metric('transcript_1gib_line_rss_ratio', whole.line.maxRss / GiB, 'x', '<=0.25');
+  metric('transcript_line_rss_growth_4x', whole.line.maxRss / quarter.line.maxRss, 'x', '<=1.25');
+  metric('run_record_1gib_line_rss_ratio', whole.record.maxRss / GiB, 'x', '<=0.25');
+}
+
 export async function runArtifactBenchmarks(metric: Metric, wanted: (name: string) => boolean, script: string): Promise<void> {
-  const names = ['transcript_vs_json_parse', 'transcript_100mb_rss_ratio', 'transcript_hover_p95_ms'];
+  const names = [
+    'transcript_vs_json_parse',
+    'transcript_100mb_rss_ratio',
+    'transcript_hover_p95_ms',
+    'transcript_hover_during_validation_p95_ms',
+    'transcript_1gib_line_rss_ratio',
+    'transcript_line_rss_growth_4x',
+    'run_record_1gib_line_rss_ratio',
+  ];
   if (!names.some(wanted)) return;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-transcript-bench-'));
   try {
@@ -593,7 +714,8 @@ export async function runArtifactBenchmarks(metric: Metric, wanted: (name: strin
     );
     if (wanted('transcript_vs_json_parse')) throughput(script, file, metric);
     if (wanted('transcript_100mb_rss_ratio')) rss(script, file, bytes, metric);
-    if (wanted('transcript_hover_p95_ms')) await hover(file, bytes, metric);
+    if (wanted('transcript_hover_p95_ms') || wanted('transcript_hover_during_validation_p95_ms')) await hover(file, bytes, metric);
+    if (['transcript_1gib_line_rss_ratio', 'transcript_line_rss_growth_4x', 'run_record_1gib_line_rss_ratio'].some(wanted)) hugeLine(script, dir, metric);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

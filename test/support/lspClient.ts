@@ -239,6 +239,12 @@ export class TestClient {
     }
   }
 
+  /** Ends the server at once (a test that found it hung: shutdown would never be answered). */
+  kill(): void {
+    this.connection.dispose();
+    this.child.kill('SIGKILL');
+  }
+
   get exitCode(): number | null {
     return this.child.exitCode;
   }

@@ -868,6 +868,7 @@ describe('cross-row checks', () => {
       'duplicate_tool_result_receipt',
       'invalid_row',
       'invalid_utf8',
+      'line_too_long',
       'malformed_jsonl',
       'nesting_too_deep',
       'unbound_tool_result_receipt',

@@ -207,7 +207,7 @@ describe('harn-workbench exit codes on artifacts', () => {
       [['transcript', TRANSCRIPT, '--run-record'], /--run-record needs a value/],
       [['transcript'], /transcript takes exactly one FILE/],
       [['transcript', TRANSCRIPT, UNFINISHED], /transcript takes exactly one FILE/],
-      [['transcript', 'runs/broken'], /no such file: runs\/broken/],
+      [['transcript', 'runs/broken'], /^harn-workbench: runs\/broken is a directory, not a regular file$/m],
     ];
     for (const [argv, stderr] of cases) {
       const result = run(argv);

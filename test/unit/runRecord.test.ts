@@ -63,6 +63,7 @@ const TRANSCRIPT_FACTS = {
 
 const REL = 'r9-llm/llm_transcript.jsonl';
 const MODULE = path.resolve(__dirname, '..', '..', 'server', 'src', 'artifacts', 'runRecord.ts');
+const FILES_MODULE = path.resolve(__dirname, '..', '..', 'server', 'src', 'workspace', 'files.ts');
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-runrecord-'));
 after(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -238,7 +239,7 @@ function spyFs(base: RunRecordFs = nodeRunRecordFs, overrides: Partial<RunRecord
   const impl = { ...base, ...overrides };
   return {
     calls,
-    read: () => calls.filter(([m]) => m === 'readChunks').map(([, p]) => p),
+    read: () => calls.filter(([m]) => m === 'consume').map(([, p]) => p),
     touched: (p) => calls.some(([, q]) => q === p || q.startsWith(p + path.sep)),
     fs: {
       realpath: (p) => {
@@ -249,9 +250,9 @@ function spyFs(base: RunRecordFs = nodeRunRecordFs, overrides: Partial<RunRecord
         calls.push(['stat', p]);
         return impl.stat(p);
       },
-      readChunks: (p) => {
-        calls.push(['readChunks', p]);
-        return impl.readChunks(p);
+      consume: (p, consumer) => {
+        calls.push(['consume', p]);
+        return impl.consume(p, consumer);
       },
     },
   };
@@ -702,7 +703,7 @@ describe('verifyRunRecord', () => {
 
     const healthy = makeRun();
     const failing = spyFs(nodeRunRecordFs, {
-      readChunks: () => {
+      consume: () => {
         throw Object.assign(new Error('permission denied'), { code: 'EACCES' });
       },
     });
@@ -922,7 +923,8 @@ describe('streaming a 20 MB transcript', () => {
     fs.writeFileSync(
       script,
       `import * as fs from 'node:fs';
-import { TranscriptScanner, nodeRunRecordFs, transcriptFactsFromFile } from ${JSON.stringify(MODULE)};
+import { TranscriptScanner, transcriptFactsFromFile } from ${JSON.stringify(MODULE)};
+import { consumeFileSync } from ${JSON.stringify(FILES_MODULE)};
 const [file, mode] = process.argv.slice(2);
 transcriptFactsFromFile(file); // warm-up
 const before = process.memoryUsage().rss;
@@ -933,12 +935,16 @@ let maxChunk = 0;
 let kept;
 if (mode === 'stream') {
   const scanner = new TranscriptScanner();
-  for (const chunk of nodeRunRecordFs.readChunks(file)) {
-    scanner.update(chunk);
-    maxChunk = Math.max(maxChunk, chunk.length);
-    if (++chunks % 2 === 0) peak = Math.max(peak, process.memoryUsage().rss);
+  function* feed() {
+    for (let chunk = yield { read: 'next' }; chunk !== undefined; chunk = yield { read: 'next' }) {
+      scanner.update(chunk);
+      maxChunk = Math.max(maxChunk, chunk.length);
+      if (++chunks % 2 === 0) peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    return scanner.finish();
   }
-  facts = scanner.finish();
+  const read = consumeFileSync(file, feed());
+  facts = read.ok ? read.value : null;
 } else {
   kept = fs.readFileSync(file);
 }

@@ -16,6 +16,7 @@ const DEFAULTS: WorkbenchSettings = {
     transcriptGlobs: ['**/llm_transcript*.jsonl'],
     eventLogGlobs: ['**/event_log*.jsonl'],
     runRecordGlobs: ['**/run.json', '**/*.run.json'],
+    maxLineBytes: 256 * 1024 * 1024,
   },
 };
 

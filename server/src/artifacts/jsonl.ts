@@ -8,9 +8,26 @@
 // Streaming keeps memory at O(lines) (one byte offset per line) plus one line: bytes are read in 1 MB chunks and
 // each line is decoded on its own with a fatal UTF-8 decoder. A line that is not valid UTF-8 is reported
 // (`invalid_utf8`, at the first bad byte) and then visited decoded with U+FFFD replacements, so its JSON is still
-// checked. Nothing here throws: an unreadable file is an `unreadable_file` problem.
+// checked. A line over maxLineBytes (harn.artifacts.maxLineBytes, 256 MB by default, never more than the longest
+// string V8 can make) is never decoded: it is one `line_too_long` problem, and memory stays flat in its length
+// (a line is held in memory only up to 16 MB while it is read; a longer one is read again by its range if it is
+// within the limit). Files are read through workspace/files.ts: a FIFO, a folder or a device is refused, never
+// opened for a blocking read. Nothing here throws: an unreadable file is an `unreadable_file` problem.
 
-import { closeSync, openSync, readSync } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
+import {
+  CHUNK_BYTES,
+  consumeBytes,
+  consumeFile,
+  consumeFileSync,
+  readFileHeadSync,
+  refusalMessage,
+  type ByteConsumer,
+  type CancellationLike,
+  type Consumed,
+  type ReadRequest,
+  type Refusal,
+} from '../workspace/files';
 import type { ArtifactProblem } from './types';
 
 /** Called once per line; return `false` to stop reading. `byteOffset` is where the line starts in the file. */
@@ -47,9 +64,10 @@ export interface LineScan {
 
 export interface ByteLineScan extends LineScan {
   index: LineByteIndex;
+  /** Why the file was not read at all ("PATH is a FIFO, not a regular file"); its `unreadable_file` problem says so too. */
+  refused?: string;
 }
 
-const CHUNK_BYTES = 1 << 20;
 const LF = 10;
 const CR = 13;
 
@@ -122,56 +140,62 @@ export function splitLines(text: string): string[] {
 // ---------------------------------------------------------------------------------------------------------------
 // Bytes.
 
-/** A source of chunks: the next one, or undefined at the end. */
-type ChunkReader = () => Buffer | undefined;
+/** The longest line decoded by default (harn.artifacts.maxLineBytes): longer ones are `line_too_long`. */
+export const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
+/** No line longer than this can be decoded at all (V8's longest string): the setting's upper bound. */
+export const MAX_LINE_BYTES_LIMIT = bufferConstants.MAX_STRING_LENGTH;
+/**
+ * Bytes of one line held in memory while it is read. A longer line is only measured on the way, then read again
+ * by its byte range if it is within the limit: memory stays flat in the line's length until then.
+ */
+const HOLD_BYTES = 16 * 1024 * 1024;
+
+/** Called for a line that is not read (over maxLineBytes); return `false` to stop reading. */
+export type UnreadLineVisitor = (line: number, byteOffset: number, byteLength: number) => void | boolean;
+
+export interface LineReadOptions {
+  /** Lines longer than this (in bytes, line break excluded) are not decoded: one `line_too_long` each. */
+  maxLineBytes?: number;
+  /** Called in line order for each line over maxLineBytes (the lines that `visit` does not see). */
+  unread?: UnreadLineVisitor;
+}
+
+export function effectiveMaxLineBytes(maxLineBytes: number | undefined): number {
+  return Math.max(0, Math.min(maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_LIMIT));
+}
 
 /**
  * Visits every line of a file (by path) or a Buffer, decoding each line as UTF-8 on its own (see the header).
  * Returns the byte-offset line index and the reading problems. Never throws (a visitor that throws excepted).
+ * A file that is not a regular file (a FIFO, a folder, a device) is not read: one `unreadable_file` problem.
  */
-export function forEachLine(source: Buffer | string, visit: ByteLineVisitor): ByteLineScan {
-  if (typeof source !== 'string') {
-    let done = false;
-    return scanChunks(() => {
-      if (done) return undefined;
-      done = true;
-      return source;
-    }, visit);
-  }
-  let fd: number;
-  try {
-    fd = openSync(source, 'r');
-  } catch (error) {
-    return unreadable(source, error);
-  }
-  let readError: unknown;
-  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  try {
-    const scan = scanChunks(() => {
-      try {
-        const n = readSync(fd, buffer, 0, CHUNK_BYTES, null);
-        return n > 0 ? buffer.subarray(0, n) : undefined;
-      } catch (error) {
-        readError = error;
-        return undefined;
-      }
-    }, visit);
-    if (readError !== undefined) {
-      scan.complete = false;
-      scan.problems.push(unreadableProblem(source, readError, Math.max(0, scan.lineCount - 1)));
-    }
-    return scan;
-  } finally {
-    try {
-      closeSync(fd);
-    } catch {
-      // Nothing useful to do: the lines were read.
-    }
-  }
+export function forEachLine(source: Buffer | string, visit: ByteLineVisitor, options: LineReadOptions = {}): ByteLineScan {
+  if (typeof source !== 'string') return consumeBytes(source, lineScanner(visit, options), CHUNK_BYTES);
+  return scanResult(source, consumeFileSync(source, lineScanner(visit, options)));
 }
 
-function unreadableProblem(path: string, error: unknown, line: number): ArtifactProblem {
-  const reason = error instanceof Error ? error.message : String(error);
+/** forEachLine over a file, read asynchronously in chunks with other work in between; undefined once cancelled. */
+export async function forEachLineAsync(
+  path: string,
+  visit: ByteLineVisitor,
+  options: LineReadOptions & { token?: CancellationLike } = {},
+): Promise<ByteLineScan | undefined> {
+  const read = await consumeFile(path, lineScanner(visit, options), { token: options.token });
+  if (!read.ok && 'cancelled' in read) return undefined;
+  return scanResult(path, read);
+}
+
+function scanResult(path: string, read: Consumed<ByteLineScan> | Refusal): ByteLineScan {
+  if (!read.ok) return unreadable(refusalMessage(read));
+  const scan = read.value;
+  if (read.readError !== undefined) {
+    scan.complete = false;
+    scan.problems.push(unreadableProblem(`${path} ${read.readError}`, Math.max(0, scan.lineCount - 1)));
+  }
+  return scan;
+}
+
+function unreadableProblem(what: string, line: number): ArtifactProblem {
   return {
     line,
     startCharacter: 0,
@@ -179,64 +203,103 @@ function unreadableProblem(path: string, error: unknown, line: number): Artifact
     endCharacter: 0,
     code: 'unreadable_file',
     severity: 'error',
-    message: `Cannot read ${path}: ${reason}`,
+    message: `${what}.`,
   };
 }
 
-function unreadable(path: string, error: unknown): ByteLineScan {
+function unreadable(what: string): ByteLineScan {
   return {
     lineCount: 0,
     endsWithNewline: true,
     bom: false,
     complete: false,
-    problems: [unreadableProblem(path, error, 0)],
+    problems: [unreadableProblem(what, 0)],
     index: { lineStarts: [], byteLength: 0 },
+    refused: what,
+  };
+}
+
+/** `line_too_long` on a line that is not read (`byteOffset` where it starts in the file, when read from one). */
+export function lineTooLongProblem(line: number, byteOffset: number | undefined, byteLength: number, maxLineBytes: number): ArtifactProblem {
+  return {
+    line,
+    startCharacter: 0,
+    endLine: line,
+    endCharacter: 0,
+    code: 'line_too_long',
+    severity: 'error',
+    message:
+      `This line is ${byteLength} bytes long, over the limit of ${maxLineBytes} bytes (harn.artifacts.maxLineBytes): ` +
+      'it is not read, so its row is not checked.',
+    data: byteOffset === undefined ? { byteLength, maxLineBytes } : { byteOffset, byteLength, maxLineBytes },
   };
 }
 
 /**
- * The line splitter over chunks. A chunk returned by `next` is only valid until the next call (the file reader
- * reuses its buffer), so the part of a line that spans chunks is copied.
+ * The line splitter, as a byte consumer (workspace/files.ts). A chunk is only valid until the next request (the
+ * file reader reuses its buffer), so the part of a line that spans chunks is copied — up to HOLD_BYTES; a longer
+ * line is measured, then read again by its range when it is within maxLineBytes, and otherwise not read at all.
  */
-function scanChunks(next: ChunkReader, visit: ByteLineVisitor): ByteLineScan {
+function* lineScanner(visit: ByteLineVisitor, options: LineReadOptions): ByteConsumer<ByteLineScan> {
+  const maxLineBytes = effectiveMaxLineBytes(options.maxLineBytes);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const problems: ArtifactProblem[] = [];
   const lineStarts: number[] = [];
   let line = 0;
   let base = 0; // absolute offset of chunk[0]
   let lineStart = 0; // absolute offset of the current line's first byte
-  let pending: Buffer[] = []; // the current line's bytes from earlier chunks (copies)
-  let pendingBytes = 0;
+  let pending: Uint8Array[] = []; // the current line's bytes from earlier chunks (copies), while it is held
+  let pendingBytes = 0; // the current line's bytes from earlier chunks, held or not
+  let held = true; // false once the current line outgrew HOLD_BYTES
   let skipLf = false; // the previous chunk ended with \r: a \n first in this chunk belongs to that break
   let first = true;
   let bom = false;
   let endsWithNewline = true;
   let stopped = false;
+  let ended = false; // the reader said there is no more (the end, or a read error)
 
-  const emit = (chunk: Buffer, start: number, end: number): boolean => {
-    let bytes: Buffer;
-    if (pendingBytes > 0) {
+  // Emits the line ending at chunk[end] (exclusive); false to stop.
+  function* emit(chunk: Uint8Array, start: number, end: number): Generator<ReadRequest, boolean, Uint8Array | undefined> {
+    const length = pendingBytes + end - start;
+    const at = lineStart;
+    const number = line++;
+    lineStarts.push(at);
+    let bytes: Uint8Array;
+    if (length > maxLineBytes) {
+      bytes = EMPTY;
+    } else if (!held) {
+      const again = yield { read: 'range', start: at, length };
+      if (again === undefined) {
+        ended = true;
+        return false;
+      }
+      bytes = again;
+    } else if (pendingBytes > 0) {
       pending.push(chunk.subarray(start, end));
-      bytes = Buffer.concat(pending, pendingBytes + end - start);
-      pending = [];
-      pendingBytes = 0;
+      bytes = Buffer.concat(pending, length);
     } else {
       bytes = chunk.subarray(start, end);
     }
-    lineStarts.push(lineStart);
+    pending = [];
+    pendingBytes = 0;
+    held = true;
+    if (length > maxLineBytes) {
+      problems.push(lineTooLongProblem(number, at, length, maxLineBytes));
+      return options.unread?.(number, at, length) !== false;
+    }
     let text: string;
     try {
       text = decoder.decode(bytes);
     } catch {
-      text = bytes.toString('utf8');
-      problems.push(invalidUtf8Problem(bytes, line, lineStart));
+      // Only invalid UTF-8 can fail here: no line within maxLineBytes is longer than the longest string.
+      const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+      text = view.toString('utf8');
+      problems.push(invalidUtf8Problem(view, number, at));
     }
-    const keepGoing = visit(text, line, lineStart) !== false;
-    line++;
-    return keepGoing;
-  };
+    return visit(text, number, at) !== false;
+  }
 
-  for (let chunk = next(); chunk !== undefined; chunk = next()) {
+  for (let chunk = yield { read: 'next' }; chunk !== undefined && !ended; chunk = yield { read: 'next' }) {
     const length = chunk.length;
     if (length === 0) continue;
     let pos = 0;
@@ -275,7 +338,7 @@ function scanChunks(next: ChunkReader, visit: ByteLineVisitor): ByteLineScan {
       } else {
         break;
       }
-      if (!emit(chunk, pos, end)) {
+      if (!(yield* emit(chunk, pos, end))) {
         stopped = true;
         break;
       }
@@ -289,25 +352,30 @@ function scanChunks(next: ChunkReader, visit: ByteLineVisitor): ByteLineScan {
       break;
     }
     if (pos < length) {
-      pending.push(Buffer.from(chunk.subarray(pos)));
       pendingBytes += length - pos;
+      if (held && pendingBytes > HOLD_BYTES) {
+        held = false;
+        pending = [];
+      }
+      if (held) pending.push(Buffer.from(chunk.subarray(pos)));
     }
     base += length;
   }
-  if (!stopped && pendingBytes > 0) {
+  if (!stopped && !ended && pendingBytes > 0) {
     endsWithNewline = false;
-    const empty = Buffer.alloc(0);
-    stopped = !emit(empty, 0, 0);
+    stopped = !(yield* emit(EMPTY, 0, 0));
   }
   return {
     lineCount: line,
     endsWithNewline,
     bom,
-    complete: !stopped,
+    complete: !stopped && !ended,
     problems,
     index: { lineStarts, byteLength: base },
   };
 }
+
+const EMPTY = new Uint8Array(0);
 
 /** `invalid_utf8` at the first bad byte of the line, in UTF-16 characters of its lossy decoding. */
 function invalidUtf8Problem(bytes: Buffer, line: number, lineStart: number): ArtifactProblem {
@@ -372,76 +440,78 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 // ---------------------------------------------------------------------------------------------------------------
 // Reading lines back.
 
-/**
- * The text of one line read back from disk through its byte index (for hover and for narrowing a diagnostic),
- * decoded with U+FFFD replacements and without its line break; undefined when the line does not exist or the
- * file cannot be read. `fd` may be an open descriptor (to read many lines) or a path.
- */
-export function readLineAt(file: string | number, index: LineByteIndex, line: number): string | undefined {
-  const start = index.lineStarts[line];
-  if (line < 0 || start === undefined) return undefined;
-  const end = index.lineStarts[line + 1] ?? index.byteLength;
-  let fd: number;
-  try {
-    fd = typeof file === 'number' ? file : openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const bytes = Buffer.allocUnsafe(end - start);
-    let read = 0;
-    while (read < bytes.length) {
-      const n = readSync(fd, bytes, read, bytes.length - read, start + read);
-      if (n <= 0) break;
-      read += n;
-    }
-    // A line's content never holds \r or \n, so trailing ones are its line break.
-    let contentEnd = read;
-    if (contentEnd > 0 && bytes[contentEnd - 1] === LF) contentEnd--;
-    if (contentEnd > 0 && bytes[contentEnd - 1] === CR) contentEnd--;
-    return bytes.toString('utf8', 0, contentEnd);
-  } catch {
-    return undefined;
-  } finally {
-    if (typeof file !== 'number') {
-      try {
-        closeSync(fd);
-      } catch {
-        // ignore
-      }
-    }
-  }
+/** The length of a line read back without its line break (a line's content never holds \r or \n). */
+function contentLength(bytes: Uint8Array): number {
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] === LF) end--;
+  if (end > 0 && bytes[end - 1] === CR) end--;
+  return end;
 }
 
-/** Several lines read back through one open descriptor (lines that do not exist or cannot be read are left out). */
-export function readLinesAt(path: string, index: LineByteIndex, lines: Iterable<number>): Map<number, string> {
+/** A consumer reading lines back by their byte ranges; lines that do not exist or are over maxLineBytes are left out. */
+function* linesReader(index: LineByteIndex, lines: Iterable<number>, maxLineBytes: number | undefined): ByteConsumer<Map<number, string>> {
+  const limit = effectiveMaxLineBytes(maxLineBytes);
   const out = new Map<number, string>();
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return out;
-  }
-  try {
-    for (const line of lines) {
-      const text = readLineAt(fd, index, line);
-      if (text !== undefined) out.set(line, text);
-    }
-  } finally {
-    try {
-      closeSync(fd);
-    } catch {
-      // ignore
-    }
+  for (const line of lines) {
+    const start = index.lineStarts[line];
+    if (line < 0 || start === undefined || out.has(line)) continue;
+    const end = index.lineStarts[line + 1] ?? index.byteLength;
+    // The range holds the line break: at most 2 bytes more than the line.
+    if (end - start > limit + 2) continue;
+    const bytes = yield { read: 'range', start, length: end - start };
+    if (bytes === undefined) break;
+    const length = contentLength(bytes);
+    if (length <= limit) out.set(line, Buffer.from(bytes.buffer, bytes.byteOffset, length).toString('utf8'));
   }
   return out;
 }
 
-/** The first `count` lines of a file or Buffer (for kind detection), read without reading the rest. */
+/**
+ * The text of one line read back from disk through its byte index (for hover and for narrowing a diagnostic),
+ * decoded with U+FFFD replacements and without its line break; undefined when the line does not exist, is over
+ * maxLineBytes, or the file cannot be read.
+ */
+export function readLineAt(file: string, index: LineByteIndex, line: number, maxLineBytes?: number): string | undefined {
+  return readLinesAt(file, index, [line], maxLineBytes).get(line);
+}
+
+/** Several lines read back through one open descriptor (lines that do not exist, are over maxLineBytes or cannot be read are left out). */
+export function readLinesAt(path: string, index: LineByteIndex, lines: Iterable<number>, maxLineBytes?: number): Map<number, string> {
+  const read = consumeFileSync(path, linesReader(index, lines, maxLineBytes));
+  return read.ok ? read.value : new Map<number, string>();
+}
+
+/** readLinesAt, asynchronously (a chunk of other work between lines); undefined once cancelled. */
+export async function readLinesAtAsync(
+  path: string,
+  index: LineByteIndex,
+  lines: Iterable<number>,
+  options: { maxLineBytes?: number; token?: CancellationLike } = {},
+): Promise<Map<number, string> | undefined> {
+  const read = await consumeFile(path, linesReader(index, lines, options.maxLineBytes), { token: options.token });
+  if (!read.ok) return 'cancelled' in read ? undefined : new Map<number, string>();
+  return read.value;
+}
+
+/** How much of a file readFirstLines reads at most: kind detection never reads a huge first line whole. */
+export const HEAD_BYTES = 1 << 20;
+
+/**
+ * The first `count` lines of a file or Buffer (for kind detection), read without reading the rest: at most
+ * HEAD_BYTES bytes (a longer line is cut there). A file that is not a regular file gives no lines.
+ */
 export function readFirstLines(source: Buffer | string, count: number): string[] {
   const lines: string[] = [];
   if (count <= 0) return lines;
-  forEachLine(source, (text) => {
+  let head: Buffer;
+  if (typeof source === 'string') {
+    const read = readFileHeadSync(source, HEAD_BYTES);
+    if (!read.ok) return lines;
+    head = read.bytes;
+  } else {
+    head = source.subarray(0, HEAD_BYTES);
+  }
+  forEachLine(head, (text) => {
     lines.push(text);
     return lines.length < count;
   });

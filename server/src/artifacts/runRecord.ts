@@ -24,6 +24,19 @@ import * as nodePath from 'node:path';
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import { LineIndex } from '../text/lineIndex';
+import {
+  consumeBytes,
+  consumeFile,
+  consumeFileSync,
+  notRegularReason,
+  type ByteConsumer,
+  type CancellationLike,
+  type Consumed,
+  type KindStats,
+  type ReadRequest,
+  type Refusal,
+} from '../workspace/files';
+import { effectiveMaxLineBytes } from './jsonl';
 import { hasOwn, isObject, type JsonObject } from './json';
 import { JSON_NESTING_LIMIT, jsonNestingLimitAt, nestingLimitMessage } from './jsonNesting';
 import { TERMINAL_ROW_TYPES } from './schemas';
@@ -508,14 +521,14 @@ export function parseRunRecord(text: string): ParsedRunRecord {
 // ---------------------------------------------------------------------------------------------------------------
 // Transcript facts: what upstream's `describe_llm_transcript_sidecar` computes, streamed by lines.
 
-export type TranscriptScanErrorKind = 'invalid_utf8' | 'malformed_jsonl' | 'empty_transcript';
+export type TranscriptScanErrorKind = 'invalid_utf8' | 'malformed_jsonl' | 'empty_transcript' | 'line_too_long';
 
 export interface TranscriptScanError {
   kind: TranscriptScanErrorKind;
   message: string;
-  /** 1-based physical line (invalid_utf8, malformed_jsonl). */
+  /** 1-based physical line (invalid_utf8, malformed_jsonl, line_too_long). */
   line?: number;
-  /** 0-based byte offset of the first invalid byte (invalid_utf8). */
+  /** 0-based byte offset of the first invalid byte (invalid_utf8), or of the line (line_too_long). */
   byteOffset?: number;
 }
 
@@ -535,8 +548,10 @@ export interface TranscriptFacts {
   tool_schema_hash: string | null;
   /**
    * Why upstream's rescan fails, if it does (invalid UTF-8 anywhere wins over a malformed row, as upstream decodes
-   * the whole file first). With an error only `sha256` and `byte_len` describe the file; the other facts stop at
-   * the first malformed row.
+   * the whole file first), or why the rows could not be read (`line_too_long`: a line over maxLineBytes is never
+   * decoded, so neither its UTF-8 nor its JSON is checked, and it stops the rows as a malformed row does). With an
+   * error only `sha256` and `byte_len` describe the file (they cover every byte); the other facts stop at the
+   * first malformed or unread row.
    */
   error: TranscriptScanError | null;
 }
@@ -657,19 +672,13 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return -1;
 }
 
-/**
- * Computes a transcript's facts from chunks of its bytes, line by line (split on LF bytes, so a chunk boundary may
- * fall anywhere). Memory holds one chunk plus the longest line. A chunk may be reused by the caller after `update`.
- */
-export class TranscriptScanner {
-  private readonly hash: Hash = createHash('sha256');
+/** What the rows of a transcript say, line by line (the bytes are split, hashed and held by transcriptConsumer). */
+class FactsBuilder {
   private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  private pending: Uint8Array[] = [];
-  private byteLen = 0;
-  private lineStart = 0;
   private lineNumber = 0;
   private utf8Error: TranscriptScanError | null = null;
-  private jsonError: TranscriptScanError | null = null;
+  /** The first malformed row (upstream stops there) or unread line. */
+  private rowError: TranscriptScanError | null = null;
   private readonly facts: Omit<TranscriptFacts, 'sha256' | 'byte_len' | 'error'> = {
     event_count: 0,
     first_event_type: null,
@@ -683,59 +692,46 @@ export class TranscriptScanner {
     tool_schema_hash: null,
   };
 
-  update(chunk: Uint8Array): void {
-    if (!chunk.length) return;
-    this.hash.update(chunk);
-    this.byteLen += chunk.length;
-    let start = 0;
-    for (let lf = chunk.indexOf(10, start); lf >= 0; lf = chunk.indexOf(10, start)) {
-      if (this.pending.length) {
-        this.pending.push(chunk.subarray(start, lf));
-        this.line(Buffer.concat(this.pending));
-        this.pending = [];
-      } else {
-        this.line(chunk.subarray(start, lf));
-      }
-      start = lf + 1;
-    }
-    // A copy (Buffer#slice would be a view): the caller may reuse the chunk.
-    if (start < chunk.length) this.pending.push(new Uint8Array(chunk.subarray(start)));
-  }
-
-  finish(): TranscriptFacts {
-    if (this.pending.length) {
-      const last = Buffer.concat(this.pending);
-      this.pending = [];
-      this.line(last, false);
-    }
-    let error = this.utf8Error ?? this.jsonError;
+  finish(sha256: string, byteLen: number): TranscriptFacts {
+    let error = this.utf8Error ?? this.rowError;
     if (!error && this.facts.event_count === 0) {
       error = { kind: 'empty_transcript', message: 'it contains no JSONL events' };
     }
-    return { sha256: `sha256:${this.hash.digest('hex')}`, byte_len: this.byteLen, ...this.facts, error };
+    return { sha256, byte_len: byteLen, ...this.facts, error };
   }
 
-  private line(bytes: Uint8Array, terminated = true): void {
+  /** A line over the limit: never decoded, so the rows stop here (its UTF-8 is not checked either). */
+  tooLong(lineStart: number, length: number, maxLineBytes: number): void {
     const lineNumber = ++this.lineNumber;
-    const lineStart = this.lineStart;
-    this.lineStart += bytes.length + (terminated ? 1 : 0);
+    if (this.utf8Error || this.rowError) return;
+    this.rowError = {
+      kind: 'line_too_long',
+      message: `line ${lineNumber} is ${length} bytes long, over the limit of ${maxLineBytes} bytes (harn.artifacts.maxLineBytes), so it is not read and the rows are not checked`,
+      line: lineNumber,
+      byteOffset: lineStart,
+    };
+  }
+
+  line(bytes: Uint8Array, lineStart: number): void {
+    const lineNumber = ++this.lineNumber;
     if (this.utf8Error) return;
     let text: string;
     try {
       text = this.decoder.decode(bytes);
     } catch {
+      // Only invalid UTF-8 can fail here: no line within maxLineBytes is longer than the longest string.
       const at = lineStart + Math.max(0, firstInvalidUtf8(bytes));
       this.utf8Error = { kind: 'invalid_utf8', message: `byte ${at} (line ${lineNumber}) is not UTF-8`, line: lineNumber, byteOffset: at };
       return;
     }
-    if (this.jsonError) return; // upstream stops at the first malformed row; only UTF-8 is still checked
+    if (this.rowError) return; // upstream stops at the first malformed row; only UTF-8 is still checked
     const trimmed = rustTrim(text);
     if (!trimmed) return;
     const tooDeep = jsonNestingLimitAt(trimmed);
     if (tooDeep >= 0) {
       // serde_json's own words, with its 1-based column (of the trimmed line, as upstream parses it).
       const message = `line ${lineNumber} is not JSON: recursion limit exceeded at column ${tooDeep + 1} (serde_json's nesting limit of ${JSON_NESTING_LIMIT})`;
-      this.jsonError = { kind: 'malformed_jsonl', message, line: lineNumber };
+      this.rowError = { kind: 'malformed_jsonl', message, line: lineNumber };
       return;
     }
     let row: unknown;
@@ -743,7 +739,7 @@ export class TranscriptScanner {
       row = JSON.parse(trimmed);
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
-      this.jsonError = { kind: 'malformed_jsonl', message: `line ${lineNumber} is not JSON: ${reason}`, line: lineNumber };
+      this.rowError = { kind: 'malformed_jsonl', message: `line ${lineNumber} is not JSON: ${reason}`, line: lineNumber };
       return;
     }
     this.row(row, trimmed);
@@ -776,41 +772,153 @@ export class TranscriptScanner {
   }
 }
 
-/** A transcript's facts from its bytes (fed to the scanner in slices, so it holds no copy of the whole text). */
-export function transcriptFacts(bytes: Uint8Array, chunkSize = 1 << 20): TranscriptFacts {
-  const scanner = new TranscriptScanner();
-  for (let i = 0; i < bytes.length; i += chunkSize) scanner.update(bytes.subarray(i, i + chunkSize));
-  return scanner.finish();
+/** Bytes of one line held while a file is read; a longer line within the limit is read again by its range. */
+const HOLD_BYTES = 16 * 1024 * 1024;
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Computes a transcript's facts as a byte consumer (workspace/files.ts): every byte hashed as it comes, lines split
+ * on LF bytes (a chunk boundary may fall anywhere). A line is held in memory up to `holdBytes`; a longer one is
+ * only measured, then read again by its range if it is within `maxLineBytes`, and never read if it is over.
+ */
+function* transcriptConsumer(maxLineBytes: number, holdBytes: number): ByteConsumer<TranscriptFacts> {
+  const builder = new FactsBuilder();
+  const hash: Hash = createHash('sha256');
+  let byteLen = 0;
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let held = true;
+  let lineStart = 0;
+  const digest = (): string => `sha256:${hash.digest('hex')}`;
+
+  // The line ending at chunk[stop] (exclusive); false when its range could not be read again.
+  function* endLine(chunk: Uint8Array, start: number, stop: number, terminated: boolean): Generator<ReadRequest, boolean, Uint8Array | undefined> {
+    const length = pendingBytes + stop - start;
+    const at = lineStart;
+    lineStart += length + (terminated ? 1 : 0);
+    let bytes: Uint8Array | undefined;
+    if (length > maxLineBytes) {
+      bytes = undefined;
+    } else if (!held) {
+      bytes = yield { read: 'range', start: at, length };
+      if (bytes === undefined) return false;
+    } else if (pendingBytes > 0) {
+      pending.push(chunk.subarray(start, stop));
+      bytes = Buffer.concat(pending, length);
+    } else {
+      bytes = chunk.subarray(start, stop);
+    }
+    pending = [];
+    pendingBytes = 0;
+    held = true;
+    if (bytes === undefined) builder.tooLong(at, length, maxLineBytes);
+    else builder.line(bytes, at);
+    return true;
+  }
+
+  for (let chunk = yield { read: 'next' }; chunk !== undefined; chunk = yield { read: 'next' }) {
+    if (!chunk.length) continue;
+    hash.update(chunk);
+    byteLen += chunk.length;
+    let start = 0;
+    for (let lf = chunk.indexOf(10, start); lf >= 0; lf = chunk.indexOf(10, start)) {
+      if (!(yield* endLine(chunk, start, lf, true))) return builder.finish(digest(), byteLen);
+      start = lf + 1;
+    }
+    if (start < chunk.length) {
+      pendingBytes += chunk.length - start;
+      if (held && pendingBytes > holdBytes) {
+        held = false;
+        pending = [];
+      }
+      // A copy (Buffer#slice would be a view): the caller may reuse the chunk.
+      if (held) pending.push(new Uint8Array(chunk.subarray(start)));
+    }
+  }
+  if (pendingBytes > 0) yield* endLine(EMPTY, 0, 0, false);
+  return builder.finish(digest(), byteLen);
 }
 
-/** Reads a file chunk by chunk into one reused buffer (opened without following a final symbolic link). */
-export function* readFileChunks(path: string, chunkSize = 1 << 20): Generator<Uint8Array> {
-  const noFollow = nodeFs.constants.O_NOFOLLOW ?? 0;
-  const fd = nodeFs.openSync(path, nodeFs.constants.O_RDONLY | noFollow);
-  try {
-    const buffer = Buffer.allocUnsafe(chunkSize);
-    for (;;) {
-      const n = nodeFs.readSync(fd, buffer, 0, chunkSize, null);
-      if (n === 0) return;
-      yield buffer.subarray(0, n);
-    }
-  } finally {
-    nodeFs.closeSync(fd);
+export interface TranscriptScanOptions {
+  /** Lines longer than this are not read (`line_too_long`); default DEFAULT_MAX_LINE_BYTES. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Computes a transcript's facts from chunks of its bytes pushed to it, line by line (split on LF bytes, so a chunk
+ * boundary may fall anywhere). Memory holds one chunk plus the longest line within maxLineBytes (a longer line is
+ * dropped as it comes). A chunk may be reused by the caller after `update`.
+ */
+export class TranscriptScanner {
+  private readonly consumer: ByteConsumer<TranscriptFacts>;
+  private result: TranscriptFacts | undefined;
+
+  constructor(options: TranscriptScanOptions = {}) {
+    const limit = effectiveMaxLineBytes(options.maxLineBytes);
+    // Lines are held up to the limit itself, so no range is ever asked for: pushed bytes cannot be read again.
+    this.consumer = transcriptConsumer(limit, limit);
+    this.consumer.next();
+  }
+
+  update(chunk: Uint8Array): void {
+    if (chunk.length) this.answer(chunk);
+  }
+
+  finish(): TranscriptFacts {
+    let facts = this.result;
+    while (facts === undefined) facts = this.answer(undefined);
+    return facts;
+  }
+
+  private answer(data: Uint8Array | undefined): TranscriptFacts | undefined {
+    if (this.result) return this.result;
+    const step = this.consumer.next(data);
+    if (step.done) this.result = step.value;
+    return this.result;
   }
 }
 
-/** A transcript's facts, streamed from a file. Throws the file system's error when it cannot be read. */
-export function transcriptFactsFromFile(path: string, chunkSize = 1 << 20): TranscriptFacts {
-  const scanner = new TranscriptScanner();
-  for (const chunk of readFileChunks(path, chunkSize)) scanner.update(chunk);
-  return scanner.finish();
+/** A transcript's facts from its bytes (fed to the scanner in slices, so it holds no copy of the whole text). */
+export function transcriptFacts(bytes: Uint8Array, chunkSize = 1 << 20, options: TranscriptScanOptions = {}): TranscriptFacts {
+  return consumeBytes(bytes, transcriptConsumer(effectiveMaxLineBytes(options.maxLineBytes), HOLD_BYTES), chunkSize);
+}
+
+/** A file's consumer result, or the reason it could not be read (a FIFO, a folder, a read error) as an Error. */
+function consumedOrError<R>(read: Consumed<R> | Refusal): R | Error {
+  if (!read.ok) return new Error(read.reason);
+  if (read.readError !== undefined) return new Error(read.readError);
+  return read.value;
+}
+
+/**
+ * A transcript's facts, streamed from a file (opened without following a final symbolic link; only a regular
+ * file is read). Throws an Error saying why when it cannot be read.
+ */
+export function transcriptFactsFromFile(path: string, chunkSize = 1 << 20, options: TranscriptScanOptions = {}): TranscriptFacts {
+  const facts = consumedOrError(
+    consumeFileSync(path, transcriptConsumer(effectiveMaxLineBytes(options.maxLineBytes), HOLD_BYTES), { chunkBytes: chunkSize, noFollow: true }),
+  );
+  if (facts instanceof Error) throw facts;
+  return facts;
+}
+
+/**
+ * A transcript's facts read asynchronously (the server: chunks of other work in between); an Error saying why it
+ * cannot be read; undefined once cancelled.
+ */
+export async function transcriptFactsAsync(
+  path: string,
+  options: TranscriptScanOptions & { token?: CancellationLike } = {},
+): Promise<TranscriptFacts | Error | undefined> {
+  const read = await consumeFile(path, transcriptConsumer(effectiveMaxLineBytes(options.maxLineBytes), HOLD_BYTES), { noFollow: true, token: options.token });
+  if (!read.ok && 'cancelled' in read) return undefined;
+  return consumedOrError(read);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Verification.
 
-export interface FileStat {
-  isFile(): boolean;
+export interface FileStat extends KindStats {
   size: number;
   mtimeMs: number;
 }
@@ -820,21 +928,38 @@ export interface RunRecordFs {
   /** The canonical path (symbolic links resolved); throws when a component does not exist. */
   realpath(path: string): string;
   stat(path: string): FileStat;
-  /** The file's bytes in chunks; a chunk is only valid until the next one is requested. */
-  readChunks(path: string): Iterable<Uint8Array>;
+  /**
+   * Runs a byte consumer over the file (workspace/files.ts: opened without following a final symbolic link, and
+   * only if it is a regular file); throws an Error saying why when the file cannot be read.
+   */
+  consume<R>(path: string, consumer: ByteConsumer<R>): R;
 }
 
 export const nodeRunRecordFs: RunRecordFs = {
   realpath: (p) => nodeFs.realpathSync.native(p),
   stat: (p) => nodeFs.statSync(p),
-  readChunks: (p) => readFileChunks(p),
+  consume: (p, consumer) => {
+    const value = consumedOrError(consumeFileSync(p, consumer, { noFollow: true }));
+    if (value instanceof Error) throw value;
+    return value;
+  },
 };
 
 /** Facts by canonical transcript path, reused while the file's size and mtime stay the same. */
 export type TranscriptFactsCache = Map<string, { size: number; mtimeMs: number; facts: TranscriptFacts }>;
 
+/** What is known of a transcript's content: its facts, why it cannot be read, or 'pending' (not known yet). */
+export type TranscriptFactsAnswer = TranscriptFacts | Error | 'pending';
+
 export interface VerifyOptions {
   cache?: TranscriptFactsCache;
+  /** Transcript lines longer than this are not read (`line_too_long` on the descriptor); default DEFAULT_MAX_LINE_BYTES. */
+  maxLineBytes?: number;
+  /**
+   * Where a transcript's facts come from (default: read now through `fs`, kept in `cache`). For 'pending', the
+   * checks that need the file's content are left out of that descriptor: the caller verifies again once known.
+   */
+  facts?: (file: string, stat: FileStat) => TranscriptFactsAnswer;
 }
 
 /** Parses and verifies a run record: syntax and schema problems, then every `llm_jsonl` descriptor. */
@@ -958,20 +1083,63 @@ function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunR
   return { ok: true, file, field, span };
 }
 
-function scanTranscript(file: string, fs: RunRecordFs, cache: TranscriptFactsCache | undefined): TranscriptFacts | Error {
+function scanTranscript(file: string, fs: RunRecordFs, options: VerifyOptions): TranscriptFactsAnswer {
   try {
     const stat = fs.stat(file);
-    if (!stat.isFile()) return new Error('not a regular file');
+    const reason = notRegularReason(stat);
+    if (reason !== undefined) return new Error(reason);
+    if (options.facts) return options.facts(file, stat);
+    const cache = options.cache;
     const hit = cache?.get(file);
     if (hit && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) return hit.facts;
-    const scanner = new TranscriptScanner();
-    for (const chunk of fs.readChunks(file)) scanner.update(chunk);
-    const facts = scanner.finish();
+    const facts = fs.consume(file, transcriptConsumer(effectiveMaxLineBytes(options.maxLineBytes), HOLD_BYTES));
     cache?.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, facts });
     return facts;
   } catch (e) {
     return new Error(errorText(e));
   }
+}
+
+/**
+ * verifyRunRecord without blocking the event loop (the server): the transcripts the descriptors point to are read
+ * asynchronously first (`factsOf`, default transcriptFactsAsync through `cache`), then everything is verified.
+ * Undefined once cancelled.
+ */
+export async function verifyRunRecordAsync(
+  runRecordPath: string,
+  text: string,
+  fs: RunRecordFs = nodeRunRecordFs,
+  options: Omit<VerifyOptions, 'facts'> & {
+    token?: CancellationLike;
+    factsOf?: (file: string, stat: FileStat) => Promise<TranscriptFacts | Error | undefined>;
+  } = {},
+): Promise<ArtifactProblem[] | undefined> {
+  const parsed = parseRunRecord(text);
+  const wanted = new Map<string, FileStat>();
+  verifyParsedRunRecord(parsed, runRecordPath, fs, {
+    facts: (file, stat) => {
+      wanted.set(file, stat);
+      return 'pending';
+    },
+  });
+  const cache = options.cache;
+  const factsOf =
+    options.factsOf ??
+    (async (file: string, stat: FileStat): Promise<TranscriptFacts | Error | undefined> => {
+      const hit = cache?.get(file);
+      if (hit && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) return hit.facts;
+      const facts = await transcriptFactsAsync(file, { maxLineBytes: options.maxLineBytes, token: options.token });
+      if (facts !== undefined && !(facts instanceof Error)) cache?.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, facts });
+      return facts;
+    });
+  const known = new Map<string, TranscriptFacts | Error>();
+  for (const [file, stat] of wanted) {
+    const facts = await factsOf(file, stat);
+    if (facts === undefined || options.token?.isCancellationRequested) return undefined;
+    known.set(file, facts);
+  }
+  const verified = verifyParsedRunRecord(parsed, runRecordPath, fs, { ...options, facts: (file) => known.get(file) ?? 'pending' });
+  return [...parsed.problems, ...verified].sort(byPosition);
 }
 
 function verifyPointer(
@@ -1049,7 +1217,8 @@ function verifyPointer(
     out.push(resolved.problem);
     return;
   }
-  const facts = scanTranscript(resolved.file, fs, options.cache);
+  const facts = scanTranscript(resolved.file, fs, options);
+  if (facts === 'pending') return;
   if (facts instanceof Error) {
     out.push(
       problem(resolved.span, 'unavailable', `The transcript ${resolved.field} points to, ${resolved.file}, cannot be read (${facts.message}).`, 'error', {
@@ -1076,7 +1245,9 @@ function verifyPointer(
 
   // 5. Upstream's rescan.
   if (facts.error) {
-    const what = { invalid_utf8: 'is not UTF-8', malformed_jsonl: 'is not JSONL', empty_transcript: 'is empty' }[facts.error.kind];
+    const what = { invalid_utf8: 'is not UTF-8', malformed_jsonl: 'is not JSONL', empty_transcript: 'is empty', line_too_long: 'has a line too long to read' }[
+      facts.error.kind
+    ];
     out.push(
       problem(resolved.span, facts.error.kind, `The transcript ${resolved.field} points to, ${resolved.file}, ${what}: ${facts.error.message}.`, 'error', {
         field: resolved.field,

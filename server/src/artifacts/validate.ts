@@ -1,5 +1,6 @@
 // Validation of JSONL run artifacts: LLM transcripts (spec/harn-artifacts.md §1), agent event logs (§3) and
-// other JSONL (well-formedness only). Pure except validateArtifactFile, which streams through jsonl.ts.
+// other JSONL (well-formedness only). Pure except validateArtifactFile (and its async twin, for the server),
+// which streams through jsonl.ts.
 //
 // Two layers, so that the language server can cache per line:
 // - validateLine(kind, text): one row alone. The result depends only on (kind, text), holds no line number and
@@ -19,7 +20,20 @@ import { basename } from 'node:path';
 import { createScanner, findNodeAtLocation, parseTree, SyntaxKind, visit, ParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { z } from 'zod';
 import { asCount, asNumber, asString, isObject, type JsonObject } from './json';
-import { forEachLine, forEachTextLine, readLinesAt, type LineByteIndex } from './jsonl';
+import { type CancellationLike } from '../workspace/files';
+import {
+  effectiveMaxLineBytes,
+  forEachLine,
+  forEachLineAsync,
+  forEachTextLine,
+  lineTooLongProblem,
+  readLinesAt,
+  readLinesAtAsync,
+  type ByteLineScan,
+  type ByteLineVisitor,
+  type LineByteIndex,
+  type UnreadLineVisitor,
+} from './jsonl';
 import { jsonNestingLimitAt, nestingLimitMessage } from './jsonNesting';
 import { identityOf, isTerminalRowObject, rowIdOf, terminalStatusOf, toolCallIdOf } from './rows';
 import { isRustWhitespace, rustTrim } from './runRecord';
@@ -38,6 +52,7 @@ export const PROBLEM_SEVERITY = {
   invalid_utf8: 'error',
   invalid_row: 'error',
   unreadable_file: 'error',
+  line_too_long: 'error',
   unbound_tool_result_receipt: 'error',
   duplicate_tool_result_receipt: 'error',
   unreported_boundary_failure: 'error',
@@ -83,8 +98,9 @@ export interface BoundaryFailureInfo {
  */
 export interface RowSummary {
   /** 'row' = a JSON value (an object, except in generic JSONL); 'blank' = empty or only spaces/tabs;
-   *  'malformed' = not JSON (or nested past serde_json's limit); 'notObject' = JSON but not an object where a row object is required. */
-  shape: 'row' | 'blank' | 'malformed' | 'notObject';
+   *  'malformed' = not JSON (or nested past serde_json's limit); 'notObject' = JSON but not an object where a row
+   *  object is required; 'unread' = longer than maxLineBytes, so never decoded (`line_too_long`). */
+  shape: 'row' | 'blank' | 'malformed' | 'notObject' | 'unread';
   /** UTF-16 length of the line (the end of a whole-row range). */
   length: number;
   /** `type` when it is a string. */
@@ -849,6 +865,8 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
   /** Sessions seen and not ended yet. */
   const live = new Set<string>();
   let lastRow = -1;
+  // A line too long to read may be the terminal row: the transcript is then not called incomplete.
+  let sawUnread = false;
   const session = (id: string): SessionCalls => {
     let s = sessions.get(id);
     if (s === undefined) {
@@ -883,6 +901,7 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
     const s = summaries[line];
     if (s === undefined || s.shape === 'blank') continue; // line < length: always a summary
     lastRow = line;
+    if (s.shape === 'unread') sawUnread = true;
     if (s.shape !== 'row') continue;
     const sessionId = s.sessionId;
     // A row is late when its own session has ended, or (without a session id) when every session seen
@@ -984,7 +1003,7 @@ function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProbl
       severity: PROBLEM_SEVERITY.empty_transcript,
       message: 'The transcript has no rows (Harn reports empty_transcript).',
     });
-  } else if (terminalLine < 0) {
+  } else if (terminalLine < 0 && !sawUnread) {
     out.push(
       rowProblem(
         'incomplete_source',
@@ -1159,6 +1178,8 @@ export interface ValidateOptions {
   /** See CrossRowOptions.continuation (overrides the file name). */
   continuation?: boolean;
   registryTitle?: (id: string) => string | undefined;
+  /** Lines longer than this many bytes are not read: one `line_too_long` each (default DEFAULT_MAX_LINE_BYTES). */
+  maxLineBytes?: number;
   /**
    * Results of the previous validation of the same document, by line text: an edit then re-validates only
    * the lines it touched. validateArtifact returns the cache to pass next time (holding this version's lines).
@@ -1179,6 +1200,8 @@ export interface ArtifactValidation {
 export interface ArtifactFileValidation extends ArtifactValidation {
   /** The byte offset of every line, to read lines back from disk (readLineAt). */
   lineIndex: LineByteIndex;
+  /** Why the file was not read at all (not a regular file, or no such file); an `unreadable_file` problem too. */
+  refused?: string;
 }
 
 function crossOptions(options: ValidateOptions, endsWithNewline: boolean): CrossRowOptions {
@@ -1198,7 +1221,15 @@ export function validateArtifact(kind: JsonlKind, text: string, options: Validat
   const problems: ArtifactProblem[] = [];
   const previous = options.lineCache;
   const lineCache = new Map<string, LineResult>();
+  const maxLineBytes = effectiveMaxLineBytes(options.maxLineBytes);
   const scan = forEachTextLine(text, (lineText, line) => {
+    // As from disk: a line over the limit is not validated (UTF-8 takes 1 to 3 bytes per UTF-16 unit).
+    const bytes = lineText.length * 3 > maxLineBytes ? Buffer.byteLength(lineText) : 0;
+    if (bytes > maxLineBytes) {
+      summaries.push({ ...UNREAD_SUMMARY, length: lineText.length });
+      problems.push(lineTooLongProblem(line, undefined, bytes, maxLineBytes));
+      return;
+    }
     const result = lineCache.get(lineText) ?? previous?.get(lineText) ?? validateLine(kind, lineText);
     lineCache.set(lineText, result);
     summaries.push(result.summary);
@@ -1220,28 +1251,79 @@ export function validateArtifact(kind: JsonlKind, text: string, options: Validat
   return { problems, summaries, endsWithNewline: scan.endsWithNewline, lineCache };
 }
 
+/** The visitors of a file validated line by line: one summary per line (an unread one too), problems placed. */
+function fileVisitors(kind: JsonlKind, summaries: RowSummary[], problems: ArtifactProblem[]): { visit: ByteLineVisitor; unread: UnreadLineVisitor } {
+  return {
+    visit: (lineText, line) => {
+      const result = validateLine(kind, lineText);
+      summaries.push(result.summary);
+      for (const p of result.problems) problems.push(placeProblem(p, line));
+    },
+    unread: () => {
+      summaries.push(UNREAD_SUMMARY);
+    },
+  };
+}
+
+/** A line over maxLineBytes: not read, so nothing is known of it (its length in characters included). */
+const UNREAD_SUMMARY: RowSummary = summary('unread', 0, undefined, false, false);
+
+function fileValidation(
+  kind: JsonlKind,
+  path: string,
+  options: ValidateOptions,
+  scan: ByteLineScan,
+  summaries: RowSummary[],
+  problems: ArtifactProblem[],
+): { cross: ArtifactProblem[]; wanted: Set<number> | undefined; done: (texts: ReadonlyMap<number, string>) => ArtifactFileValidation } {
+  problems.push(...scan.problems);
+  // A file that was not read has no rows to check across: its one problem says why.
+  const cross =
+    scan.refused !== undefined ? [] : crossRowProblems(kind, summaries, crossOptions({ ...options, fileName: options.fileName ?? path }, scan.endsWithNewline));
+  return {
+    cross,
+    wanted: needsText(cross) ? linesWanted(cross) : undefined,
+    done: (texts) => {
+      problems.push(...(needsText(cross) ? refineProblemRanges(cross, (line) => texts.get(line)) : cross));
+      problems.sort(byPosition);
+      const validation: ArtifactFileValidation = { problems, summaries, endsWithNewline: scan.endsWithNewline, lineIndex: scan.index };
+      if (scan.refused !== undefined) validation.refused = scan.refused;
+      return validation;
+    },
+  };
+}
+
 /**
  * Validates an artifact streamed from disk, holding one line at a time (plus a summary and a byte offset per
- * line). Never throws: an unreadable file is an `unreadable_file` problem.
+ * line). Never throws: an unreadable file (or one that is not a regular file) is an `unreadable_file` problem.
  */
 export function validateArtifactFile(kind: JsonlKind, path: string, options: ValidateOptions = {}): ArtifactFileValidation {
   const summaries: RowSummary[] = [];
   const problems: ArtifactProblem[] = [];
-  const scan = forEachLine(path, (lineText, line) => {
-    const result = validateLine(kind, lineText);
-    summaries.push(result.summary);
-    for (const p of result.problems) problems.push(placeProblem(p, line));
-  });
-  problems.push(...scan.problems);
-  const cross = crossRowProblems(kind, summaries, crossOptions({ ...options, fileName: options.fileName ?? path }, scan.endsWithNewline));
-  if (needsText(cross)) {
-    const texts = readLinesAt(path, scan.index, linesWanted(cross));
-    problems.push(...refineProblemRanges(cross, (line) => texts.get(line)));
-  } else {
-    problems.push(...cross);
-  }
-  problems.sort(byPosition);
-  return { problems, summaries, endsWithNewline: scan.endsWithNewline, lineIndex: scan.index };
+  const { visit, unread } = fileVisitors(kind, summaries, problems);
+  const scan = forEachLine(path, visit, { maxLineBytes: options.maxLineBytes, unread });
+  const result = fileValidation(kind, path, options, scan, summaries, problems);
+  return result.done(result.wanted ? readLinesAt(path, scan.index, result.wanted, options.maxLineBytes) : new Map<number, string>());
+}
+
+/**
+ * validateArtifactFile without blocking the event loop (the server): the file is read asynchronously in chunks,
+ * other work runs between them, and cancellation stops it (undefined).
+ */
+export async function validateArtifactFileAsync(
+  kind: JsonlKind,
+  path: string,
+  options: ValidateOptions & { token?: CancellationLike } = {},
+): Promise<ArtifactFileValidation | undefined> {
+  const summaries: RowSummary[] = [];
+  const problems: ArtifactProblem[] = [];
+  const { visit, unread } = fileVisitors(kind, summaries, problems);
+  const scan = await forEachLineAsync(path, visit, { maxLineBytes: options.maxLineBytes, unread, token: options.token });
+  if (scan === undefined) return undefined;
+  const result = fileValidation(kind, path, options, scan, summaries, problems);
+  if (!result.wanted) return result.done(new Map<number, string>());
+  const texts = await readLinesAtAsync(path, scan.index, result.wanted, { maxLineBytes: options.maxLineBytes, token: options.token });
+  return texts === undefined ? undefined : result.done(texts);
 }
 
 const needsText = (problems: readonly ArtifactProblem[]): boolean => problems.some((p) => typeof p.data?.property === 'string');

@@ -20,8 +20,9 @@ export interface GateInput {
   refused: ReadonlyMap<string, string>;
 }
 
-/** `internal_error`: scanning one file failed (a bug of ours); said on that file, the other files still checked. */
-export type GateFindingKind = FindingKind | 'path_outside_root' | 'toml_syntax' | 'missing_registry' | 'missing_funnel' | 'internal_error';
+/** `internal_error`: scanning one file failed (a bug of ours); said on that file, the other files still checked.
+ *  `unreadable_file`: the registry or the funnel is not a regular file (a FIFO, a folder, a device). */
+export type GateFindingKind = FindingKind | 'path_outside_root' | 'toml_syntax' | 'missing_registry' | 'missing_funnel' | 'internal_error' | 'unreadable_file';
 
 export interface Finding {
   kind: GateFindingKind;

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { Minimatch } from 'minimatch';
 import { HarnAnalysis } from '../harn/analysis';
 import { walkFiles } from '../workspace/fileWalk';
-import { evaluateGate, Finding, GateResult } from './gate';
+import { isRegularFile, readFileTextSync } from '../workspace/files';
+import { evaluateGate, Finding, GateFindingKind, GateResult } from './gate';
 import { HarnBoundaryScan, scanHarnBoundaries } from './harnSites';
 import { parseRegistry } from './registry';
 import { isExemptSite, parseFunnel, scanRustMentions } from './rust';
@@ -92,6 +93,8 @@ export class BoundaryGateWorkspace {
   private readonly referenced = new Map<string, { exists: boolean; text: string | undefined }>();
   /** Disk text of the registry and the funnel (undefined: unreadable), until invalidated. */
   private readonly diskTexts = new Map<string, string | undefined>();
+  /** Why a file that exists was not read (a FIFO, a folder, a device, a read error), by root-relative path. */
+  private readonly diskRefusals = new Map<string, string>();
   private parsedRegistry: { text: string; registry: Registry } | undefined;
   private parsedFunnel: { text: string; funnel: Funnel } | undefined;
   private lastRun: GateRun | undefined;
@@ -146,13 +149,20 @@ export class BoundaryGateWorkspace {
     return this.readDisk(relative);
   }
 
-  /** The one place file contents are read from disk (undefined when unreadable); tests count calls here. */
+  /**
+   * The one place file contents are read from disk (undefined when unreadable); tests count calls here. Only a
+   * regular file is read (workspace/files.ts: a FIFO is never opened for a blocking read); why another one was
+   * refused is kept for the registry's and the funnel's findings.
+   */
   protected readDisk(relative: string): string | undefined {
-    try {
-      return fs.readFileSync(path.join(this.root, relative), 'utf8');
-    } catch {
-      return undefined;
+    const read = readFileTextSync(path.join(this.root, relative));
+    if (read.ok) {
+      this.diskRefusals.delete(relative);
+      return read.text;
     }
+    if (read.code === 'missing') this.diskRefusals.delete(relative);
+    else this.diskRefusals.set(relative, `${relative} ${read.reason}; it is not read`);
+    return undefined;
   }
 
   /**
@@ -168,11 +178,7 @@ export class BoundaryGateWorkspace {
 
   private isFile(relative: string): boolean {
     if (this.source.openText(path.join(this.root, relative)) !== undefined) return true;
-    try {
-      return fs.statSync(path.join(this.root, relative)).isFile();
-    } catch {
-      return false;
-    }
+    return isRegularFile(path.join(this.root, relative));
   }
 
   /** Forgets what is known of one file (changed, created or deleted) so the next run reads it again. */
@@ -180,6 +186,7 @@ export class BoundaryGateWorkspace {
     this.scans.delete(relative);
     this.referenced.delete(relative);
     this.diskTexts.delete(relative);
+    this.diskRefusals.delete(relative);
     if (change !== 'changed') this.fileList = undefined;
   }
 
@@ -188,6 +195,7 @@ export class BoundaryGateWorkspace {
     this.scans.clear();
     this.referenced.clear();
     this.diskTexts.clear();
+    this.diskRefusals.clear();
     this.fileList = undefined;
   }
 
@@ -250,12 +258,7 @@ export class BoundaryGateWorkspace {
   /** Runs the whole gate, re-reading only what was invalidated since the last run. */
   run(): GateRun {
     const { registryPath, funnelPath } = this.settings;
-    const empty = (
-      kind: 'missing_registry' | 'missing_funnel' | 'path_outside_root' | 'internal_error',
-      where: string,
-      message: string,
-      registry?: Registry,
-    ): GateRun => ({
+    const empty = (kind: GateFindingKind, where: string, message: string, registry?: Registry): GateRun => ({
       result: {
         findings: [{ kind, id: '', path: where, message, location: { path: where, ranges: kind === 'internal_error' ? [{ start: 0, end: 0 }] : [] } }],
         refused: true,
@@ -274,6 +277,8 @@ export class BoundaryGateWorkspace {
       if (reason) return (this.lastRun = empty('path_outside_root', configured, reason));
     }
     const registryText = this.configuredText(registryPath);
+    const registryRefused = this.diskRefusals.get(registryPath);
+    if (registryText === undefined && registryRefused !== undefined) return (this.lastRun = empty('unreadable_file', registryPath, registryRefused));
     if (registryText === undefined) return (this.lastRun = empty('missing_registry', registryPath, `missing ${registryPath}`));
     // The gate cannot run without its two inputs: a failure reading either is said on it, the run refused.
     let registry: Registry;
@@ -283,6 +288,8 @@ export class BoundaryGateWorkspace {
       return (this.lastRun = { ...empty('internal_error', registryPath, inputFailure(registryPath, error)), failures: [{ path: registryPath, error }] });
     }
     const funnelText = this.configuredText(funnelPath);
+    const funnelRefused = this.diskRefusals.get(funnelPath);
+    if (funnelText === undefined && funnelRefused !== undefined) return (this.lastRun = empty('unreadable_file', funnelPath, funnelRefused, registry));
     if (funnelText === undefined) return (this.lastRun = empty('missing_funnel', funnelPath, `missing the funnel definition ${funnelPath}`, registry));
     let funnel: Funnel;
     try {

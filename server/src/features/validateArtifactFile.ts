@@ -1,5 +1,5 @@
 // harn/validateArtifactFile: files too big for the editor to sync (over 50 MB) are validated from disk,
-// on request, with progress.
+// on request, with progress, while other requests are answered (the provider reads asynchronously).
 
 import * as path from 'node:path';
 import { ValidateArtifactFileRequest, ValidateArtifactFileResult } from '../protocol';
@@ -26,7 +26,7 @@ export function registerValidateArtifactFile(ctx: FeatureContext, artifacts: Art
       const progress = await ctx.connection.window.createWorkDoneProgress();
       progress.begin('Harn: validating', undefined, path.basename(file));
       try {
-        return artifacts.validateFile(file, kind, token);
+        return await artifacts.validateFile(file, kind, token);
       } finally {
         progress.done();
       }

@@ -2,23 +2,34 @@
 // hover that explains a row, the outline, run-record integrity, and validation of files on disk that
 // VS Code never syncs (over 50 MB), whose rows still answer hovers through a byte-offset line index.
 
-import * as fs from 'node:fs';
 import { CancellationToken, Diagnostic, DocumentSymbol, Hover, MarkupKind, Position, SymbolKind, TextDocuments } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { rowHover } from '../artifacts/hover';
-import { LineByteIndex, readLineAt } from '../artifacts/jsonl';
+import { DEFAULT_MAX_LINE_BYTES, LineByteIndex, readLineAt } from '../artifacts/jsonl';
 import { artifactOutline, OutlineNode, OutlineRow } from '../artifacts/outline';
 import { rowNumberAt, toolPartners } from '../artifacts/rows';
-import { nodeRunRecordFs, TranscriptFactsCache, verifyRunRecord } from '../artifacts/runRecord';
+import {
+  FileStat,
+  nodeRunRecordFs,
+  TranscriptFacts,
+  TranscriptFactsAnswer,
+  transcriptFactsAsync,
+  transcriptFactsFromFile,
+  verifyRunRecord,
+  verifyRunRecordAsync,
+} from '../artifacts/runRecord';
 import { ArtifactKind, ArtifactProblem } from '../artifacts/types';
-import { JsonlKind, LineResult, parseRow, RowSummary, validateArtifact, validateArtifactFile } from '../artifacts/validate';
+import { JsonlKind, LineResult, parseRow, RowSummary, validateArtifact, validateArtifactFileAsync } from '../artifacts/validate';
 import { BoundaryInfo } from '../boundaries/registry';
 import { artifactProblemDiagnostic } from '../diagnostics';
 import { DiagnosticsStore } from '../features/diagnosticsStore';
 import { forEachChunked } from '../features/handler';
 import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { ARTIFACT_KINDS, DocumentKind } from '../features/router';
+import { CancellationLike, CHUNK_BYTES, readFileText, refusalMessage } from '../workspace/files';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
+import { WorkbenchSettings } from '../workspace/settings';
+import { ValidateArtifactFileResult } from '../protocol';
 import { toLspDiagnostic } from './convert';
 
 /** What the registry says of a boundary, for boundary_failure rows. */
@@ -40,11 +51,28 @@ interface Validated {
   partner?: ReturnType<typeof toolPartners>;
 }
 
+/** A transcript's facts read in the background for the run records that point to it (keyed by canonical path). */
+interface FactsJob {
+  size: number;
+  mtimeMs: number;
+  /** Settled: the facts or why the file cannot be read; undefined while reading. */
+  answer: TranscriptFacts | Error | undefined;
+  /** The answer, or undefined when the job was cancelled. */
+  done: Promise<TranscriptFacts | Error | undefined>;
+  token: { isCancellationRequested: boolean };
+  /** Open run records waiting for it: verified again once it is done. */
+  waiting: Set<string>;
+  /** Requests (harn/validateArtifactFile) awaiting it. */
+  requests: number;
+}
+
 export class ArtifactProvider implements DomainProvider {
   readonly name = 'artifacts';
   readonly kinds: ReadonlySet<DocumentKind> = ARTIFACT_KINDS;
   private readonly validated = new Map<string, Validated>();
-  private readonly factsCache: TranscriptFactsCache = new Map();
+  /** Transcript facts by canonical path, read asynchronously: the event loop never waits for a transcript. */
+  private readonly facts = new Map<string, FactsJob>();
+  private maxLineBytes = DEFAULT_MAX_LINE_BYTES;
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
@@ -55,6 +83,76 @@ export class ArtifactProvider implements DomainProvider {
   ) {}
 
   private registryTitle = (id: string): string | undefined => this.registry(id)?.title;
+
+  configure(_root: string | undefined, settings: WorkbenchSettings): void {
+    if (settings.artifacts.maxLineBytes === this.maxLineBytes) return;
+    this.maxLineBytes = settings.artifacts.maxLineBytes;
+    // Facts and validations depend on the limit.
+    for (const job of this.facts.values()) job.token.isCancellationRequested = true;
+    this.facts.clear();
+  }
+
+  /**
+   * A transcript's facts for an open run record: known (same size and mtime), else read in the background — the
+   * run record is verified again once they are known ('pending' until then). A transcript of one chunk is read
+   * at once (one chunk is one slice of the event loop), so a small one's checks come in one publication.
+   */
+  private transcriptFacts(file: string, stat: FileStat, uri: string): TranscriptFactsAnswer {
+    const job = this.factsJob(file, stat);
+    if (job.answer !== undefined) return job.answer;
+    job.waiting.add(uri);
+    return 'pending';
+  }
+
+  /** The job of a transcript as of `stat`: the running or finished one, or a new one (an outdated one cancelled). */
+  private factsJob(file: string, stat: FileStat): FactsJob {
+    const known = this.facts.get(file);
+    if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs && !known.token.isCancellationRequested) return known;
+    if (known) known.token.isCancellationRequested = true;
+    const job: FactsJob = {
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      answer: undefined,
+      done: Promise.resolve(undefined),
+      token: { isCancellationRequested: false },
+      waiting: new Set(),
+      requests: 0,
+    };
+    this.facts.set(file, job);
+    if (stat.size <= CHUNK_BYTES) {
+      try {
+        job.answer = transcriptFactsFromFile(file, CHUNK_BYTES, { maxLineBytes: this.maxLineBytes });
+      } catch (error) {
+        job.answer = error instanceof Error ? error : new Error(String(error));
+      }
+      job.done = Promise.resolve(job.answer);
+      return job;
+    }
+    job.done = transcriptFactsAsync(file, { maxLineBytes: this.maxLineBytes, token: job.token })
+      .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
+      .then((answer) => {
+        if (answer === undefined || job.token.isCancellationRequested) {
+          if (this.facts.get(file) === job) this.facts.delete(file);
+          return undefined;
+        }
+        job.answer = answer;
+        if (job.waiting.size > 0) this.revalidate((doc, kind) => kind === 'runRecord' && job.waiting.has(doc.uri));
+        return answer;
+      });
+    return job;
+  }
+
+  /** A transcript's facts for a request: the background job's (shared), awaited; undefined once cancelled. */
+  private async factsFor(file: string, stat: FileStat, token: CancellationLike): Promise<TranscriptFacts | Error | undefined> {
+    const job = this.factsJob(file, stat);
+    job.requests++;
+    try {
+      const answer = await job.done;
+      return token.isCancellationRequested ? undefined : answer;
+    } finally {
+      job.requests--;
+    }
+  }
 
   /** The diagnostics of an open artifact; its rows are kept for hovers and the outline. */
   diagnostics(doc: TextDocument, kind: DocumentKind): Diagnostic[] | undefined {
@@ -67,12 +165,16 @@ export class ArtifactProvider implements DomainProvider {
     const text = doc.getText();
     if (kind === 'runRecord') {
       this.validated.delete(doc.uri);
-      return verifyRunRecord(file, text, nodeRunRecordFs, { cache: this.factsCache });
+      return verifyRunRecord(file, text, nodeRunRecordFs, {
+        maxLineBytes: this.maxLineBytes,
+        facts: (transcript, stat) => this.transcriptFacts(transcript, stat, doc.uri),
+      });
     }
     const previous = this.validated.get(doc.uri);
     const result = validateArtifact(kind, text, {
       fileName: file,
       registryTitle: this.registryTitle,
+      maxLineBytes: this.maxLineBytes,
       lineCache: previous?.kind === kind ? previous.lineCache : undefined,
     });
     this.validated.set(doc.uri, { kind, summaries: result.summaries, version: doc.version, lineCache: result.lineCache });
@@ -87,13 +189,22 @@ export class ArtifactProvider implements DomainProvider {
 
   documentClosed(uri: string): void {
     if (this.validated.get(uri)?.version !== undefined) this.validated.delete(uri);
+    // A transcript read only for this run record is not read further.
+    for (const [file, job] of this.facts) {
+      if (job.answer === undefined && job.waiting.delete(uri) && job.waiting.size === 0 && job.requests === 0) {
+        job.token.isCancellationRequested = true;
+        this.facts.delete(file);
+      }
+    }
   }
 
   /**
-   * Validates a file from disk, streaming (for files the editor does not sync). A document the editor has open
-   * is validated from its text instead: its diagnostics, hovers and outline then describe what the editor shows.
+   * Validates a file from disk, streaming (for files the editor does not sync) without blocking the event loop:
+   * requests are answered while it reads, and cancellation stops it. A document the editor has open is validated
+   * from its text instead: its diagnostics, hovers and outline then describe what the editor shows. A file that is
+   * not a regular file (a FIFO, a folder, a device) is refused: an `unreadable_file` diagnostic, and `refused`.
    */
-  validateFile(file: string, kind: ArtifactKind, token: CancellationToken): { kind: ArtifactKind | undefined; problems: number; lines: number } {
+  async validateFile(file: string, kind: ArtifactKind, token: CancellationToken): Promise<ValidateArtifactFileResult> {
     const uri = pathToUri(file);
     const doc = this.documents.get(uri);
     if (doc) {
@@ -101,33 +212,29 @@ export class ArtifactProvider implements DomainProvider {
       this.store.set(uri, this.name, problems.map(artifactDiagnostic), doc.version);
       return { kind, problems: problems.length, lines: doc.lineCount };
     }
+    const cancelled: ValidateArtifactFileResult = { kind, problems: 0, lines: 0 };
     if (kind === 'runRecord') {
-      let text: string;
-      try {
-        text = fs.readFileSync(file, 'utf8');
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        const unreadable: ArtifactProblem = {
-          line: 0,
-          startCharacter: 0,
-          endLine: 0,
-          endCharacter: 0,
-          code: 'unreadable_file',
-          severity: 'error',
-          message: `Cannot read ${file}: ${reason}`,
-        };
-        this.store.set(uri, this.name, [artifactDiagnostic(unreadable)]);
-        return { kind, problems: 1, lines: 0 };
+      const read = await readFileText(file, { token });
+      if (!read.ok) {
+        if ('cancelled' in read) return cancelled;
+        const reason = refusalMessage(read);
+        this.store.set(uri, this.name, [artifactDiagnostic(unreadableProblem(reason))]);
+        return { kind, problems: 1, lines: 0, refused: reason };
       }
-      const problems = verifyRunRecord(file, text, nodeRunRecordFs, { cache: this.factsCache });
+      const problems = await verifyRunRecordAsync(file, read.text, nodeRunRecordFs, {
+        maxLineBytes: this.maxLineBytes,
+        token,
+        factsOf: (transcript, stat) => this.factsFor(transcript, stat, token),
+      });
+      if (problems === undefined || token.isCancellationRequested) return cancelled;
       this.store.set(uri, this.name, problems.map(artifactDiagnostic));
-      return { kind, problems: problems.length, lines: text.split(/\r\n|\r|\n/).length };
+      return { kind, problems: problems.length, lines: read.text.split(/\r\n|\r|\n/).length };
     }
-    const result = validateArtifactFile(kind, file, { fileName: file, registryTitle: this.registryTitle });
-    if (token.isCancellationRequested) return { kind, problems: 0, lines: 0 };
+    const result = await validateArtifactFileAsync(kind, file, { fileName: file, registryTitle: this.registryTitle, maxLineBytes: this.maxLineBytes, token });
+    if (result === undefined || token.isCancellationRequested) return cancelled;
     this.validated.set(uri, { kind, summaries: result.summaries, lineIndex: result.lineIndex });
     this.store.set(uri, this.name, result.problems.map(artifactDiagnostic));
-    return { kind, problems: result.problems.length, lines: result.summaries.length };
+    return { kind, problems: result.problems.length, lines: result.summaries.length, ...(result.refused !== undefined ? { refused: result.refused } : {}) };
   }
 
   /** A transcript changed on disk: open run records pointing at it are verified again. */
@@ -143,7 +250,7 @@ export class ArtifactProvider implements DomainProvider {
       return doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$|\r$/, '');
     }
     const v = this.validated.get(uri);
-    return v?.lineIndex ? readLineAt(uriToPath(uri), v.lineIndex, line) : undefined;
+    return v?.lineIndex ? readLineAt(uriToPath(uri), v.lineIndex, line, this.maxLineBytes) : undefined;
   }
 
   hover({ uri, kind }: DocumentRequest, position: Position): Hover | undefined {
@@ -228,6 +335,10 @@ const OUTLINE_KINDS: Record<OutlineNode['kind'], SymbolKind> = {
   event: SymbolKind.Event,
   terminal: SymbolKind.Key,
 };
+
+function unreadableProblem(reason: string): ArtifactProblem {
+  return { line: 0, startCharacter: 0, endLine: 0, endCharacter: 0, code: 'unreadable_file', severity: 'error', message: `${reason}.` };
+}
 
 export function isArtifactKind(kind: DocumentKind | undefined): kind is ArtifactKind {
   return kind !== undefined && ARTIFACT_KINDS.has(kind);

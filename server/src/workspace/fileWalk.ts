@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ignore, { Ignore } from 'ignore';
+import { readFileTextSync } from './files';
 
 interface IgnoreLevel {
   /** Folder of the .gitignore, relative to the walk root, posix, '' for the root. */
@@ -35,12 +36,10 @@ export function walkFiles(root: string, options: WalkOptions = {}): string[] {
 }
 
 function readIgnoreFile(file: string, base: string): IgnoreLevel | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  // Only a regular file is read: a `.gitignore` that is a FIFO or a folder is no ignore file (git skips it too).
+  const read = readFileTextSync(file);
+  if (!read.ok) return undefined;
+  const text = read.text;
   // A file of comments and blank lines only (git's default .git/info/exclude) ignores nothing: skip it.
   if (text.split('\n').every((line) => line.startsWith('#') || /^ *\r?$/.test(line))) return undefined;
   return { base, rules: ignore({ allowRelativePaths: true }).add(text) };

@@ -1,11 +1,11 @@
 // The Harn files the server knows: open documents (by version) and files read from disk (by mtime),
 // each analysed once. Implements ModuleHost so imports resolve across open and unopened files.
 
-import * as fs from 'node:fs';
 import { URI } from 'vscode-uri';
 import { HarnAnalysis } from '../harn/analysis';
 import { resolveImport } from '../harn/modules';
 import { ModuleHost } from '../harn/resolve';
+import { isRegularFile, readFileTextSync, regularFileInfo } from './files';
 
 export interface OpenDocument {
   uri: string;
@@ -43,26 +43,23 @@ export class HarnWorkspace implements ModuleHost {
 
   resolveImport(fromFile: string, importPath: string): string | undefined {
     return resolveImport(fromFile, importPath, this.roots(), {
-      isFile: (p) => {
-        try {
-          return fs.statSync(p).isFile();
-        } catch {
-          return false;
-        }
-      },
+      isFile: (p) => isRegularFile(p),
     });
   }
 
   load(file: string): HarnAnalysis | undefined {
     const open = this.documents.get(URI.file(file).toString());
     if (open) return this.analysisOf(open);
+    // Only a regular file is read (never a FIFO), and only up to MAX_IMPORTED_FILE_BYTES.
+    const stat = regularFileInfo(file);
+    if (!stat.ok || stat.size > MAX_IMPORTED_FILE_BYTES) return undefined;
+    const cached = this.diskCache.get(file);
+    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.analysis;
+    const read = readFileTextSync(file, { maxBytes: MAX_IMPORTED_FILE_BYTES });
+    if (!read.ok) return undefined;
     try {
-      const stat = fs.statSync(file);
-      if (!stat.isFile() || stat.size > MAX_IMPORTED_FILE_BYTES) return undefined;
-      const cached = this.diskCache.get(file);
-      if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.analysis;
-      const analysis = new HarnAnalysis(fs.readFileSync(file, 'utf8'));
-      this.diskCache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, analysis });
+      const analysis = new HarnAnalysis(read.text);
+      this.diskCache.set(file, { mtimeMs: read.mtimeMs, size: read.size, analysis });
       return analysis;
     } catch {
       return undefined;

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { DEFAULT_GATE_SETTINGS } from '../boundaries/workspaceGate';
 import { DEFAULT_ARTIFACT_SETTINGS } from '../artifacts/classify';
+import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_LIMIT } from '../artifacts/jsonl';
 
 const relativePath = z.string().min(1, 'must not be empty');
 const globs = z.array(z.string().min(1)).min(1, 'needs at least one glob');
@@ -19,6 +20,13 @@ export const ArtifactSettingsSchema = z.object({
   transcriptGlobs: globs.default(DEFAULT_ARTIFACT_SETTINGS.transcriptGlobs),
   eventLogGlobs: globs.default(DEFAULT_ARTIFACT_SETTINGS.eventLogGlobs),
   runRecordGlobs: globs.default(DEFAULT_ARTIFACT_SETTINGS.runRecordGlobs),
+  /** Lines longer than this are not read (`line_too_long`); at most the longest string V8 can make. */
+  maxLineBytes: z
+    .number()
+    .int('must be a whole number of bytes')
+    .min(1, 'must be at least 1')
+    .max(MAX_LINE_BYTES_LIMIT, `must be at most ${MAX_LINE_BYTES_LIMIT} (the longest line that can be decoded)`)
+    .default(DEFAULT_MAX_LINE_BYTES),
 });
 
 export const WorkbenchSettingsSchema = z.object({ boundaries: BoundarySettingsSchema, artifacts: ArtifactSettingsSchema });
