@@ -588,7 +588,8 @@ function formatPath(path: readonly (string | number)[]): string {
 function valueAt(o: unknown, path: readonly (string | number)[]): unknown {
   let v: unknown = o;
   for (const k of path) {
-    if (typeof v !== 'object' || v === null) return undefined;
+    // Own properties only: a path segment named `constructor` is not the object's constructor.
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, k)) return undefined;
     v = (v as Record<string | number, unknown>)[k];
   }
   return v;
