@@ -16,7 +16,7 @@
 // Positions: 0-based line, UTF-16 characters within the line. Severities: see PROBLEM_SEVERITY.
 
 import { basename } from 'node:path';
-import { createScanner, findNodeAtLocation, parseTree, SyntaxKind, visit, ParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
+import { createScanner, parseTree, SyntaxKind, visit, ParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { z } from 'zod';
 import { asCount, asNumber, asString, isObject, type JsonObject } from './json';
 import { forEachLine, forEachTextLine, readLinesAt, type LineByteIndex } from './jsonl';
@@ -615,7 +615,7 @@ export function describeValue(v: unknown): string {
 function locate(root: JsonNode | undefined, path: readonly (string | number)[], text: string): { start: number; end: number } {
   if (root !== undefined) {
     for (let depth = path.length; depth > 0; depth--) {
-      const node = findNodeAtLocation(root, path.slice(0, depth));
+      const node = nodeAt(root, path.slice(0, depth));
       if (node === undefined) continue;
       const target = node.parent !== undefined && node.parent.type === 'property' ? node.parent : node;
       return { start: target.offset, end: target.offset + target.length };
@@ -626,8 +626,33 @@ function locate(root: JsonNode | undefined, path: readonly (string | number)[], 
 }
 
 /**
+ * The node at `path`, as JSON.parse reads the text: of duplicate keys, the last one (jsonc-parser's
+ * findNodeAtLocation takes the first, whose value JSON.parse has thrown away).
+ */
+function nodeAt(root: JsonNode, path: readonly (string | number)[]): JsonNode | undefined {
+  let node: JsonNode | undefined = root;
+  for (const segment of path) {
+    const children: JsonNode[] = node?.children ?? [];
+    if (typeof segment === 'number') {
+      node = node?.type === 'array' ? children[segment] : undefined;
+      continue;
+    }
+    let value: JsonNode | undefined;
+    if (node?.type === 'object') {
+      for (let i = children.length - 1; i >= 0 && value === undefined; i--) {
+        const [key, v] = children[i]?.children ?? [];
+        if (key?.value === segment) value = v;
+      }
+    }
+    node = value;
+  }
+  return node;
+}
+
+/**
  * The range of a top-level property of a one-line JSON object: `start` at its key's opening quote, `valueStart`
- * at its value, `end` after its value. Scans only up to the property, so it is cheap for early keys.
+ * at its value, `end` after its value. Of duplicate keys, the last one: the one JSON.parse keeps. Scans only up
+ * to the property when the rest of the row cannot name it again, so it is cheap for early keys.
  */
 export function topLevelProperty(text: string, key: string): { start: number; valueStart: number; end: number } | undefined {
   return quickTopLevelProperty(text, key) ?? scanTopLevelProperty(text, key);
@@ -648,6 +673,11 @@ function quickTopLevelProperty(text: string, key: string): { start: number; valu
   }
   const start = text.indexOf(needle);
   if (start <= 0) return undefined;
+  // Left to the tokenizer: a quote that may be escaped (`{"x\"key":…}`), and a row that may name the key again
+  // (JSON.parse keeps the last of duplicate keys; a key may be spelled with \u escapes).
+  if (text.charCodeAt(start - 1) === 92 /* \ */) return undefined;
+  const after = start + needle.length;
+  if (text.indexOf(`"${key}"`, after) !== -1 || text.indexOf('\\u', after) !== -1) return undefined;
   const brace = text.indexOf('{', 1);
   if (brace !== -1 && brace < start) return undefined;
   const bracket = text.indexOf('[');
@@ -676,6 +706,7 @@ function scanTopLevelProperty(text: string, key: string): { start: number; value
   const scanner = createScanner(text, true);
   let depth = 0;
   let expectKey = false;
+  let found: { start: number; valueStart: number; end: number } | undefined;
   for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
     switch (token) {
       case SyntaxKind.OpenBraceToken:
@@ -688,7 +719,7 @@ function scanTopLevelProperty(text: string, key: string): { start: number; value
       case SyntaxKind.CloseBraceToken:
       case SyntaxKind.CloseBracketToken:
         depth--;
-        if (depth <= 0) return undefined;
+        if (depth <= 0) return found;
         continue;
       case SyntaxKind.CommaToken:
         expectKey = depth === 1;
@@ -698,27 +729,29 @@ function scanTopLevelProperty(text: string, key: string): { start: number; value
         expectKey = false;
         if (scanner.getTokenValue() !== key) continue;
         const start = scanner.getTokenOffset();
-        if (scanner.scan() !== SyntaxKind.ColonToken) return undefined;
+        if (scanner.scan() !== SyntaxKind.ColonToken) return found;
         const valueToken = scanner.scan();
         const valueStart = scanner.getTokenOffset();
         if (valueToken !== SyntaxKind.OpenBraceToken && valueToken !== SyntaxKind.OpenBracketToken) {
-          return { start, valueStart, end: valueStart + scanner.getTokenLength() };
+          found = { start, valueStart, end: valueStart + scanner.getTokenLength() };
+          continue;
         }
+        // Past the nested value; a later duplicate (the one JSON.parse keeps) replaces this one.
         let nested = 1;
-        for (let t = scanner.scan(); t !== SyntaxKind.EOF; t = scanner.scan()) {
+        while (nested > 0) {
+          const t = scanner.scan();
+          if (t === SyntaxKind.EOF) return found;
           if (t === SyntaxKind.OpenBraceToken || t === SyntaxKind.OpenBracketToken) nested++;
-          else if (t === SyntaxKind.CloseBraceToken || t === SyntaxKind.CloseBracketToken) {
-            nested--;
-            if (nested === 0) return { start, valueStart, end: scanner.getTokenOffset() + 1 };
-          }
+          else if (t === SyntaxKind.CloseBraceToken || t === SyntaxKind.CloseBracketToken) nested--;
         }
-        return undefined;
+        found = { start, valueStart, end: scanner.getTokenOffset() + 1 };
+        continue;
       }
       default:
         continue;
     }
   }
-  return undefined;
+  return found;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
