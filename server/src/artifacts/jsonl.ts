@@ -199,7 +199,9 @@ function unreadable(path: string, error: unknown): ByteLineScan {
  * reuses its buffer), so the part of a line that spans chunks is copied.
  */
 function scanChunks(next: ChunkReader, visit: ByteLineVisitor): ByteLineScan {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  // ignoreBOM: a BOM at the start of a later line (files concatenated) is kept, so that the line is reported
+  // (`utf8_bom`) and its positions count it, as in the editor; the decoder would drop it at every decode call.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const problems: ArtifactProblem[] = [];
   const lineStarts: number[] = [];
   let line = 0;

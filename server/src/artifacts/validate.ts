@@ -286,9 +286,16 @@ function isBlank(text: string): boolean {
 
 /**
  * The JSON value of a row as Harn reads it: the line trimmed (Rust's `str::trim`, so a no-break space or U+0085
- * around the row is allowed, though JSON.parse refuses it), then parsed. Throws when it is not JSON.
+ * around the row is allowed, though JSON.parse refuses it), then parsed; a leading BOM is skipped (the line's
+ * `utf8_bom` note says so). Throws when it is not JSON.
  */
 export function parseRow(text: string): unknown {
+  // A line that starts with a BOM is read without it, as validateLine reads it (and reports it).
+  if (text.charCodeAt(0) === 0xfeff) return parseTrimmed(text.slice(1));
+  return parseTrimmed(text);
+}
+
+function parseTrimmed(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -305,6 +312,11 @@ const KIND_NOUN: Record<JsonlKind, string> = { transcript: 'transcript row', eve
  * so callers may cache it by text. Never throws.
  */
 export function validateLine(kind: JsonlKind, text: string): LineResult {
+  return validateLineText(kind, text, true);
+}
+
+/** validateLine; after a skipped BOM (`bomAllowed` false), a second one is no BOM but a character JSON refuses. */
+function validateLineText(kind: JsonlKind, text: string, bomAllowed: boolean): LineResult {
   const length = text.length;
   const first = text.charCodeAt(0);
   if (first !== 123 /* { */) {
@@ -316,7 +328,10 @@ export function validateLine(kind: JsonlKind, text: string): LineResult {
         summary: summary('blank', length, undefined, false, true),
       };
     }
-    if (first === 0xfeff) return withLeadingBom(kind, text);
+    if (first === 0xfeff) {
+      if (bomAllowed) return withLeadingBom(kind, text);
+      return { problems: [malformedProblem(text)], summary: summary('malformed', length, undefined, false, false) };
+    }
   }
   let value: unknown;
   try {
@@ -391,8 +406,12 @@ function compiledEnvelope(): z.ZodType {
 
 /** A line starting with a BOM (a file's first line seen raw, or files concatenated): note it, check the rest. */
 function withLeadingBom(kind: JsonlKind, text: string): LineResult {
-  const rest = validateLine(kind, text.slice(1));
-  const shifted = rest.problems.map((p) => ({ ...p, startCharacter: p.startCharacter + 1, endCharacter: p.endCharacter + 1 }));
+  const rest = validateLineText(kind, text.slice(1), false);
+  // A malformed rest is located again in the whole line, so that its message counts characters as the editor does.
+  const shifted =
+    rest.summary.shape === 'malformed'
+      ? [malformedProblem(text, 1)]
+      : rest.problems.map((p) => ({ ...p, startCharacter: p.startCharacter + 1, endCharacter: p.endCharacter + 1 }));
   return {
     problems: [
       problem('utf8_bom', 0, 1, 'A UTF-8 byte order mark starts this line; Harn never writes one. It is skipped.'),
@@ -473,11 +492,11 @@ const JSON_ERROR_TEXT: Partial<Record<ParseErrorCode, string>> = {
 /**
  * `malformed_jsonl` at the first JSON error (found with jsonc-parser; JSON.parse's own messages lack positions), in
  * the line as Harn parses it: trimmed of whitespace (Rust's `str::trim`), so a no-break space before the row is not
- * mistaken for the error.
+ * mistaken for the error. Characters before `from` (a leading BOM, reported on its own) are not part of the row.
  */
-function malformedProblem(text: string): LineProblem {
-  const row = rustTrim(text);
-  let shift = 0;
+function malformedProblem(text: string, from = 0): LineProblem {
+  const row = rustTrim(text.slice(from));
+  let shift = from;
   while (shift < text.length && isRustWhitespace(text.charCodeAt(shift))) shift++;
   let found: { error: ParseErrorCode; offset: number; length: number } | undefined;
   try {
