@@ -23,6 +23,8 @@ export interface ValidateArtifactFileResult {
   kind: 'transcript' | 'eventLog' | 'runRecord' | 'jsonl' | undefined;
   problems: number;
   lines: number;
+  /** Why the file was not read (outside the workspace folders); shown to the user as an error. */
+  refused?: string;
 }
 
 export const ValidateArtifactFileRequest = new RequestType<ValidateArtifactFileParams, ValidateArtifactFileResult, void>('harn/validateArtifactFile');

@@ -126,7 +126,11 @@ describe('run artifacts over LSP', () => {
     await client.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: uriOf(DEMO),
-      workspaceFolders: [{ uri: uriOf(DEMO), name: 'demo' }],
+      // The temporary folder is a workspace folder too: harn/validateArtifactFile reads only files inside one.
+      workspaceFolders: [
+        { uri: uriOf(DEMO), name: 'demo' },
+        { uri: uriOf(tmp), name: 'generated' },
+      ],
       capabilities: {
         textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true } },
         window: { workDoneProgress: true },

@@ -71,7 +71,11 @@ function renderTarget(target: Target, file: string, workspaceRoot: string | unde
       return doc ? `**${target.keyword}** (keyword)\n\n${doc}` : undefined;
     }
     case 'import': {
-      const where = target.resolved ? code(displayPath(target.resolved, workspaceRoot)) : 'not found in the workspace';
+      const where = target.resolved
+        ? code(displayPath(target.resolved, workspaceRoot))
+        : target.refused
+          ? `refused: ${code(displayPath(target.refused.file, workspaceRoot))} ${target.refused.reason}`
+          : 'not found in the workspace';
       return `module ${code(target.importDecl.path?.value ?? '')} → ${where}`;
     }
   }

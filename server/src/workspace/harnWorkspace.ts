@@ -4,8 +4,9 @@
 import * as fs from 'node:fs';
 import { URI } from 'vscode-uri';
 import { HarnAnalysis } from '../harn/analysis';
-import { resolveImport } from '../harn/modules';
+import { FileProbe, resolveImportPath } from '../harn/modules';
 import { ModuleHost } from '../harn/resolve';
+import { realPathOf } from './roots';
 
 export interface OpenDocument {
   uri: string;
@@ -16,6 +17,18 @@ export interface OpenDocument {
 export interface OpenDocuments {
   get(uri: string): OpenDocument | undefined;
 }
+
+/** The disk, for import resolution: regular files (links followed), and real paths. */
+const DISK_PROBE: FileProbe = {
+  isFile: (p) => {
+    try {
+      return fs.statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  },
+  realpath: realPathOf,
+};
 
 /** Files larger than this are not read from disk for cross-file features. */
 const MAX_IMPORTED_FILE_BYTES = 8 * 1024 * 1024;
@@ -42,15 +55,13 @@ export class HarnWorkspace implements ModuleHost {
   }
 
   resolveImport(fromFile: string, importPath: string): string | undefined {
-    return resolveImport(fromFile, importPath, this.roots(), {
-      isFile: (p) => {
-        try {
-          return fs.statSync(p).isFile();
-        } catch {
-          return false;
-        }
-      },
-    });
+    const resolution = resolveImportPath(fromFile, importPath, this.roots(), DISK_PROBE);
+    return resolution.kind === 'found' ? resolution.file : undefined;
+  }
+
+  refusedImport(fromFile: string, importPath: string): { file: string; reason: string } | undefined {
+    const resolution = resolveImportPath(fromFile, importPath, this.roots(), DISK_PROBE);
+    return resolution.kind === 'refused' ? { file: resolution.file, reason: resolution.reason } : undefined;
   }
 
   load(file: string): HarnAnalysis | undefined {
