@@ -1,15 +1,37 @@
 // The real server over stdio on hostile workspaces and clients: imports and artifact files behind symbolic links
-// that lead out of the workspace.
+// that lead out of the workspace; requests after shutdown, exit codes; malformed message headers.
 
 import assert from 'node:assert/strict';
+import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CompletionRequest, DefinitionRequest, DocumentLinkRequest, HoverRequest, MarkupContent, Position } from 'vscode-languageserver-protocol/node';
+import {
+  CompletionRequest,
+  createProtocolConnection,
+  DefinitionRequest,
+  DidOpenTextDocumentNotification,
+  DocumentLinkRequest,
+  DocumentSymbolRequest,
+  ErrorCodes,
+  ExitNotification,
+  HoverRequest,
+  InitializedNotification,
+  InitializeRequest,
+  LogMessageNotification,
+  MarkupContent,
+  MessageType,
+  Position,
+  ProtocolConnection,
+  ResponseError,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node';
 import { URI } from 'vscode-uri';
 import { ValidateArtifactFileRequest } from '../../server/src/protocol';
-import { TestClient } from '../support/lspClient';
+import { REPO_ROOT, TestClient } from '../support/lspClient';
 
 const uriOf = (file: string): string => URI.file(file).toString();
 
@@ -95,5 +117,144 @@ describe('symbolic links out of the workspace', () => {
     });
     assert.equal(client.latestDiagnostics(uriOf(path.join(outside, 'llm_transcript.jsonl'))), undefined);
     assert.equal(client.latestDiagnostics(uriOf(path.join(root, 'llm_transcript.jsonl'))), undefined);
+  });
+});
+
+/** The server spawned over stdio, with its raw stdin (for malformed bytes) beside a JSON-RPC connection. */
+class RawServer {
+  readonly child: ChildProcess;
+  readonly connection: ProtocolConnection;
+  readonly logs: { type: number; message: string }[] = [];
+  readonly exited: Promise<number | null>;
+
+  constructor() {
+    this.child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const { stdin, stdout } = this.child;
+    if (!stdin || !stdout) throw new Error('the server was spawned without pipes');
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+    this.connection = createProtocolConnection(new StreamMessageReader(stdout), new StreamMessageWriter(stdin));
+    this.connection.onNotification(LogMessageNotification.type, (p) => {
+      this.logs.push({ type: p.type, message: p.message });
+    });
+    this.connection.listen();
+  }
+
+  async initialize(root: string): Promise<void> {
+    await this.connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: uriOf(root),
+      workspaceFolders: [{ uri: uriOf(root), name: 'w' }],
+      capabilities: {},
+    });
+    await this.connection.sendNotification(InitializedNotification.type, {});
+  }
+
+  /** Bytes written as they are, outside the JSON-RPC framing. */
+  async writeRaw(bytes: string): Promise<void> {
+    const stdin = this.child.stdin;
+    if (!stdin) throw new Error('no stdin');
+    await new Promise<void>((resolve, reject) => stdin.write(bytes, (error) => (error ? reject(error) : resolve())));
+  }
+
+  dispose(): void {
+    this.connection.dispose();
+    if (this.child.exitCode === null) this.child.kill();
+  }
+}
+
+/** The error a request was refused with. */
+async function refusal(request: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await request;
+  } catch (error) {
+    assert.ok(error instanceof ResponseError, String(error));
+    return { code: error.code, message: error.message };
+  }
+  assert.fail('the request was answered');
+}
+
+describe('the end of a session: shutdown and exit', () => {
+  let root: string;
+  before(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'harn-lsp-exit-')));
+    fs.writeFileSync(path.join(root, 'main.harn'), 'fn f() { return 1 }\n');
+  });
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  test('after shutdown every request is refused with InvalidRequest; exit then ends the process with 0', { timeout: 30_000 }, async () => {
+    const server = new RawServer();
+    try {
+      await server.initialize(root);
+      const uri = uriOf(path.join(root, 'main.harn'));
+      await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId: 'harn', version: 1, text: 'fn f() { return 1 }\n' },
+      });
+      const answered = await server.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 3 } });
+      assert.ok(answered, 'answered before shutdown');
+      assert.equal(await server.connection.sendRequest(ShutdownRequest.type), null);
+      const refused = (method: string): { code: number; message: string } => ({
+        code: ErrorCodes.InvalidRequest,
+        message: `${method} refused: shutdown was requested, only exit is accepted now.`,
+      });
+      const position = { textDocument: { uri }, position: { line: 0, character: 3 } };
+      assert.deepEqual(await refusal(server.connection.sendRequest(HoverRequest.type, position)), refused('hover'));
+      assert.deepEqual(await refusal(server.connection.sendRequest(CompletionRequest.type, position)), refused('completion'));
+      assert.deepEqual(await refusal(server.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })), refused('documentSymbol'));
+      assert.deepEqual(await refusal(server.connection.sendRequest('harn/documentDigest', { uri })), refused('documentDigest'));
+      assert.deepEqual(await refusal(server.connection.sendRequest(ShutdownRequest.type)), refused('shutdown'));
+      assert.deepEqual(
+        await refusal(server.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {} })),
+        refused('initialize'),
+      );
+      await server.connection.sendNotification(ExitNotification.type);
+      assert.equal(await server.exited, 0);
+    } finally {
+      server.dispose();
+    }
+  });
+
+  test('exit without shutdown ends the process with 1', { timeout: 30_000 }, async () => {
+    const server = new RawServer();
+    try {
+      await server.initialize(root);
+      await server.connection.sendNotification(ExitNotification.type);
+      assert.equal(await server.exited, 1);
+    } finally {
+      server.dispose();
+    }
+  });
+});
+
+// A regression would leave a request unanswered for good: the tests' timeouts turn that into a failure.
+describe('a malformed message header', () => {
+  let root: string;
+  before(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'harn-lsp-header-')));
+  });
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  test('is logged as an error and skipped with its body; the next well-formed message is answered', { timeout: 30_000 }, async () => {
+    const server = new RawServer();
+    try {
+      await server.initialize(root);
+      const lost = JSON.stringify({ jsonrpc: '2.0', id: 900, method: 'shutdown' });
+      await server.writeRaw(`X-Foo: bar\r\n\r\n${lost}`);
+      await server.writeRaw(`Content-Length: abc\r\n\r\n${lost}`);
+      // The next message is answered, so the lost shutdown was never read as one.
+      const uri = uriOf(path.join(root, 'none.harn'));
+      assert.equal(await server.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 0 } }), null);
+      assert.deepEqual(await server.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }), []);
+      assert.deepEqual(
+        server.logs.filter((l) => l.type === MessageType.Error).map((l) => l.message),
+        [
+          'Malformed input from the client: a message header without Content-Length ("X-Foo: bar"); skipped it and its body, up to the next Content-Length header.',
+          'Malformed input from the client: a message header whose Content-Length "abc" is no number of bytes ("Content-Length: abc"); skipped it and its body, up to the next Content-Length header.',
+        ],
+      );
+      assert.equal(server.child.exitCode, null, 'still running');
+      assert.equal(await server.connection.sendRequest(ShutdownRequest.type), null);
+    } finally {
+      server.dispose();
+    }
   });
 });
