@@ -13,10 +13,11 @@ import { boundaryInfoLookup, parseRegistry } from './boundaries/registry';
 import { renderGateText } from './boundaries/gate';
 import { scanHarnBoundaries } from './boundaries/harnSites';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from './boundaries/workspaceGate';
-import { artifactProblemDiagnostic, harnSyntaxDiagnostics } from './diagnostics';
+import { artifactProblemDiagnostic, harnSyntaxDiagnostics, invalidUtf8Diagnostics } from './diagnostics';
 import { WORKBENCH_VERSION } from './version';
 import { HarnAnalysis } from './harn/analysis';
 import { FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText, sortDiagnostics } from './report/format';
+import { decodeUtf8 } from './text/utf8';
 import { walkFiles } from './workspace/fileWalk';
 
 const VERSION = WORKBENCH_VERSION;
@@ -113,6 +114,14 @@ function readText(file: string): string {
   }
 }
 
+function readBytes(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    throw new IoError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 function runCheck(args: ParsedArgs): number {
   const root = path.resolve(args.options.get('--root') ?? '.');
   const format = formatOf(args);
@@ -128,8 +137,11 @@ function runCheck(args: ParsedArgs): number {
     diagnostics.push(...found);
   }
   for (const file of files) {
-    const analysis = new HarnAnalysis(readText(file));
+    // Bytes decoded here (not by readFileSync), so that each ill-formed sequence is reported where it is.
+    const source = decodeUtf8(readBytes(file));
+    const analysis = new HarnAnalysis(source.text);
     const rel = relativeTo(root, file);
+    for (const d of invalidUtf8Diagnostics(source.invalid, analysis.lineIndex)) diagnostics.push({ ...d, path: rel });
     for (const d of harnSyntaxDiagnostics(analysis)) diagnostics.push({ ...d, path: rel });
     for (const p of scanHarnBoundaries(analysis).problems) {
       diagnostics.push({ path: rel, range: analysis.lineIndex.rangeOf(p.range.start, p.range.end), severity: 'warning', source: 'harn.boundaries', code: p.code, message: p.message });

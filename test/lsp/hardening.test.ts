@@ -258,3 +258,71 @@ describe('a malformed message header', () => {
     }
   });
 });
+
+describe('bytes that are not UTF-8', () => {
+  let client: TestClient;
+  let root: string;
+  const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
+
+  before(async () => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'harn-lsp-utf8-')));
+    fs.mkdirSync(path.join(root, 'scripts'));
+    fs.mkdirSync(path.join(root, 'crates', 'harn-vm', 'src'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'scripts', 'loud_boundaries.toml'), '[[boundary]]\nid = "chat_turn_cap"\nanchors = ["crates/a.harn"]\n');
+    fs.writeFileSync(
+      path.join(root, 'crates', 'harn-vm', 'src', 'boundary.rs'),
+      'pub enum BoundaryId {\n    ChatTurnCap,\n}\n\nimpl BoundaryId {\n    pub fn as_str(self) -> &\'static str {\n        match self {\n            Self::ChatTurnCap => "chat_turn_cap",\n        }\n    }\n}\n',
+    );
+    // Latin-1: é is the byte e9.
+    fs.writeFileSync(path.join(root, 'crates', 'a.harn'), latin1('// résumé\nlet x = { boundary: "chat_turn_cap" }\n'));
+    fs.writeFileSync(path.join(root, 'lib.harn'), latin1('/** Café. */\npub fn brew() { return "café" }\n'));
+    client = new TestClient();
+    await client.initialize(root);
+  });
+
+  after(async () => {
+    await client.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  const at = (d: { range: { start: Position; end: Position } }): string =>
+    `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`;
+
+  test('an open document with U+FFFD: replacement_character; an import of a file that is not UTF-8: invalid_utf8 on its path', async () => {
+    const text = 'import { brew } from "./lib"\nlet s = "caf\ufffd"\n';
+    const uri = await client.open(path.join(root, 'main.harn'), text);
+    const published = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length >= 2);
+    assert.deepEqual(
+      published.diagnostics.map((d) => [d.code, d.severity, d.source, at(d), d.message]).sort((a, b) => String(a[3]).localeCompare(String(b[3]))),
+      [
+        [
+          'invalid_utf8',
+          2,
+          'harn.syntax',
+          '0:21-0:28',
+          'The imported lib.harn is not UTF-8: the byte e9 at line 1, character 8, and 1 more place (read as U+FFFD).',
+        ],
+        [
+          'replacement_character',
+          2,
+          'harn.syntax',
+          '1:12-1:13',
+          'U+FFFD (the replacement character): how the editor shows bytes of the file that are not UTF-8; saving the file writes U+FFFD in their place. `harn-workbench check` reads the bytes and reports them as invalid_utf8.',
+        ],
+      ],
+    );
+  });
+
+  test('a file the loud-boundary gate scans from disk: invalid_utf8 warnings on it, and its site still counts', async () => {
+    const uri = uriOf(path.join(root, 'crates', 'a.harn'));
+    const published = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0);
+    const consequence = 'the loud-boundary gate reads the file with U+FFFD there, so a boundary id written with these bytes is not found';
+    assert.deepEqual(
+      published.diagnostics.map((d) => [d.code, d.severity, d.source, at(d), d.message]),
+      [
+        ['invalid_utf8', 2, 'harn.boundaries', '0:4-0:5', `Not UTF-8: the byte e9 at byte offset 4 is not UTF-8 (read as U+FFFD); ${consequence}.`],
+        ['invalid_utf8', 2, 'harn.boundaries', '0:8-0:9', `Not UTF-8: the byte e9 at byte offset 8 is not UTF-8 (read as U+FFFD); ${consequence}.`],
+      ],
+    );
+  });
+});

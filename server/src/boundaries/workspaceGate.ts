@@ -7,6 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Minimatch } from 'minimatch';
 import { HarnAnalysis } from '../harn/analysis';
+import { LineIndex } from '../text/lineIndex';
+import { decodeUtf8, InvalidUtf8 } from '../text/utf8';
 import { walkFiles } from '../workspace/fileWalk';
 import { evaluateGate, GateResult } from './gate';
 import { HarnBoundaryScan, scanHarnBoundaries } from './harnSites';
@@ -85,6 +87,7 @@ export class BoundaryGateWorkspace {
   private parsedRegistry: { text: string; registry: Registry } | undefined;
   private parsedFunnel: { text: string; funnel: Funnel } | undefined;
   private lastRun: GateRun | undefined;
+  private readonly notUtf8 = new Map<string, { invalid: readonly InvalidUtf8[]; lineIndex: LineIndex }>();
   /** Compiled scan globs (compiling one costs more than matching a path with it). */
   private readonly matchers = new Map<string, Minimatch>();
 
@@ -139,10 +142,18 @@ export class BoundaryGateWorkspace {
   /** The one place file contents are read from disk (undefined when unreadable); tests count calls here. */
   protected readDisk(relative: string): string | undefined {
     try {
-      return fs.readFileSync(path.join(this.root, relative), 'utf8');
+      const decoded = decodeUtf8(fs.readFileSync(path.join(this.root, relative)));
+      if (decoded.invalid.length > 0) this.notUtf8.set(relative, { invalid: decoded.invalid, lineIndex: new LineIndex(decoded.text) });
+      else this.notUtf8.delete(relative);
+      return decoded.text;
     } catch {
       return undefined;
     }
+  }
+
+  /** The files last read from disk that are not UTF-8 (read with U+FFFD), with where; kept until invalidated. */
+  get filesNotUtf8(): ReadonlyMap<string, { invalid: readonly InvalidUtf8[]; lineIndex: LineIndex }> {
+    return this.notUtf8;
   }
 
   /**
@@ -170,6 +181,7 @@ export class BoundaryGateWorkspace {
     this.scans.delete(relative);
     this.referenced.delete(relative);
     this.diskTexts.delete(relative);
+    this.notUtf8.delete(relative);
     if (change !== 'changed') this.fileList = undefined;
   }
 
@@ -178,6 +190,7 @@ export class BoundaryGateWorkspace {
     this.scans.clear();
     this.referenced.clear();
     this.diskTexts.clear();
+    this.notUtf8.clear();
     this.fileList = undefined;
   }
 

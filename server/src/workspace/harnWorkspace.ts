@@ -1,11 +1,13 @@
 // The Harn files the server knows: open documents (by version) and files read from disk (by mtime),
-// each analysed once. Implements ModuleHost so imports resolve across open and unopened files.
+// each analysed once. Implements ModuleHost so imports resolve across open and unopened files. Files read from
+// disk are decoded here, keeping where they are not UTF-8.
 
 import * as fs from 'node:fs';
 import { URI } from 'vscode-uri';
 import { HarnAnalysis } from '../harn/analysis';
 import { FileProbe, resolveImportPath } from '../harn/modules';
 import { ModuleHost } from '../harn/resolve';
+import { decodeUtf8, InvalidUtf8 } from '../text/utf8';
 import { realPathOf } from './roots';
 
 export interface OpenDocument {
@@ -35,7 +37,7 @@ const MAX_IMPORTED_FILE_BYTES = 8 * 1024 * 1024;
 
 export class HarnWorkspace implements ModuleHost {
   private readonly openCache = new Map<string, { version: number; analysis: HarnAnalysis }>();
-  private readonly diskCache = new Map<string, { mtimeMs: number; size: number; analysis: HarnAnalysis }>();
+  private readonly diskCache = new Map<string, { mtimeMs: number; size: number; analysis: HarnAnalysis; invalid: InvalidUtf8[] }>();
 
   constructor(
     private readonly documents: OpenDocuments,
@@ -72,12 +74,24 @@ export class HarnWorkspace implements ModuleHost {
       if (!stat.isFile() || stat.size > MAX_IMPORTED_FILE_BYTES) return undefined;
       const cached = this.diskCache.get(file);
       if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.analysis;
-      const analysis = new HarnAnalysis(fs.readFileSync(file, 'utf8'));
-      this.diskCache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, analysis });
+      const source = decodeUtf8(fs.readFileSync(file));
+      const analysis = new HarnAnalysis(source.text);
+      this.diskCache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, analysis, invalid: source.invalid });
       return analysis;
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Where a file read from disk by load() is not UTF-8: its first run of bad bytes and the analysis it is located
+   * in; undefined when it is valid, open in the editor (the editor's text is what counts then) or not loaded.
+   */
+  invalidUtf8Of(file: string): { first: InvalidUtf8; count: number; analysis: HarnAnalysis } | undefined {
+    if (this.documents.get(URI.file(file).toString())) return undefined;
+    const cached = this.diskCache.get(file);
+    const first = cached?.invalid[0];
+    return cached && first ? { first, count: cached.invalid.length, analysis: cached.analysis } : undefined;
   }
 }
 
