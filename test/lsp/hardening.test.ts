@@ -293,7 +293,7 @@ describe('bytes that are not UTF-8', () => {
     const uri = await client.open(path.join(root, 'main.harn'), text);
     const published = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length >= 2);
     assert.deepEqual(
-      published.diagnostics.map((d) => [d.code, d.severity, d.source, at(d), d.message]).sort((a, b) => String(a[3]).localeCompare(String(b[3]))),
+      [...published.diagnostics].sort((a, b) => at(a).localeCompare(at(b))).map((d) => [d.code, d.severity, d.source, at(d), d.message]),
       [
         [
           'invalid_utf8',
