@@ -86,8 +86,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         { location: vscode.ProgressLocation.Notification, title: `Harn: validating ${vscode.workspace.asRelativePath(uri)}` },
         () => running.sendRequest(ValidateArtifactFileRequest, { uri: uri.toString() }),
       );
-      if (!result.kind) void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(uri)} is not a Harn run artifact.`);
-      else if (result.refused !== undefined) void vscode.window.showWarningMessage(`Harn: not validated: ${result.refused}`);
+      if (result.refused !== undefined) void vscode.window.showErrorMessage(`Harn: ${result.refused}`);
+      else if (!result.kind) void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(uri)} is not a Harn run artifact.`);
       else void vscode.window.showInformationMessage(`Harn: ${result.lines} line(s) validated, ${result.problems} problem(s) — see the Problems panel.`);
     }),
     vscode.commands.registerCommand('harn.restartServer', async () => {

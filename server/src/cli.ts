@@ -13,12 +13,13 @@ import { boundaryInfoLookup, parseRegistry } from './boundaries/registry';
 import { renderGateText } from './boundaries/gate';
 import { scanHarnBoundaries } from './boundaries/harnSites';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from './boundaries/workspaceGate';
-import { artifactProblemDiagnostic, harnSyntaxDiagnostics, internalErrorDiagnostic } from './diagnostics';
+import { artifactProblemDiagnostic, harnSyntaxDiagnostics, internalErrorDiagnostic, invalidUtf8Diagnostics } from './diagnostics';
 import { WORKBENCH_VERSION } from './version';
 import { HarnAnalysis } from './harn/analysis';
 import { FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText, sortDiagnostics } from './report/format';
+import { decodeUtf8 } from './text/utf8';
 import { walkFiles } from './workspace/fileWalk';
-import { readFileTextSync, refusalMessage, regularFileInfo } from './workspace/files';
+import { readFileBytesSync, readFileTextSync, refusalMessage, regularFileInfo } from './workspace/files';
 
 const VERSION = WORKBENCH_VERSION;
 
@@ -129,6 +130,12 @@ function readText(file: string, shown: string = file): string {
   return read.text;
 }
 
+function readBytes(file: string, shown: string = file): Buffer {
+  const read = readFileBytesSync(file);
+  if (!read.ok) throw new IoError(refusalMessage(read, shown));
+  return read.bytes;
+}
+
 function runCheck(args: ParsedArgs): number {
   const root = path.resolve(args.options.get('--root') ?? '.');
   const format = formatOf(args);
@@ -161,9 +168,12 @@ function runCheck(args: ParsedArgs): number {
 
 /** A `.harn` file's syntax errors and boundary payload problems. */
 function harnDiagnostics(file: string, root: string): FileDiagnostic[] {
-  const analysis = new HarnAnalysis(readText(file));
+  // Bytes decoded here (not as text), so that each ill-formed UTF-8 sequence is reported where it is.
+  const source = decodeUtf8(readBytes(file));
+  const analysis = new HarnAnalysis(source.text);
   const rel = relativeTo(root, file);
   const out: FileDiagnostic[] = [];
+  for (const d of invalidUtf8Diagnostics(source.invalid, analysis.lineIndex)) out.push({ ...d, path: rel });
   for (const d of harnSyntaxDiagnostics(analysis)) out.push({ ...d, path: rel });
   for (const p of scanHarnBoundaries(analysis).problems) {
     out.push({

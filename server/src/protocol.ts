@@ -23,7 +23,8 @@ export interface ValidateArtifactFileResult {
   kind: 'transcript' | 'eventLog' | 'runRecord' | 'jsonl' | undefined;
   problems: number;
   lines: number;
-  /** Why the file was not read, when it was refused ("… is a FIFO, not a regular file"); also a diagnostic on it. */
+  /** Why the file was not read, when it was refused: not a regular file ("… is a FIFO, not a regular file", also a
+   *  diagnostic on it), or outside the workspace folders; shown to the user. */
   refused?: string;
 }
 

@@ -141,7 +141,11 @@ describe('run artifacts over LSP', () => {
     await client.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: uriOf(DEMO),
-      workspaceFolders: [{ uri: uriOf(DEMO), name: 'demo' }],
+      // The temporary folder is a workspace folder too: harn/validateArtifactFile reads only files inside one.
+      workspaceFolders: [
+        { uri: uriOf(DEMO), name: 'demo' },
+        { uri: uriOf(tmp), name: 'generated' },
+      ],
       capabilities: {
         textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true } },
         window: { workDoneProgress: true },
@@ -470,6 +474,35 @@ describe('run artifacts over LSP', () => {
         assert.deepEqual(keys(again), fixed);
       } finally {
         await client.close(uri);
+      }
+    });
+
+    test('a BOM in the middle of a file: the same utf8_bom from disk as from the editor, and its row answers hovers', async () => {
+      const rows = read(TRANSCRIPT).trimEnd().split('\n');
+      rows[2] = '\ufeff' + (rows[2] ?? '');
+      const text = rows.join('\n') + '\n';
+      const file = path.join(tmp, 'bom-middle', 'llm_transcript.jsonl');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      const uri = uriOf(file);
+      const since = client.mark();
+      await client.connection.sendRequest(ValidateArtifactFileRequest, { uri });
+      const fromDisk = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0, 10000, since);
+      const bom = artifactDiagnostics(fromDisk).filter((d) => d.code === 'utf8_bom');
+      assert.deepEqual(
+        bom.map((d) => [rangeText(d.range), d.severity, messageOf(d)]),
+        [['2:0-2:1', DiagnosticSeverity.Information, 'A UTF-8 byte order mark starts this line; Harn never writes one. It is skipped.']],
+      );
+      const diskHover = markdown(await hoverAt(uri, 2));
+      assert.match(diskHover, /^\*\*message\*\* · `user` · #0/);
+      // The same text open in the editor: the same diagnostics at the same places, the same hover.
+      const { uri: openUri, published } = await open(path.join(tmp, 'bom-middle-open', 'llm_transcript.jsonl'), text);
+      try {
+        const shape = (p: PublishDiagnosticsParams): string[] => artifactDiagnostics(p).map((d) => `${keyOf(d)} ${messageOf(d)}`);
+        assert.deepEqual(shape(published), shape(fromDisk));
+        assert.equal(markdown(await hoverAt(openUri, 2)), diskHover);
+      } finally {
+        await client.close(openUri);
       }
     });
 

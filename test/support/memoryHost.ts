@@ -8,7 +8,7 @@ import { ModuleHost } from '../../server/src/harn/resolve';
 export function memoryHost(files: Readonly<Record<string, string>>, roots: string[] = ['/ws']): ModuleHost {
   const cache = new Map<string, HarnAnalysis>();
   return {
-    resolveImport: (from, importPath) => resolveImport(from, importPath, roots, { isFile: (p) => p in files }),
+    resolveImport: (from, importPath) => resolveImport(from, importPath, roots, { isFile: (p) => Object.hasOwn(files, p), realpath: (p) => p }),
     load: (file) => {
       const text = files[file];
       if (text === undefined) return undefined;

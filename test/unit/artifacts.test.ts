@@ -566,6 +566,27 @@ describe('validateLine', () => {
     assert.equal(result.summary.length, text.length);
   });
 
+  test('a BOM line that is not JSON: its message counts the BOM; only the first BOM is one (20,000 of them do not recurse)', () => {
+    const cut = '\ufeff{"type":';
+    assert.deepEqual(
+      validateLine('transcript', cut).problems.map((p) => [p.code, p.startCharacter, p.endCharacter, p.message]),
+      [
+        ['utf8_bom', 0, 1, 'A UTF-8 byte order mark starts this line; Harn never writes one. It is skipped.'],
+        ['malformed_jsonl', 9, 9, 'Not valid JSON at character 9: a value is expected, and the line ends there: the row is cut off.'],
+      ],
+    );
+    const boms = '\ufeff'.repeat(20_000) + '{}';
+    const result = validateLine('transcript', boms);
+    assert.deepEqual(
+      result.problems.map((p) => [p.code, p.startCharacter, p.endCharacter, p.message]),
+      [
+        ['utf8_bom', 0, 1, 'A UTF-8 byte order mark starts this line; Harn never writes one. It is skipped.'],
+        ['malformed_jsonl', 1, 20_000, 'Not valid JSON at character 1: unexpected character.'],
+      ],
+    );
+    assert.equal(result.summary.shape, 'malformed');
+  });
+
   test('a 10 MB line: valid, and cut off', () => {
     const big = 'x😀'.repeat(3_500_000);
     const text = row({ ...TRANSCRIPT_ROWS.message, content: big });

@@ -21,6 +21,7 @@ import {
   type Expected,
 } from '../support/brokenRun';
 import { defined } from '../support/assertions';
+import { validateArtifact } from '../../server/src/artifacts/validate';
 
 const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
 
@@ -303,6 +304,41 @@ describe('harn-workbench on hostile artifact files', () => {
     const at = rows[0].indexOf('"span_id":"seven"');
     assert.deepEqual(defined(diagnostics[1], 'the invalid_row diagnostic').range.start, { line: 0, character: at });
     assert.equal(defined(diagnostics[0], 'the utf8_bom diagnostic').severity, 'information');
+  });
+
+  test('a BOM in the middle (files concatenated): utf8_bom on its line, at the positions the editor gives', () => {
+    const rows = [...healthyRows];
+    rows[2] = '\ufeff' + (rows[2] ?? '').replace('"span_id":null', '"span_id":"seven"');
+    rows[5] = '\ufeff' + (rows[5] ?? '').slice(0, 40);
+    const text = rows.join('\n') + '\n';
+    const file = write('bom-middle/llm_transcript.jsonl', text);
+    const result = run(['transcript', file, '--root', '.', '--format', 'json'], root);
+    assert.equal(result.status, 1);
+    const fromCli = json(result).map((d) => [d.code, d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character, d.message]);
+    const at = (rows[2] ?? '').indexOf('"span_id":"seven"');
+    const bom = 'A UTF-8 byte order mark starts this line; Harn never writes one. It is skipped.';
+    assert.deepEqual(
+      fromCli.filter(([code]) => code !== 'invalid_row'),
+      [
+        ['utf8_bom', 2, 0, 2, 1, bom],
+        ['utf8_bom', 5, 0, 5, 1, bom],
+        ['malformed_jsonl', 5, 31, 5, 41, 'Not valid JSON at character 31: unterminated string, and the line ends there: the row is cut off.'],
+      ],
+    );
+    assert.deepEqual(
+      fromCli.filter(([code]) => code === 'invalid_row').map((d) => d.slice(1, 5)),
+      [[2, at, 2, at + '"span_id":"seven"'.length]],
+    );
+    // The editor's validation of the same text (VS Code keeps a BOM that is not the file's first character).
+    const fromEditor = validateArtifact('transcript', text, { fileName: 'llm_transcript.jsonl' }).problems.map((p) => [
+      p.code,
+      p.line,
+      p.startCharacter,
+      p.endLine,
+      p.endCharacter,
+      p.message,
+    ]);
+    assert.deepEqual(fromCli, fromEditor);
   });
 
   test('a run record with a BOM and CRLF line breaks still verifies its transcript', () => {

@@ -18,7 +18,7 @@ import { defined } from '../support/assertions';
 function memoryHost(files: Record<string, string>, roots: string[] = ['/ws']): ModuleHost {
   const cache = new Map<string, HarnAnalysis>();
   return {
-    resolveImport: (from, importPath) => resolveImport(from, importPath, roots, { isFile: (p) => p in files }),
+    resolveImport: (from, importPath) => resolveImport(from, importPath, roots, { isFile: (p) => p in files, realpath: (p) => p }),
     load: (file) => {
       if (!(file in files)) return undefined;
       let a = cache.get(file);
@@ -176,8 +176,9 @@ describe('navigation across files', () => {
 
   test('std/ imports resolve into a harn checkout in the workspace; paths never leave the roots', () => {
     const isFile = (p: string): boolean => p in files || p === '/elsewhere/x.harn';
-    assert.equal(resolveImport('/ws/main.harn', 'std/agent/loop', ['/ws'], { isFile }), path.join('/ws/crates/harn-stdlib/src/stdlib/agent/loop.harn'));
-    assert.equal(resolveImport('/ws/main.harn', '../elsewhere/x', ['/ws'], { isFile }), undefined);
-    assert.equal(resolveImport('/ws/main.harn', '/elsewhere/x.harn', ['/ws'], { isFile }), undefined);
+    const probe = { isFile, realpath: (p: string): string => p };
+    assert.equal(resolveImport('/ws/main.harn', 'std/agent/loop', ['/ws'], probe), path.join('/ws/crates/harn-stdlib/src/stdlib/agent/loop.harn'));
+    assert.equal(resolveImport('/ws/main.harn', '../elsewhere/x', ['/ws'], probe), undefined);
+    assert.equal(resolveImport('/ws/main.harn', '/elsewhere/x.harn', ['/ws'], probe), undefined);
   });
 });

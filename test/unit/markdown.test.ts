@@ -298,6 +298,19 @@ describe('entryMarkdown (registry hover)', () => {
     assert.equal(entryMarkdown('<img src=x>', registry, [], uriOf), '**\\<img src=x\\>** is not in the loud-boundary registry.');
   });
 
+  test('an anchor holding `](command:…)` cannot end the generated link early; a backtick in a path stays text', () => {
+    const registry = parseRegistry('[[boundary]]\nid = "evil_one"\ntitle = "T"\nanchors = ["x](command:workbench.action.terminal.new)", "a`b.rs"]\n');
+    const out = entryMarkdown('evil_one', registry, [], uriOf);
+    assert.equal(
+      out,
+      '**evil_one** — T\n\nAnchors: [x\\]\\(command:workbench.action.terminal.new)](file:///w/x%5D%28command%3Aworkbench.action.terminal.new%29), [a\\`b.rs](file:///w/a%60b.rs)\n\nTest: none',
+    );
+    assert.deepEqual(unsafe(out, onlyFileLinks), []);
+    // The completion documentation of an entry whose title is an image and whose drops is a command link.
+    const titled = parseRegistry('[[boundary]]\nid = "evil_one"\ntitle = "![x](https://evil.example/p.png)"\ndrops = "[c](command:x)"\n');
+    assert.deepEqual(idCompletions(titled), [{ label: 'evil_one', detail: '![x](https://evil.example/p.png)', documentation: 'Drops: \\[c\\]\\(command:x)' }]);
+  });
+
   test('every hostile title, drops, anchor, test path, event and marker stays inert', () => {
     for (const text of HOSTILE) {
       const registry = hostileRegistry(text);
@@ -391,6 +404,28 @@ describe('Harn hover and completion (HarnDoc comments)', () => {
     );
     assertNoInjection(hover.markdown, 'the Harn hover');
     assert.deepEqual(unsafe(hover.markdown, webOrFile), []);
+  });
+
+  test('a struct, enum or interface signature holding a ``` line in a block comment stays one code block', () => {
+    const bodies: Record<string, string> = { struct: '  x: int,', enum: '  A,', interface: '  fn f() -> int' };
+    for (const [keyword, body] of Object.entries(bodies)) {
+      const text = `${keyword} Evil {\n  /*\n\`\`\`\n![x](http://e/x.png) <img src=x>\n\`\`\`\n  */\n${body}\n}\nlet v = Evil\n`;
+      const analysis = new HarnAnalysis(text);
+      assert.deepEqual(analysis.parsed.diagnostics, []);
+      const hover = hoverAt(analysis, '/ws/main.harn', text.lastIndexOf('Evil'), memoryHost({}), '/ws');
+      const signature = `${keyword} Evil {\n  /*\n\`\`\`\n![x](http://e/x.png) <img src=x>\n\`\`\`\n  */\n${body}\n}`;
+      assert.equal(hover?.markdown, `\`\`\`\`harn\n${signature}\n\`\`\`\``);
+      // Rendered: one code block holding the whole signature.
+      const escaped = signature.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+      assert.equal(md.render(hover.markdown), `<pre><code class="language-harn">${escaped}\n</code></pre>\n`);
+    }
+  });
+
+  test('an import path with backticks is one code span', () => {
+    const text = 'import "a`b``c"\n';
+    const hover = hoverAt(new HarnAnalysis(text), '/ws/main.harn', 9, memoryHost({}), '/ws');
+    assert.equal(hover?.markdown, 'module ```a`b``c``` → not found in the workspace');
+    assert.equal(md.renderInline(hover.markdown), 'module <code>a`b``c</code> → not found in the workspace');
   });
 
   test('hostile doc comments, names and import paths stay inert in hovers and completion documentation', () => {

@@ -75,29 +75,34 @@ const NEWER_HOST_TYPES: ReadonlySet<string> = new Set(NEWER_HOST_EVENT_TYPES);
 /** §3/§6: the six registered boundaries of harn 0.10. */
 const KNOWN_BOUNDARIES: ReadonlySet<string> = new Set(KNOWN_BOUNDARY_IDS);
 
-const BOUNDARY_KIND_MEANING: Readonly<Record<string, string>> = {
-  dropped: 'model output was dropped',
-  unrecognized: 'model output was not recognised',
-  truncated: 'model output was truncated',
-  killed: 'the producer was killed mid-output',
-  capped: 'a policy cap ended the output',
-};
+// Vocabularies looked up with strings from rows are Maps: an object literal would answer `constructor`,
+// `toString` or `__proto__` with what every object inherits.
+const BOUNDARY_KIND_MEANING: ReadonlyMap<string, string> = new Map([
+  ['dropped', 'model output was dropped'],
+  ['unrecognized', 'model output was not recognised'],
+  ['truncated', 'model output was truncated'],
+  ['killed', 'the producer was killed mid-output'],
+  ['capped', 'a policy cap ended the output'],
+]);
 
-const ERROR_CATEGORY_MEANING: Readonly<Record<string, string>> = {
-  schema_validation: 'arguments failed the tool schema',
-  tool_error: 'the tool reported an error',
-  mcp_server_error: 'the MCP server failed',
-  host_bridge_error: 'the host bridge failed',
-  permission_denied: 'permission denied',
-  rejected_loop: 'rejected by the loop',
-  parse_aborted: 'a streamed call was retracted (ParseAborted)',
-  timeout: 'timed out',
-  network: 'network failure',
-  resource_busy: 'resource busy',
-  cancelled: 'cancelled',
-  abandoned_at_loop_exit: 'abandoned when the loop exited',
-  unknown: 'unknown',
-};
+const ERROR_CATEGORY_MEANING: ReadonlyMap<string, string> = new Map([
+  ['schema_validation', 'arguments failed the tool schema'],
+  ['tool_error', 'the tool reported an error'],
+  ['mcp_server_error', 'the MCP server failed'],
+  ['host_bridge_error', 'the host bridge failed'],
+  ['permission_denied', 'permission denied'],
+  ['rejected_loop', 'rejected by the loop'],
+  ['parse_aborted', 'a streamed call was retracted (ParseAborted)'],
+  ['timeout', 'timed out'],
+  ['network', 'network failure'],
+  ['resource_busy', 'resource busy'],
+  ['cancelled', 'cancelled'],
+  ['abandoned_at_loop_exit', 'abandoned when the loop exited'],
+  ['unknown', 'unknown'],
+]);
+
+/** ` — meaning`, or nothing for a value the vocabulary does not know. */
+const gloss = (meaning: string | undefined): string => (meaning === undefined ? '' : ` — ${meaning}`);
 
 const RECEIPT_SCHEMA = { tool_call: 'harn.llm_tool_call_receipt.v1', tool_result: 'harn.llm_tool_result_receipt.v1' } as const;
 
@@ -700,7 +705,7 @@ const boundaryFailure: Renderer = ({ row, ctx }) => {
         : `Owner: ${code(owner)}`;
   out.push(
     bullets([
-      `Kind: ${kind !== undefined ? `${code(kind)}${BOUNDARY_KIND_MEANING[kind] ? ` — ${BOUNDARY_KIND_MEANING[kind]}` : ' — ⚠ not one of dropped, unrecognized, truncated, killed, capped'}` : '*(absent)*'}`,
+      `Kind: ${kind !== undefined ? `${code(kind)} — ${BOUNDARY_KIND_MEANING.get(kind) ?? '⚠ not one of dropped, unrecognized, truncated, killed, capped'}` : '*(absent)*'}`,
       ownerLine,
       `Detail: ${isPresent(row, 'detail') ? value(row.detail) : '*(absent)*'}`,
       `Dropped: ${counts.length ? counts.join(' · ') : 'no counts (`dropped_count` and `dropped_bytes` are omitted when 0)'}`,
@@ -775,7 +780,7 @@ const toolCallUpdate: Renderer = ({ row, ctx }) => {
   const statusText = status !== undefined ? (status === 'failed' ? `**${code(status)}**` : code(status)) : isPresent(row, 'status') ? value(row.status) : undefined;
   const facts = bullets([
     statusText !== undefined ? `Status: ${statusText}` : 'Status: *(absent)*',
-    category !== undefined ? `Error category: ${code(category)}${ERROR_CATEGORY_MEANING[category] ? ` — ${ERROR_CATEGORY_MEANING[category]}` : ''}` : field(row, 'error_category', 'Error category'),
+    category !== undefined ? `Error category: ${code(category)}${gloss(ERROR_CATEGORY_MEANING.get(category))}` : field(row, 'error_category', 'Error category'),
     retraction ? 'Retraction: the streamed candidate was withdrawn, the tool never ran' : undefined,
     row.error !== null && row.error !== undefined ? `Error: ${value(row.error)}` : undefined,
     field(row, 'mutation_status', 'Mutation'),
@@ -826,7 +831,7 @@ const generic: Renderer = ({ row, type, event, ctx }) => {
   return out;
 };
 
-const TRANSCRIPT_RENDERERS: Readonly<Record<string, Renderer>> = {
+const TRANSCRIPT_RENDERERS: ReadonlyMap<string, Renderer> = new Map(Object.entries({
   system_prompt: systemPrompt,
   context_manifest: contextManifest,
   tool_schemas: toolSchemas,
@@ -838,23 +843,21 @@ const TRANSCRIPT_RENDERERS: Readonly<Record<string, Renderer>> = {
   tool_call: toolCallReceipt,
   tool_result: toolResultReceipt,
   agent_session_finalized: terminalRow,
-};
+}));
 
-const EVENT_RENDERERS: Readonly<Record<string, Renderer>> = {
+const EVENT_RENDERERS: ReadonlyMap<string, Renderer> = new Map(Object.entries({
   tool_call: toolCallEvent,
   tool_call_update: toolCallUpdate,
   boundary_failure: boundaryFailure,
   budget_exhausted: budgetExhausted,
   agent_loop_stall_warning: stallWarning,
-};
+}));
 
 function rendererFor(type: string, event: boolean): Renderer | undefined {
   const own = event ? EVENT_RENDERERS : TRANSCRIPT_RENDERERS;
   const other = event ? TRANSCRIPT_RENDERERS : EVENT_RENDERERS;
-  if (Object.prototype.hasOwnProperty.call(own, type)) return own[type];
   // A transcript row copied into an event log (topic agent.transcript.llm), or an event in a transcript.
-  if (type !== 'tool_call' && Object.prototype.hasOwnProperty.call(other, type)) return other[type];
-  return undefined;
+  return own.get(type) ?? (type !== 'tool_call' ? other.get(type) : undefined);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -242,7 +242,9 @@ export function lineTooLongProblem(line: number, byteOffset: number | undefined,
  */
 function* lineScanner(visit: ByteLineVisitor, options: LineReadOptions): ByteConsumer<ByteLineScan> {
   const maxLineBytes = effectiveMaxLineBytes(options.maxLineBytes);
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  // ignoreBOM: a BOM at the start of a later line (files concatenated) is kept, so that the line is reported
+  // (`utf8_bom`) and its positions count it, as in the editor; the decoder would drop it at every decode call.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const problems: ArtifactProblem[] = [];
   const lineStarts: number[] = [];
   let line = 0;

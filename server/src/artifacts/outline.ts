@@ -63,13 +63,14 @@ function node(kind: OutlineNodeKind, name: string, detail: string, line: number)
   return { name: oneLine(name, 120) || '(unnamed)', detail: oneLine(detail, 120), kind, line, endLine: line, children: [] };
 }
 
-const CALL_ROW_LABEL: Readonly<Record<string, string>> = {
-  routing_decision: 'routing',
-  provider_call_request: 'request',
-  provider_call_response: 'response',
-  interpreted_response: 'interpreted',
-  provider_raw_capture: 'raw capture',
-};
+/** Looked up by row type: a Map, so that a row typed `constructor` or `__proto__` is no call row. */
+const CALL_ROW_LABEL: ReadonlyMap<string, string> = new Map([
+  ['routing_decision', 'routing'],
+  ['provider_call_request', 'request'],
+  ['provider_call_response', 'response'],
+  ['interpreted_response', 'interpreted'],
+  ['provider_raw_capture', 'raw capture'],
+]);
 
 const SETUP_TYPES: ReadonlySet<string> = new Set(['system_prompt', 'context_manifest', 'tool_schemas']);
 
@@ -295,7 +296,7 @@ function transcriptSession(group: SessionGroup): OutlineNode {
 
   for (const { line, row } of group.entries) {
     const type = stringAt(row, 'type') ?? '(no type)';
-    const callLabel = CALL_ROW_LABEL[type];
+    const callLabel = CALL_ROW_LABEL.get(type);
     if (callLabel !== undefined) {
       const iterKey = scalar(row.iteration);
       const it = iterKey !== undefined ? iterationFor(iterKey, line) : curIter;

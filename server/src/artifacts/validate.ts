@@ -17,7 +17,7 @@
 // Positions: 0-based line, UTF-16 characters within the line. Severities: see PROBLEM_SEVERITY.
 
 import { basename } from 'node:path';
-import { createScanner, findNodeAtLocation, parseTree, SyntaxKind, visit, ParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
+import { createScanner, parseTree, SyntaxKind, visit, ParseErrorCode, type Node as JsonNode } from 'jsonc-parser';
 import { z } from 'zod';
 import { asCount, asNumber, asString, isObject, type JsonObject } from './json';
 import { type CancellationLike } from '../workspace/files';
@@ -304,9 +304,16 @@ function isBlank(text: string): boolean {
 
 /**
  * The JSON value of a row as Harn reads it: the line trimmed (Rust's `str::trim`, so a no-break space or U+0085
- * around the row is allowed, though JSON.parse refuses it), then parsed. Throws when it is not JSON.
+ * around the row is allowed, though JSON.parse refuses it), then parsed; a leading BOM is skipped (the line's
+ * `utf8_bom` note says so). Throws when it is not JSON.
  */
 export function parseRow(text: string): unknown {
+  // A line that starts with a BOM is read without it, as validateLine reads it (and reports it).
+  if (text.charCodeAt(0) === 0xfeff) return parseTrimmed(text.slice(1));
+  return parseTrimmed(text);
+}
+
+function parseTrimmed(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -323,6 +330,11 @@ const KIND_NOUN: Record<JsonlKind, string> = { transcript: 'transcript row', eve
  * so callers may cache it by text. Never throws.
  */
 export function validateLine(kind: JsonlKind, text: string): LineResult {
+  return validateLineText(kind, text, true);
+}
+
+/** validateLine; after a skipped BOM (`bomAllowed` false), a second one is no BOM but a character JSON refuses. */
+function validateLineText(kind: JsonlKind, text: string, bomAllowed: boolean): LineResult {
   const length = text.length;
   const first = text.charCodeAt(0);
   if (first !== 123 /* { */) {
@@ -334,7 +346,10 @@ export function validateLine(kind: JsonlKind, text: string): LineResult {
         summary: summary('blank', length, undefined, false, true),
       };
     }
-    if (first === 0xfeff) return withLeadingBom(kind, text);
+    if (first === 0xfeff) {
+      if (bomAllowed) return withLeadingBom(kind, text);
+      return { problems: [malformedProblem(text)], summary: summary('malformed', length, undefined, false, false) };
+    }
   }
   // Before any parser: jsonc-parser (error positions, property ranges) recurses once per level.
   const tooDeep = jsonNestingLimitAt(text);
@@ -415,8 +430,12 @@ function compiledEnvelope(): z.ZodType {
 
 /** A line starting with a BOM (a file's first line seen raw, or files concatenated): note it, check the rest. */
 function withLeadingBom(kind: JsonlKind, text: string): LineResult {
-  const rest = validateLine(kind, text.slice(1));
-  const shifted = rest.problems.map((p) => ({ ...p, startCharacter: p.startCharacter + 1, endCharacter: p.endCharacter + 1 }));
+  const rest = validateLineText(kind, text.slice(1), false);
+  // A malformed rest is located again in the whole line, so that its message counts characters as the editor does.
+  const shifted =
+    rest.summary.shape === 'malformed'
+      ? [malformedProblem(text, 1)]
+      : rest.problems.map((p) => ({ ...p, startCharacter: p.startCharacter + 1, endCharacter: p.endCharacter + 1 }));
   return {
     problems: [
       problem('utf8_bom', 0, 1, 'A UTF-8 byte order mark starts this line; Harn never writes one. It is skipped.'),
@@ -497,11 +516,11 @@ const JSON_ERROR_TEXT: Partial<Record<ParseErrorCode, string>> = {
 /**
  * `malformed_jsonl` at the first JSON error (found with jsonc-parser; JSON.parse's own messages lack positions), in
  * the line as Harn parses it: trimmed of whitespace (Rust's `str::trim`), so a no-break space before the row is not
- * mistaken for the error.
+ * mistaken for the error. Characters before `from` (a leading BOM, reported on its own) are not part of the row.
  */
-function malformedProblem(text: string): LineProblem {
-  const row = rustTrim(text);
-  let shift = 0;
+function malformedProblem(text: string, from = 0): LineProblem {
+  const row = rustTrim(text.slice(from));
+  let shift = from;
   while (shift < text.length && isRustWhitespace(text.charCodeAt(shift))) shift++;
   let found: { error: ParseErrorCode; offset: number; length: number } | undefined;
   try {
@@ -612,7 +631,8 @@ function formatPath(path: readonly (string | number)[]): string {
 function valueAt(o: unknown, path: readonly (string | number)[]): unknown {
   let v: unknown = o;
   for (const k of path) {
-    if (typeof v !== 'object' || v === null) return undefined;
+    // Own properties only: a path segment named `constructor` is not the object's constructor.
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, k)) return undefined;
     v = (v as Record<string | number, unknown>)[k];
   }
   return v;
@@ -638,7 +658,7 @@ export function describeValue(v: unknown): string {
 function locate(root: JsonNode | undefined, path: readonly (string | number)[], text: string): { start: number; end: number } {
   if (root !== undefined) {
     for (let depth = path.length; depth > 0; depth--) {
-      const node = findNodeAtLocation(root, path.slice(0, depth));
+      const node = nodeAt(root, path.slice(0, depth));
       if (node === undefined) continue;
       const target = node.parent !== undefined && node.parent.type === 'property' ? node.parent : node;
       return { start: target.offset, end: target.offset + target.length };
@@ -649,8 +669,33 @@ function locate(root: JsonNode | undefined, path: readonly (string | number)[], 
 }
 
 /**
+ * The node at `path`, as JSON.parse reads the text: of duplicate keys, the last one (jsonc-parser's
+ * findNodeAtLocation takes the first, whose value JSON.parse has thrown away).
+ */
+function nodeAt(root: JsonNode, path: readonly (string | number)[]): JsonNode | undefined {
+  let node: JsonNode | undefined = root;
+  for (const segment of path) {
+    const children: JsonNode[] = node?.children ?? [];
+    if (typeof segment === 'number') {
+      node = node?.type === 'array' ? children[segment] : undefined;
+      continue;
+    }
+    let value: JsonNode | undefined;
+    if (node?.type === 'object') {
+      for (let i = children.length - 1; i >= 0 && value === undefined; i--) {
+        const [key, v] = children[i]?.children ?? [];
+        if (key?.value === segment) value = v;
+      }
+    }
+    node = value;
+  }
+  return node;
+}
+
+/**
  * The range of a top-level property of a one-line JSON object: `start` at its key's opening quote, `valueStart`
- * at its value, `end` after its value. Scans only up to the property, so it is cheap for early keys.
+ * at its value, `end` after its value. Of duplicate keys, the last one: the one JSON.parse keeps. Scans only up
+ * to the property when the rest of the row cannot name it again, so it is cheap for early keys.
  */
 export function topLevelProperty(text: string, key: string): { start: number; valueStart: number; end: number } | undefined {
   return quickTopLevelProperty(text, key) ?? scanTopLevelProperty(text, key);
@@ -671,6 +716,11 @@ function quickTopLevelProperty(text: string, key: string): { start: number; valu
   }
   const start = text.indexOf(needle);
   if (start <= 0) return undefined;
+  // Left to the tokenizer: a quote that may be escaped (`{"x\"key":…}`), and a row that may name the key again
+  // (JSON.parse keeps the last of duplicate keys; a key may be spelled with \u escapes).
+  if (text.charCodeAt(start - 1) === 92 /* \ */) return undefined;
+  const after = start + needle.length;
+  if (text.indexOf(`"${key}"`, after) !== -1 || text.indexOf('\\u', after) !== -1) return undefined;
   const brace = text.indexOf('{', 1);
   if (brace !== -1 && brace < start) return undefined;
   const bracket = text.indexOf('[');
@@ -699,6 +749,7 @@ function scanTopLevelProperty(text: string, key: string): { start: number; value
   const scanner = createScanner(text, true);
   let depth = 0;
   let expectKey = false;
+  let found: { start: number; valueStart: number; end: number } | undefined;
   for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
     switch (token) {
       case SyntaxKind.OpenBraceToken:
@@ -711,7 +762,7 @@ function scanTopLevelProperty(text: string, key: string): { start: number; value
       case SyntaxKind.CloseBraceToken:
       case SyntaxKind.CloseBracketToken:
         depth--;
-        if (depth <= 0) return undefined;
+        if (depth <= 0) return found;
         continue;
       case SyntaxKind.CommaToken:
         expectKey = depth === 1;
@@ -721,27 +772,29 @@ function scanTopLevelProperty(text: string, key: string): { start: number; value
         expectKey = false;
         if (scanner.getTokenValue() !== key) continue;
         const start = scanner.getTokenOffset();
-        if (scanner.scan() !== SyntaxKind.ColonToken) return undefined;
+        if (scanner.scan() !== SyntaxKind.ColonToken) return found;
         const valueToken = scanner.scan();
         const valueStart = scanner.getTokenOffset();
         if (valueToken !== SyntaxKind.OpenBraceToken && valueToken !== SyntaxKind.OpenBracketToken) {
-          return { start, valueStart, end: valueStart + scanner.getTokenLength() };
+          found = { start, valueStart, end: valueStart + scanner.getTokenLength() };
+          continue;
         }
+        // Past the nested value; a later duplicate (the one JSON.parse keeps) replaces this one.
         let nested = 1;
-        for (let t = scanner.scan(); t !== SyntaxKind.EOF; t = scanner.scan()) {
+        while (nested > 0) {
+          const t = scanner.scan();
+          if (t === SyntaxKind.EOF) return found;
           if (t === SyntaxKind.OpenBraceToken || t === SyntaxKind.OpenBracketToken) nested++;
-          else if (t === SyntaxKind.CloseBraceToken || t === SyntaxKind.CloseBracketToken) {
-            nested--;
-            if (nested === 0) return { start, valueStart, end: scanner.getTokenOffset() + 1 };
-          }
+          else if (t === SyntaxKind.CloseBraceToken || t === SyntaxKind.CloseBracketToken) nested--;
         }
-        return undefined;
+        found = { start, valueStart, end: scanner.getTokenOffset() + 1 };
+        continue;
       }
       default:
         continue;
     }
   }
-  return undefined;
+  return found;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

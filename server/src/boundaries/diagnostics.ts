@@ -1,12 +1,19 @@
 // Gate findings as workbench diagnostics (one per range where the finding is shown), shared by the
 // language server and the CLI.
 
-import { WorkbenchDiagnostic } from '../diagnostics';
+import { InvalidUtf8Context, WorkbenchDiagnostic } from '../diagnostics';
 import { LineIndex } from '../text/lineIndex';
 import { Finding } from './gate';
 import { GateRun } from './workspaceGate';
 
 export const BOUNDARY_SOURCE = 'harn.boundaries';
+
+/** `invalid_utf8` in a file the gate read from disk: a warning, since the gate goes on with U+FFFD there. */
+export const GATE_UTF8: InvalidUtf8Context = {
+  source: BOUNDARY_SOURCE,
+  severity: 'warning',
+  consequence: 'the loud-boundary gate reads the file with U+FFFD there, so a boundary id written with these bytes is not found',
+};
 
 export function findingDiagnostics(finding: Finding, lineIndex: LineIndex | undefined): WorkbenchDiagnostic[] {
   const ranges = finding.location.ranges.length ? finding.location.ranges : [{ start: 0, end: 0 }];

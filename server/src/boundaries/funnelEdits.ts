@@ -145,14 +145,19 @@ function isIdent(token: RustToken | undefined, value?: string): boolean {
   return token !== undefined && token.kind === 'ident' && !token.raw && (value === undefined || token.value === value);
 }
 
+const CLOSING_BRACKET: ReadonlyMap<string, string> = new Map([
+  ['(', ')'],
+  ['[', ']'],
+  ['{', '}'],
+]);
+
 /** Index of the bracket closing the one at `open`, or undefined when unmatched or mismatched. */
 function matching(code: RustToken[], open: number): number | undefined {
-  const pairs: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
   const stack: string[] = [];
   for (let j = open; j < code.length; j++) {
     const token = code[j];
     if (token?.kind !== 'punct') continue;
-    const closer = pairs[token.value];
+    const closer = CLOSING_BRACKET.get(token.value);
     if (closer) stack.push(closer);
     else if (token.value === ')' || token.value === ']' || token.value === '}') {
       if (stack.pop() !== token.value) return undefined;

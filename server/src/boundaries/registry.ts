@@ -2,7 +2,7 @@
 // Pure: text in, plain data out. Offsets are UTF-16 code units into the text as given (a BOM counts as one).
 
 import { z } from 'zod';
-import { getStaticTOMLValue, ParseError, parseTOML, type AST } from 'toml-eslint-parser';
+import { ParseError, parseTOML, type AST } from 'toml-eslint-parser';
 import type { AuditedEntry, BoundaryEntry, LocatedString, Registry, RegistryProblem, TextRange } from './types';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -138,7 +138,90 @@ function deepestKeyPast(ast: AST.TOMLProgram): number {
 
 /** The static value of a whole document (tables as plain objects, arrays, strings, numbers, booleans, Dates). */
 export function tomlDocumentValue(ast: AST.TOMLProgram): Record<string, unknown> {
-  return getStaticTOMLValue(ast);
+  const document: Record<string, unknown> = {};
+  for (const node of ast.body[0].body) {
+    if (node.type === 'TOMLKeyValue') setDotted(document, node.key, tomlValue(node.value));
+    else {
+      const table = tableFor(document, node.key.keys.map(keyPartName), node.kind === 'array');
+      for (const kv of node.body) setDotted(table, kv.key, tomlValue(kv.value));
+    }
+  }
+  return document;
+}
+
+/**
+ * The static value of a TOML value node, as toml-eslint-parser's getStaticTOMLValue gives it but with every key
+ * an own data property: that function assigns keys with `table[key] = …`, so `__proto__ = { … }` replaced a
+ * table's prototype (and `__proto__.x = 1` wrote into Object.prototype) and `constructor.x = 1` wrote onto the
+ * Object function. Keys here are defined, and read back only when they are the table's own.
+ */
+export function tomlValue(node: AST.TOMLContentNode): unknown {
+  if (node.type === 'TOMLArray') return node.elements.map(tomlValue);
+  if (node.type === 'TOMLInlineTable') {
+    const table: Record<string, unknown> = {};
+    for (const kv of node.body) setDotted(table, kv.key, tomlValue(kv.value));
+    return table;
+  }
+  return node.value;
+}
+
+type TomlTable = Record<string, unknown>;
+
+/** Array.isArray, narrowing to unknown[] rather than any[]. */
+const isArray = (value: unknown): value is unknown[] => Array.isArray(value);
+
+const isTomlTable = (v: unknown): v is TomlTable => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+
+/** `table[key] = value` as an own data property, whatever the key (`__proto__` included). */
+function defineKey(table: TomlTable, key: string, value: unknown): void {
+  Object.defineProperty(table, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+const ownValue = (table: TomlTable, key: string): unknown => (Object.hasOwn(table, key) ? table[key] : undefined);
+
+/** The table a dotted key's parts lead to from `table`, made where missing. */
+function childTable(table: TomlTable, key: string): TomlTable {
+  const next = ownValue(table, key);
+  if (isTomlTable(next)) return next;
+  const made: TomlTable = {};
+  defineKey(table, key, made);
+  return made;
+}
+
+/** `a.b.c = value` in `table` (the parser has already refused redefinitions). */
+function setDotted(table: TomlTable, key: AST.TOMLKey, value: unknown): void {
+  const names = key.keys.map(keyPartName);
+  let target = table;
+  for (const name of names.slice(0, -1)) target = childTable(target, name);
+  defineKey(target, names.at(-1) ?? '', value);
+}
+
+/** The table a `[a.b]` (or `[[a.b]]`: a new element of the array) header opens. */
+function tableFor(document: TomlTable, names: readonly string[], array: boolean): TomlTable {
+  let target = document;
+  for (const name of names.slice(0, -1)) {
+    const next = ownValue(target, name);
+    // A header through an array of tables continues in its last element.
+    const last: unknown = isArray(next) ? next.at(-1) : next;
+    if (isTomlTable(last)) target = last;
+    else {
+      const made: TomlTable = {};
+      if (isArray(next) && next.length > 0) next[next.length - 1] = made;
+      else defineKey(target, name, made);
+      target = made;
+    }
+  }
+  const name = names.at(-1) ?? '';
+  const existing = ownValue(target, name);
+  const made: TomlTable = {};
+  if (array) {
+    if (isArray(existing)) existing.push(made);
+    else defineKey(target, name, [made]);
+    return made;
+  }
+  if (isTomlTable(existing)) return existing;
+  defineKey(target, name, made);
+  return made;
 }
 
 /** The name of a key part, bare or quoted. */
@@ -209,16 +292,15 @@ function readEntry(
       const dotted = text.slice(kv.key.range[0], kv.key.range[1]);
       local.push({
         code: 'invalid_entry',
-        message:
-          name in fields
-            ? `\`${dotted}\` makes \`${name}\` a table; write \`${name} = …\``
-            : `unknown key \`${dotted}\` in ${ARTICLE[section]} [[${section}]] entry`,
+        message: Object.hasOwn(fields, name)
+          ? `\`${dotted}\` makes \`${name}\` a table; write \`${name} = …\``
+          : `unknown key \`${dotted}\` in ${ARTICLE[section]} [[${section}]] entry`,
         range: range(kv.key.range),
       });
       continue;
     }
     values.set(name, kv);
-    data[name] = getStaticTOMLValue(kv.value);
+    defineKey(data, name, tomlValue(kv.value));
   }
 
   const idKv = values.get('id');

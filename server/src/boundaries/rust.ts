@@ -555,6 +555,16 @@ function plainString(token: RustToken | undefined): string | undefined {
   return decodeEscapes(body.slice(1, -1));
 }
 
+const RUST_ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['n', '\n'],
+  ['r', '\r'],
+  ['t', '\t'],
+  ['\\', '\\'],
+  ['0', '\0'],
+  ["'", "'"],
+  ['"', '"'],
+]);
+
 /** Rust string escapes; an invalid escape is kept as written. */
 function decodeEscapes(body: string): string {
   return body.replace(/\\(?:u\{([0-9a-fA-F_]{1,8})\}|x([0-7][0-9a-fA-F])|\n[ \t\n\r]*|(.))/gsu, (whole, u?: string, x?: string, c?: string) => {
@@ -564,8 +574,7 @@ function decodeEscapes(body: string): string {
     }
     if (x !== undefined) return String.fromCharCode(parseInt(x, 16));
     if (c === undefined) return ''; // line continuation
-    const simple: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\', '0': '\0', "'": "'", '"': '"' };
-    return simple[c] ?? whole;
+    return RUST_ESCAPES.get(c) ?? whole;
   });
 }
 

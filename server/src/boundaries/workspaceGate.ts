@@ -7,8 +7,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Minimatch } from 'minimatch';
 import { HarnAnalysis } from '../harn/analysis';
+import { LineIndex } from '../text/lineIndex';
+import { decodeUtf8, InvalidUtf8 } from '../text/utf8';
 import { walkFiles } from '../workspace/fileWalk';
-import { isRegularFile, readFileTextSync } from '../workspace/files';
+import { isRegularFile, readFileBytesSync } from '../workspace/files';
 import { evaluateGate, Finding, GateFindingKind, GateResult } from './gate';
 import { HarnBoundaryScan, scanHarnBoundaries } from './harnSites';
 import { parseRegistry } from './registry';
@@ -98,6 +100,7 @@ export class BoundaryGateWorkspace {
   private parsedRegistry: { text: string; registry: Registry } | undefined;
   private parsedFunnel: { text: string; funnel: Funnel } | undefined;
   private lastRun: GateRun | undefined;
+  private readonly notUtf8 = new Map<string, { invalid: readonly InvalidUtf8[]; lineIndex: LineIndex }>();
   /** Compiled scan globs (compiling one costs more than matching a path with it). */
   private readonly matchers = new Map<string, Minimatch>();
 
@@ -155,14 +158,22 @@ export class BoundaryGateWorkspace {
    * refused is kept for the registry's and the funnel's findings.
    */
   protected readDisk(relative: string): string | undefined {
-    const read = readFileTextSync(path.join(this.root, relative));
+    const read = readFileBytesSync(path.join(this.root, relative));
     if (read.ok) {
       this.diskRefusals.delete(relative);
-      return read.text;
+      const decoded = decodeUtf8(read.bytes);
+      if (decoded.invalid.length > 0) this.notUtf8.set(relative, { invalid: decoded.invalid, lineIndex: new LineIndex(decoded.text) });
+      else this.notUtf8.delete(relative);
+      return decoded.text;
     }
     if (read.code === 'missing') this.diskRefusals.delete(relative);
     else this.diskRefusals.set(relative, `${relative} ${read.reason}; it is not read`);
     return undefined;
+  }
+
+  /** The files last read from disk that are not UTF-8 (read with U+FFFD), with where; kept until invalidated. */
+  get filesNotUtf8(): ReadonlyMap<string, { invalid: readonly InvalidUtf8[]; lineIndex: LineIndex }> {
+    return this.notUtf8;
   }
 
   /**
@@ -187,6 +198,7 @@ export class BoundaryGateWorkspace {
     this.referenced.delete(relative);
     this.diskTexts.delete(relative);
     this.diskRefusals.delete(relative);
+    this.notUtf8.delete(relative);
     if (change !== 'changed') this.fileList = undefined;
   }
 
@@ -196,6 +208,7 @@ export class BoundaryGateWorkspace {
     this.referenced.clear();
     this.diskTexts.clear();
     this.diskRefusals.clear();
+    this.notUtf8.clear();
     this.fileList = undefined;
   }
 

@@ -4,6 +4,7 @@
 import { CancellationToken, Connection, TextDocuments } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { HandlerHost } from './handler';
+import { ServerLifecycle } from './lifecycle';
 import { DocumentRequest, DomainProvider } from './provider';
 import { DocumentKind, DocumentRouter } from './router';
 
@@ -15,7 +16,12 @@ export class FeatureContext implements HandlerHost {
     /** In precedence order: for one document kind, the first provider that answers wins. */
     readonly providers: readonly DomainProvider[],
     readonly roots: () => readonly string[],
+    readonly lifecycle: ServerLifecycle = new ServerLifecycle(),
   ) {}
+
+  refuseAfterShutdown(method: string): void {
+    this.lifecycle.refuseAfterShutdown(method);
+  }
 
   versionOf(uri: string): number | undefined {
     return this.documents.get(uri)?.version;

@@ -1,6 +1,6 @@
-// Wraps every LSP request handler: a cancelled request gets the empty answer, a result computed for a
-// document version that changed meanwhile is dropped, and a handler error is logged and answered with
-// the empty result instead of crashing the server.
+// Wraps every LSP request handler: a request after shutdown is refused (InvalidRequest), a cancelled request
+// gets the empty answer, a result computed for a document version that changed meanwhile is dropped, and a
+// handler error is logged and answered with the empty result instead of crashing the server.
 
 import { CancellationToken } from 'vscode-languageserver';
 
@@ -10,6 +10,8 @@ export interface HandlerHost {
   /** The current version of an open document, undefined when the editor does not sync it. */
   versionOf(uri: string): number | undefined;
   error(message: string): void;
+  /** Throws the LSP's InvalidRequest error once the client has asked the server to shut down. */
+  refuseAfterShutdown?(method: string): void;
 }
 
 /** Params of requests about one document. */
@@ -28,6 +30,8 @@ export function guarded<P, R>(
   body: (params: P, token: CancellationToken) => Awaitable<R>,
 ): (params: P, token: CancellationToken) => Promise<R> {
   return async (params, token) => {
+    // Refused, not answered: the error (a rejected promise) is the reply.
+    host.refuseAfterShutdown?.(name);
     if (token.isCancellationRequested) return empty;
     const uri = (params as DocumentParams).textDocument?.uri;
     const version = uri === undefined ? undefined : host.versionOf(uri);

@@ -19,6 +19,7 @@ import { registerDocumentLink } from './documentLink';
 import { registerDocumentSymbol } from './documentSymbol';
 import { registerFoldingRange } from './foldingRange';
 import { registerHover } from './hover';
+import { ServerLifecycle } from './lifecycle';
 import { DocumentRouter } from './router';
 import { registerValidateArtifactFile } from './validateArtifactFile';
 import { registerWorkspaceLifecycle } from './workspace';
@@ -39,7 +40,9 @@ export function registerFeatures(
   documents: TextDocuments<TextDocument>,
   roots: () => readonly string[],
   supportsConfiguration: () => boolean,
-): void {
+): ServerLifecycle {
+  const lifecycle = new ServerLifecycle();
+  lifecycle.register(connection);
   const store = new DiagnosticsStore(connection);
   const workspace = new HarnWorkspace(documents, roots);
   const log = (message: string): void => connection.console.info(message);
@@ -55,7 +58,7 @@ export function registerFeatures(
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
   const providers = [boundaries, harn, artifacts];
 
-  const ctx = new FeatureContext(connection, documents, new DocumentRouter(), providers, roots);
+  const ctx = new FeatureContext(connection, documents, new DocumentRouter(), providers, roots, lifecycle);
   diagnostics = new DiagnosticsPipeline(ctx, store);
   // Live boundary checks depend on the registry: re-check open .harn documents after each gate run.
   boundaries.whenGateRuns(() => revalidate((_doc, kind) => kind === 'harn'));
@@ -70,4 +73,5 @@ export function registerFeatures(
   registerCodeAction(ctx);
   registerValidateArtifactFile(ctx, artifacts);
   registerDocumentDigest(ctx);
+  return lifecycle;
 }

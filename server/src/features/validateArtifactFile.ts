@@ -1,10 +1,12 @@
 // harn/validateArtifactFile: files too big for the editor to sync (over 50 MB) are validated from disk,
-// on request, with progress, while other requests are answered (the provider reads asynchronously).
+// on request, with progress, while other requests are answered (the provider reads asynchronously). Files outside
+// the workspace folders are refused (the answer says why).
 
 import * as path from 'node:path';
 import { ValidateArtifactFileRequest, ValidateArtifactFileResult } from '../protocol';
 import { ArtifactProvider, isArtifactKind } from '../providers/artifactProvider';
 import { uriToPath } from '../workspace/harnWorkspace';
+import { workspaceRefusal } from '../workspace/roots';
 import { z } from 'zod';
 import { FeatureContext } from './context';
 import { guarded } from './handler';
@@ -21,6 +23,9 @@ export function registerValidateArtifactFile(ctx: FeatureContext, artifacts: Art
       const params = ValidateArtifactFileParamsSchema.safeParse(raw);
       if (!params.success) throw new Error(`invalid parameters: ${params.error.issues[0]?.message ?? 'expected { uri }'}`);
       const file = uriToPath(params.data.uri);
+      // Only files inside the workspace folders (real paths: no symbolic link out) are read on request.
+      const refused = workspaceRefusal(file, ctx.roots());
+      if (refused !== undefined) return { ...NOT_AN_ARTIFACT, refused };
       const kind = ctx.kindOf(params.data.uri);
       if (!isArtifactKind(kind)) return NOT_AN_ARTIFACT;
       const progress = await ctx.connection.window.createWorkDoneProgress();

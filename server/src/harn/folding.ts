@@ -11,7 +11,11 @@ export interface Fold {
 }
 
 const OPENERS = new Set(['{', '[', '(']);
-const CLOSERS: Record<string, string> = { '}': '{', ']': '[', ')': '(' };
+const CLOSERS: ReadonlyMap<string, string> = new Map([
+  ['}', '{'],
+  [']', '['],
+  [')', '('],
+]);
 
 export function foldingRanges(analysis: HarnAnalysis): Fold[] {
   const { lineIndex } = analysis;
@@ -24,10 +28,11 @@ export function foldingRanges(analysis: HarnAnalysis): Fold[] {
   for (const t of analysis.parsed.tokens) {
     if (t.kind === TokenKind.Punct) {
       if (OPENERS.has(t.value)) stack.push({ value: t.value, line: lineIndex.lineAt(t.start) });
-      else if (CLOSERS[t.value]) {
+      else if (CLOSERS.has(t.value)) {
         // Pop to the matching opener; unmatched closers are ignored.
+        const opener = CLOSERS.get(t.value);
         let i = stack.length - 1;
-        while (i >= 0 && stack[i]?.value !== CLOSERS[t.value]) i--;
+        while (i >= 0 && stack[i]?.value !== opener) i--;
         const open = stack[i];
         if (!open) continue;
         stack.length = i;

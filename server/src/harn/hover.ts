@@ -16,35 +16,36 @@ export interface HoverResult {
   end: number;
 }
 
-const KEYWORD_DOCS: Record<string, string> = {
-  pipeline: 'Declares a pipeline: a named entry point (`pipeline main(task) { … }`), optionally `extends` another.',
-  fn: 'Declares a function (`fn name(params) -> Type { … }`), or a function expression.',
-  tool: 'Declares a tool the agent loop can call; its body may start with `description "…"`.',
-  skill: 'Declares a skill: named fields such as `on_activate fn() { … }`.',
-  eval_pack: 'Declares an evaluation pack.',
-  let: 'Declares an immutable binding.',
-  var: 'Declares a mutable binding.',
-  const: 'Declares a constant (Harn 0.8+).',
-  parallel: '`parallel each xs { x -> … }` runs the body for every element concurrently; `settle` keeps failures as results.',
-  retry: '`retry n { … }` re-runs the block on error, up to n times.',
-  deadline: '`deadline 30s { … }` fails the block when it runs longer than the duration.',
-  guard: '`guard cond else { … }`: the else block must leave the scope when the condition is false.',
-  require: '`require cond, "message"` throws when the condition is false.',
-  defer: '`defer { … }` runs the block when the enclosing scope exits.',
-  mutex: '`mutex { … }` (or `mutex(key) { … }`, Harn 0.10) runs the block under mutual exclusion.',
-  select: '`select { x from ch { … } timeout 5s { … } default { … } }` waits for the first ready case.',
-  emit: '`emit value` emits a value from a stream generator.',
-  yield: '`yield value` produces the next value of a generator (`gen fn`).',
-  spawn: '`spawn { … }` starts a concurrent task and returns its handle.',
-  match: '`match x { pattern -> { … } }` compares against patterns in order; `_` matches anything.',
-  to: '`a to b` is an inclusive range; `a to b exclusive` excludes b.',
-  try: '`try { … } catch (e) { … } finally { … }`; a bare `try { … }` is a Result; `try* expr` propagates.',
-  import: '`import "path"` imports a module; `import { a, b } from "path"` imports selected names; `import * as ns from "path"` binds the module\'s exports to `ns`.',
-  request_approval: 'Human-in-the-loop primitive (reserved keyword): asks a human to approve before continuing.',
-  ask_user: 'Human-in-the-loop primitive (reserved keyword): asks the user a question and waits for the answer.',
-  dual_control: 'Human-in-the-loop primitive (reserved keyword, Harn 0.10).',
-  escalate_to: 'Human-in-the-loop primitive (reserved keyword, Harn 0.10).',
-};
+/** By keyword; a Map, as every vocabulary looked up with text from a file. */
+const KEYWORD_DOCS: ReadonlyMap<string, string> = new Map([
+  ['pipeline', 'Declares a pipeline: a named entry point (`pipeline main(task) { … }`), optionally `extends` another.'],
+  ['fn', 'Declares a function (`fn name(params) -> Type { … }`), or a function expression.'],
+  ['tool', 'Declares a tool the agent loop can call; its body may start with `description "…"`.'],
+  ['skill', 'Declares a skill: named fields such as `on_activate fn() { … }`.'],
+  ['eval_pack', 'Declares an evaluation pack.'],
+  ['let', 'Declares an immutable binding.'],
+  ['var', 'Declares a mutable binding.'],
+  ['const', 'Declares a constant (Harn 0.8+).'],
+  ['parallel', '`parallel each xs { x -> … }` runs the body for every element concurrently; `settle` keeps failures as results.'],
+  ['retry', '`retry n { … }` re-runs the block on error, up to n times.'],
+  ['deadline', '`deadline 30s { … }` fails the block when it runs longer than the duration.'],
+  ['guard', '`guard cond else { … }`: the else block must leave the scope when the condition is false.'],
+  ['require', '`require cond, "message"` throws when the condition is false.'],
+  ['defer', '`defer { … }` runs the block when the enclosing scope exits.'],
+  ['mutex', '`mutex { … }` (or `mutex(key) { … }`, Harn 0.10) runs the block under mutual exclusion.'],
+  ['select', '`select { x from ch { … } timeout 5s { … } default { … } }` waits for the first ready case.'],
+  ['emit', '`emit value` emits a value from a stream generator.'],
+  ['yield', '`yield value` produces the next value of a generator (`gen fn`).'],
+  ['spawn', '`spawn { … }` starts a concurrent task and returns its handle.'],
+  ['match', '`match x { pattern -> { … } }` compares against patterns in order; `_` matches anything.'],
+  ['to', '`a to b` is an inclusive range; `a to b exclusive` excludes b.'],
+  ['try', '`try { … } catch (e) { … } finally { … }`; a bare `try { … }` is a Result; `try* expr` propagates.'],
+  ['import', '`import "path"` imports a module; `import { a, b } from "path"` imports selected names; `import * as ns from "path"` binds the module\'s exports to `ns`.'],
+  ['request_approval', 'Human-in-the-loop primitive (reserved keyword): asks a human to approve before continuing.'],
+  ['ask_user', 'Human-in-the-loop primitive (reserved keyword): asks the user a question and waits for the answer.'],
+  ['dual_control', 'Human-in-the-loop primitive (reserved keyword, Harn 0.10).'],
+  ['escalate_to', 'Human-in-the-loop primitive (reserved keyword, Harn 0.10).'],
+]);
 
 export function hoverAt(analysis: HarnAnalysis, file: string, offset: number, host: ModuleHost, workspaceRoot?: string): HoverResult | undefined {
   const target = targetAt(analysis, file, offset, host);
@@ -66,11 +67,15 @@ function renderTarget(target: Target, file: string, workspaceRoot: string | unde
       return parts.join('\n\n');
     }
     case 'keyword': {
-      const doc = KEYWORD_DOCS[target.keyword];
+      const doc = KEYWORD_DOCS.get(target.keyword);
       return doc ? `**${target.keyword}** (keyword)\n\n${doc}` : undefined;
     }
     case 'import': {
-      const where = target.resolved ? code(displayPath(target.resolved, workspaceRoot)) : 'not found in the workspace';
+      const where = target.resolved
+        ? code(displayPath(target.resolved, workspaceRoot))
+        : target.refused
+          ? `refused: ${code(displayPath(target.refused.file, workspaceRoot))} ${target.refused.reason}`
+          : 'not found in the workspace';
       return `module ${code(target.importDecl.path?.value ?? '')} → ${where}`;
     }
   }

@@ -2444,12 +2444,20 @@ function countHashes(source: string, from: number): number {
   return n;
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', '\\': '\\', '"': '"', $: '$' };
+const ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['n', '\n'],
+  ['t', '\t'],
+  ['r', '\r'],
+  ['0', '\0'],
+  ['\\', '\\'],
+  ['"', '"'],
+  ['$', '$'],
+]);
 
 /** Decodes `"…"` escapes; an unknown `\x` stays as written (spec §1.1). */
 export function unescape(text: string): string {
   if (!text.includes('\\')) return text;
-  return text.replace(/\\(.)/g, (whole, c: string) => ESCAPES[c] ?? whole);
+  return text.replace(/\\(.)/g, (whole, c: string) => ESCAPES.get(c) ?? whole);
 }
 
 /** `"""…"""`: the leading newline is dropped and the common indentation stripped. */

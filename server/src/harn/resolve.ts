@@ -13,6 +13,8 @@ export interface ModuleHost {
   resolveImport(fromFile: string, importPath: string): string | undefined;
   /** The analysis of a file (from an open editor when it is open, else from disk). */
   load(file: string): HarnAnalysis | undefined;
+  /** Why an import path that resolveImport leaves unresolved was refused (the file exists), if it was. */
+  refusedImport?(fromFile: string, importPath: string): { file: string; reason: string } | undefined;
 }
 
 export interface LocatedBinding {
@@ -25,7 +27,15 @@ export type Target =
   | { kind: 'binding'; located: LocatedBinding; nameStart: number; nameEnd: number }
   | { kind: 'builtin'; builtin: Builtin; nameStart: number; nameEnd: number }
   | { kind: 'keyword'; keyword: string; nameStart: number; nameEnd: number }
-  | { kind: 'import'; importDecl: A.ImportDecl; resolved: string | undefined; nameStart: number; nameEnd: number };
+  | {
+      kind: 'import';
+      importDecl: A.ImportDecl;
+      resolved: string | undefined;
+      /** The file it names, when that exists but is refused (a symbolic link out of the workspace). */
+      refused?: { file: string; reason: string };
+      nameStart: number;
+      nameEnd: number;
+    };
 
 const MAX_REEXPORT_DEPTH = 8;
 
@@ -37,7 +47,9 @@ export function targetAt(analysis: HarnAnalysis, file: string, offset: number, h
   if (token.kind === TokenKind.String) {
     const decl = analysis.scopes.imports.find((i) => i.path && i.path.start === token.start);
     if (decl?.path?.value !== undefined) {
-      return { kind: 'import', importDecl: decl, resolved: host.resolveImport(file, decl.path.value), nameStart: token.start, nameEnd: token.end };
+      const resolved = host.resolveImport(file, decl.path.value);
+      const refused = resolved === undefined ? host.refusedImport?.(file, decl.path.value) : undefined;
+      return { kind: 'import', importDecl: decl, resolved, ...(refused ? { refused } : {}), nameStart: token.start, nameEnd: token.end };
     }
     return undefined;
   }

@@ -20,14 +20,14 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { entryMarkdown, fixesFor, idCompletions, kindCompletions, liveHarnProblems, registeredIds } from '../boundaries/assist';
-import { BOUNDARY_SOURCE, gateIsInactive, gateRunDiagnostics } from '../boundaries/diagnostics';
+import { BOUNDARY_SOURCE, GATE_UTF8, gateIsInactive, gateRunDiagnostics } from '../boundaries/diagnostics';
 import { boundaryFieldAt, scanHarnBoundaries } from '../boundaries/harnSites';
 import { harnIdAt, IdAtCursor, registryIdAt, rustIdAt } from '../boundaries/idAt';
 import { applyEdits, TextEdit } from '../boundaries/registryEdits';
 import { BoundaryInfo, boundaryInfoLookup } from '../boundaries/registry';
 import { BoundarySite, Registry, TextRange } from '../boundaries/types';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from '../boundaries/workspaceGate';
-import { internalErrorDiagnostic } from '../diagnostics';
+import { internalErrorDiagnostic, invalidUtf8Diagnostics } from '../diagnostics';
 import { DiagnosticsStore } from '../features/diagnosticsStore';
 import { describeError } from '../features/handler';
 import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
@@ -206,6 +206,12 @@ export class BoundaryProvider implements DomainProvider {
       const ownedByLiveChecks = (f: { kind: string; location: { path: string } }): boolean =>
         f.kind === 'unknown_boundary' && f.location.path.endsWith('.harn') && this.documents.get(uriOf(f.location.path)) !== undefined;
       for (const [relative, list] of gateRunDiagnostics(run, (r) => gate.readFile(r), ownedByLiveChecks)) byUri.set(uriOf(relative), list.map(toLspDiagnostic));
+    }
+    // Files read from disk that are not UTF-8 (an open document's own text is checked as the editor holds it).
+    for (const [relative, bad] of gate.filesNotUtf8) {
+      const uri = pathToUri(path.join(gate.root, relative));
+      if (this.documents.get(uri)) continue;
+      byUri.set(uri, [...(byUri.get(uri) ?? []), ...invalidUtf8Diagnostics(bad.invalid, bad.lineIndex, GATE_UTF8).map(toLspDiagnostic)]);
     }
     this.store.replaceAll('gate', byUri);
   }

@@ -17,7 +17,8 @@ import {
   SymbolKind,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { harnSyntaxDiagnostics } from '../diagnostics';
+import * as path from 'node:path';
+import { harnSyntaxDiagnostics, replacementCharacterDiagnostics, WorkbenchDiagnostic } from '../diagnostics';
 import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { DocumentKind } from '../features/router';
 import { completionsAt, CompletionKind } from '../harn/completion';
@@ -26,6 +27,7 @@ import { foldingRanges } from '../harn/folding';
 import { hoverAt } from '../harn/hover';
 import { OutlineKind, OutlineSymbol } from '../harn/outline';
 import { HarnAnalysis } from '../harn/analysis';
+import { hexBytes } from '../text/utf8';
 import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { toLspDiagnostic } from './convert';
 
@@ -92,7 +94,39 @@ export class HarnProvider implements DomainProvider {
   }
 
   diagnostics(doc: TextDocument): Diagnostic[] {
-    return harnSyntaxDiagnostics(this.analysisOf(doc)).map(toLspDiagnostic);
+    const analysis = this.analysisOf(doc);
+    return [
+      ...harnSyntaxDiagnostics(analysis),
+      ...replacementCharacterDiagnostics(analysis),
+      ...this.importEncodingDiagnostics(analysis, uriToPath(doc.uri)),
+    ].map(toLspDiagnostic);
+  }
+
+  /** `invalid_utf8` (warning) on each import whose module, read from disk, is not UTF-8: where, and how often. */
+  private importEncodingDiagnostics(analysis: HarnAnalysis, file: string): WorkbenchDiagnostic[] {
+    const out: WorkbenchDiagnostic[] = [];
+    for (const decl of analysis.scopes.imports) {
+      const value = decl.path?.value;
+      if (!decl.path || value === undefined) continue;
+      const target = this.workspace.resolveImport(file, value);
+      if (target === undefined || !this.workspace.load(target)) continue;
+      const bad = this.workspace.invalidUtf8Of(target);
+      if (!bad) continue;
+      const at = bad.analysis.lineIndex.positionAt(bad.first.start);
+      const root = this.workspaceRoot();
+      const shown = root ? path.relative(root, target) : path.basename(target);
+      const more = bad.count > 1 ? `, and ${bad.count - 1} more place${bad.count === 2 ? '' : 's'}` : '';
+      const what = bad.first.bytes.length === 1 ? 'the byte' : 'the bytes';
+      out.push({
+        range: analysis.lineIndex.rangeOf(decl.path.start, decl.path.end),
+        severity: 'warning',
+        source: 'harn.syntax',
+        code: 'invalid_utf8',
+        message: `The imported ${shown} is not UTF-8: ${what} ${hexBytes(bad.first.bytes)} at line ${at.line + 1}, character ${at.character + 1}${more} (read as U+FFFD).`,
+        data: { file: target, byteOffset: bad.first.byteOffset },
+      });
+    }
+    return out;
   }
 
   documentSymbol({ doc }: OpenDocumentRequest): DocumentSymbol[] {
