@@ -13,10 +13,11 @@ import { boundaryInfoLookup, parseRegistry } from './boundaries/registry';
 import { renderGateText } from './boundaries/gate';
 import { scanHarnBoundaries } from './boundaries/harnSites';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from './boundaries/workspaceGate';
+import { MAX_DIAGNOSTICS_PER_FILE } from './diagnosticCap';
 import { artifactProblemDiagnostic, harnSyntaxDiagnostics } from './diagnostics';
 import { WORKBENCH_VERSION } from './version';
 import { HarnAnalysis } from './harn/analysis';
-import { FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText, sortDiagnostics } from './report/format';
+import { capPerFile, FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText } from './report/format';
 import { walkFiles } from './workspace/fileWalk';
 
 const VERSION = WORKBENCH_VERSION;
@@ -125,7 +126,7 @@ function runCheck(args: ParsedArgs): number {
     const found = artifactDiagnostics(file, root);
     if (found === undefined) continue;
     artifactCount++;
-    diagnostics.push(...found);
+    for (const d of found) diagnostics.push(d);
   }
   for (const file of files) {
     const analysis = new HarnAnalysis(readText(file));
@@ -140,10 +141,10 @@ function runCheck(args: ParsedArgs): number {
   if (fs.existsSync(path.join(root, DEFAULT_GATE_SETTINGS.registryPath))) {
     const gate = new BoundaryGateWorkspace(root, DEFAULT_GATE_SETTINGS);
     const run = gate.run();
-    diagnostics.push(...gateDiagnostics(gate, run));
+    for (const d of gateDiagnostics(gate, run)) diagnostics.push(d);
     checked += `, loud-boundary gate: ${run.result.findings.length} finding(s)`;
   }
-  return report(sortDiagnostics(diagnostics), format, checked);
+  return report(diagnostics, 'position', format, checked);
 }
 
 function relativeTo(root: string, file: string): string {
@@ -190,9 +191,9 @@ function runTranscript(args: ParsedArgs): number {
   if (runRecord !== undefined) {
     const recordFile = path.resolve(runRecord);
     if (!fs.existsSync(recordFile)) throw new IoError(`no such file: ${runRecord}`);
-    diagnostics.push(...verifyRunRecord(recordFile, readText(recordFile)).map((p) => problemDiagnostic(p, relativeTo(root, recordFile))));
+    for (const p of verifyRunRecord(recordFile, readText(recordFile))) diagnostics.push(problemDiagnostic(p, relativeTo(root, recordFile)));
   }
-  return report(sortDiagnostics(diagnostics), format, `${relativeTo(root, file)} checked as ${kind === 'eventLog' ? 'an event log' : 'a transcript'}`);
+  return report(diagnostics, 'position', format, `${relativeTo(root, file)} checked as ${kind === 'eventLog' ? 'an event log' : 'a transcript'}`);
 }
 
 function gateDiagnostics(gate: BoundaryGateWorkspace, run: GateRun): FileDiagnostic[] {
@@ -222,17 +223,17 @@ function runCheckLoudBoundaries(args: ParsedArgs): number {
     return run.result.findings.length === 0 ? 0 : 1;
   }
   // Gate diagnostics keep the gate's finding order (upstream's), not path order.
-  report(gateDiagnostics(gate, run), format, '');
+  report(gateDiagnostics(gate, run), 'given', format, '');
   return run.result.findings.length === 0 ? 0 : 1;
 }
 
-function report(diagnostics: FileDiagnostic[], format: OutputFormat, checked: string): number {
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+/** Prints the diagnostics, capped per file (capPerFile); the counts and the exit status are over all of them. */
+function report(found: Iterable<FileDiagnostic>, order: 'given' | 'position', format: OutputFormat, checked: string): number {
+  const { diagnostics, total, omitted } = capPerFile(found, order);
   let output: string;
   switch (format) {
     case 'json':
-      output = renderJson(diagnostics);
+      output = renderJson(diagnostics, omitted);
       break;
     case 'github':
       output = renderGithub(diagnostics);
@@ -240,11 +241,13 @@ function report(diagnostics: FileDiagnostic[], format: OutputFormat, checked: st
     case 'sarif':
       output = renderSarif(diagnostics, VERSION);
       break;
-    default:
-      output = renderText(diagnostics, `${checked}: ${errors} error(s), ${warnings} warning(s), ${diagnostics.length - errors - warnings} other`);
+    default: {
+      const notShown = omitted > 0 ? ` (${omitted} not shown: at most ${MAX_DIAGNOSTICS_PER_FILE} are listed per file)` : '';
+      output = renderText(diagnostics, `${checked}: ${total.error} error(s), ${total.warning} warning(s), ${total.information + total.hint} other${notShown}`);
+    }
   }
   if (output) process.stdout.write(output + '\n');
-  return errors > 0 ? 1 : 0;
+  return total.error > 0 ? 1 : 0;
 }
 
 export function main(argv: string[]): number {

@@ -24,6 +24,7 @@ import { identityOf, isTerminalRowObject, rowIdOf, terminalStatusOf, toolCallIdO
 import { isRustWhitespace, rustTrim } from './runRecord';
 import { eventSchemaFor, EventEnvelopeSchema, ownerForKind, TRANSCRIPT_ROW_SCHEMAS } from './schemas';
 import type { ArtifactKind, ArtifactProblem, ArtifactSeverity } from './types';
+import { capNoteData, capNoteMessage, CapResult, CapView, DiagnosticCap, sumCounts, TOO_MANY_DIAGNOSTICS, worstSeverity } from '../diagnosticCap';
 
 /** The line-oriented artifact kinds (a run record is one JSON document, validated elsewhere). */
 export type JsonlKind = Exclude<ArtifactKind, 'runRecord'>;
@@ -803,6 +804,17 @@ function rowProblem(
  */
 export function crossRowProblems(kind: JsonlKind, summaries: readonly RowSummary[], options: CrossRowOptions = {}): ArtifactProblem[] {
   const out: ArtifactProblem[] = [];
+  crossRowProblemsInto(kind, summaries, options, out);
+  return out;
+}
+
+/** Where problems go as they are found: an array, or a cap that keeps only some. */
+interface ProblemSink {
+  push(problem: ArtifactProblem): unknown;
+}
+
+/** crossRowProblems into a sink. */
+function crossRowProblemsInto(kind: JsonlKind, summaries: readonly RowSummary[], options: CrossRowOptions, out: ProblemSink): void {
   if (kind === 'transcript') transcriptProblems(summaries, out);
   else if (kind === 'eventLog') eventLogProblems(summaries, options, out);
   const last = summaries.at(-1);
@@ -816,7 +828,6 @@ export function crossRowProblems(kind: JsonlKind, summaries: readonly RowSummary
       ),
     );
   }
-  return out;
 }
 
 interface SessionCalls {
@@ -827,7 +838,7 @@ interface SessionCalls {
   ended: boolean;
 }
 
-function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProblem[]): void {
+function transcriptProblems(summaries: readonly RowSummary[], out: ProblemSink): void {
   // Per session: the message indexes that have a message row, and the line of each index's first receipt.
   const messageIndexes = new Map<string, Set<number>>();
   const receiptLines = new Map<string, Map<number, number>>();
@@ -994,7 +1005,7 @@ interface SessionIndexes {
   missing: { from: number; to: number; line: number; first: boolean }[];
 }
 
-function eventLogProblems(summaries: readonly RowSummary[], options: CrossRowOptions, out: ArtifactProblem[]): void {
+function eventLogProblems(summaries: readonly RowSummary[], options: CrossRowOptions, out: ProblemSink): void {
   const sessions = new Map<string, SessionIndexes>();
   const duplicates: { line: number; session: string; index: number }[] = [];
   for (let line = 0; line < summaries.length; line++) {
@@ -1184,56 +1195,87 @@ function crossOptions(options: ValidateOptions, endsWithNewline: boolean): Cross
 const byPosition = (a: ArtifactProblem, b: ArtifactProblem): number =>
   a.line - b.line || a.startCharacter - b.startCharacter || a.endCharacter - b.endCharacter;
 
-/** Validates a whole artifact held as text (an open document). */
+/** Validates a whole artifact held as text (an open document). Problems are capped per file (diagnosticCap.ts). */
 export function validateArtifact(kind: JsonlKind, text: string, options: ValidateOptions = {}): ArtifactValidation {
   const summaries: RowSummary[] = [];
-  const problems: ArtifactProblem[] = [];
+  const lineProblems = new DiagnosticCap(problemCapView);
   const previous = options.lineCache;
   const lineCache = new Map<string, LineResult>();
   const scan = forEachTextLine(text, (lineText, line) => {
     const result = lineCache.get(lineText) ?? previous?.get(lineText) ?? validateLine(kind, lineText);
     lineCache.set(lineText, result);
     summaries.push(result.summary);
-    for (const p of result.problems) problems.push(placeProblem(p, line));
+    for (const p of result.problems) lineProblems.add(placeProblem(p, line));
   });
-  problems.push(...scan.problems);
-  const cross = crossRowProblems(kind, summaries, crossOptions(options, scan.endsWithNewline));
-  if (needsText(cross)) {
-    const wanted = linesWanted(cross);
+  lineProblems.addAll(scan.problems);
+  const cross = cappedCrossRowProblems(kind, summaries, crossOptions(options, scan.endsWithNewline));
+  let refined = cross.kept;
+  if (needsText(cross.kept)) {
+    const wanted = linesWanted(cross.kept);
     const texts = new Map<number, string>();
     forEachTextLine(text, (lineText, line) => {
       if (wanted.has(line)) texts.set(line, lineText);
     });
-    problems.push(...refineProblemRanges(cross, (line) => texts.get(line)));
-  } else {
-    problems.push(...cross);
+    refined = refineProblemRanges(cross.kept, (line) => texts.get(line));
   }
-  problems.sort(byPosition);
+  const problems = cappedProblems(lineProblems.finish(), { ...cross, kept: refined });
   return { problems, summaries, endsWithNewline: scan.endsWithNewline, lineCache };
 }
 
 /**
  * Validates an artifact streamed from disk, holding one line at a time (plus a summary and a byte offset per
- * line). Never throws: an unreadable file is an `unreadable_file` problem.
+ * line, and at most a capped number of problems). Never throws: an unreadable file is an `unreadable_file` problem.
  */
 export function validateArtifactFile(kind: JsonlKind, path: string, options: ValidateOptions = {}): ArtifactFileValidation {
   const summaries: RowSummary[] = [];
-  const problems: ArtifactProblem[] = [];
+  const lineProblems = new DiagnosticCap(problemCapView);
   const scan = forEachLine(path, (lineText, line) => {
     const result = validateLine(kind, lineText);
     summaries.push(result.summary);
-    for (const p of result.problems) problems.push(placeProblem(p, line));
+    for (const p of result.problems) lineProblems.add(placeProblem(p, line));
   });
-  problems.push(...scan.problems);
-  const cross = crossRowProblems(kind, summaries, crossOptions({ ...options, fileName: options.fileName ?? path }, scan.endsWithNewline));
-  if (needsText(cross)) {
-    const texts = readLinesAt(path, scan.index, linesWanted(cross));
-    problems.push(...refineProblemRanges(cross, (line) => texts.get(line)));
-  } else {
-    problems.push(...cross);
+  lineProblems.addAll(scan.problems);
+  const cross = cappedCrossRowProblems(kind, summaries, crossOptions({ ...options, fileName: options.fileName ?? path }, scan.endsWithNewline));
+  let refined = cross.kept;
+  if (needsText(cross.kept)) {
+    const texts = readLinesAt(path, scan.index, linesWanted(cross.kept));
+    refined = refineProblemRanges(cross.kept, (line) => texts.get(line));
   }
-  problems.sort(byPosition);
+  const problems = cappedProblems(lineProblems.finish(), { ...cross, kept: refined });
   return { problems, summaries, endsWithNewline: scan.endsWithNewline, lineIndex: scan.index };
+}
+
+const problemCapView = (p: ArtifactProblem): CapView => ({ severity: p.severity, line: p.line, character: p.startCharacter, code: p.code, data: p.data });
+
+/** The cross-row problems, capped as they are found (a log of a million boundary failures holds a thousand). */
+function cappedCrossRowProblems(kind: JsonlKind, summaries: readonly RowSummary[], options: CrossRowOptions): CapResult<ArtifactProblem> {
+  const cap = new DiagnosticCap(problemCapView);
+  crossRowProblemsInto(kind, summaries, options, { push: (p) => cap.add(p) });
+  return cap.finish();
+}
+
+/** One file's problems sorted by position: the line and cross-row ones capped together, and the note when some were left out. */
+function cappedProblems(line: CapResult<ArtifactProblem>, cross: CapResult<ArtifactProblem>): ArtifactProblem[] {
+  const cap = new DiagnosticCap(problemCapView);
+  cap.addAll(line.kept);
+  cap.addAll(cross.kept);
+  for (const part of [line, cross]) if (part.firstOmitted !== undefined) cap.leftOut(part.omitted, part.firstOmitted);
+  const result = cap.finish();
+  const problems = result.kept.sort(byPosition);
+  const at = result.firstOmitted;
+  if (at !== undefined && sumCounts(result.omitted) > 0) {
+    problems.push({
+      line: at.line,
+      startCharacter: at.character,
+      endLine: at.line,
+      endCharacter: at.character,
+      code: TOO_MANY_DIAGNOSTICS,
+      severity: worstSeverity(result.omitted),
+      message: capNoteMessage(result.omitted),
+      data: capNoteData(result.omitted),
+    });
+  }
+  return problems;
 }
 
 const needsText = (problems: readonly ArtifactProblem[]): boolean => problems.some((p) => typeof p.data?.property === 'string');

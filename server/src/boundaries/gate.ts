@@ -3,6 +3,7 @@
 // finding belongs in the editor (the registry entry, anchor or test string; the `.harn` id; the
 // `BoundaryId::X` token).
 
+import { MAX_DIAGNOSTICS_PER_FILE } from '../diagnosticCap';
 import { Funnel, FunnelArm, FindingKind, Registry, BoundarySite, TextRange, LocatedString, BoundaryEntry } from './types';
 
 export interface GateInput {
@@ -286,13 +287,22 @@ function editDistance(a: string, b: string): number {
  * Upstream's text output: the OK line, or the failure header and one line per finding, or — when the gate
  * could not run (unparsable registry, vacuous funnel, missing or refused file) — upstream's `::error::` line.
  */
-export function renderGateText(result: GateResult, registryPath: string): string {
+export function renderGateText(result: GateResult, registryPath: string, perFile = MAX_DIAGNOSTICS_PER_FILE): string {
   if (result.refused) return result.findings.map((f) => `::error::${f.message}`).join('\n');
   if (result.findings.length === 0) {
     return `loud-boundary registry OK (${result.boundaryCount} funnelled boundary(ies), ${result.auditedCount} audited)`;
   }
   const lines = [`::error::loud-boundary registry failed (${result.findings.length} finding(s)):`];
-  for (const f of result.findings) lines.push(`  [${f.kind}] ${f.id} @ ${f.path}: ${f.message}`);
+  // Bounded as every report is (diagnosticCap.ts): at most `perFile` lines per file where findings are shown.
+  const listed = new Map<string, number>();
+  for (const f of result.findings) {
+    const n = listed.get(f.location.path) ?? 0;
+    listed.set(f.location.path, n + 1);
+    if (n < perFile) lines.push(`  [${f.kind}] ${f.id} @ ${f.path}: ${f.message}`);
+  }
+  for (const [where, n] of listed) {
+    if (n > perFile) lines.push(`  … ${n - perFile} more finding(s) in ${where} not shown (at most ${perFile} are listed per file)`);
+  }
   lines.push(
     `hint: a boundary that can drop model output must report through crate::boundary::BoundaryFailure and be listed in ${registryPath}. See the header of that file for the checklist.`,
   );
