@@ -214,6 +214,14 @@ export function capWorkbenchDiagnostics<T extends WorkbenchDiagnostic>(
 ): { kept: T[]; note: WorkbenchDiagnostic | undefined; result: CapResult<T> } {
   const cap = new DiagnosticCap<T>(workbenchCapView, max);
   cap.addAll(diagnostics);
+  return finishWorkbenchCap(cap, max);
+}
+
+/** What a cap fed workbench diagnostics kept, and its note. */
+export function finishWorkbenchCap<T extends WorkbenchDiagnostic>(
+  cap: DiagnosticCap<T>,
+  max = MAX_DIAGNOSTICS_PER_FILE,
+): { kept: T[]; note: WorkbenchDiagnostic | undefined; result: CapResult<T> } {
   const result = cap.finish();
   return { kept: result.kept, note: capNoteDiagnostic(result, max), result };
 }

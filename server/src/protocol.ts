@@ -21,6 +21,7 @@ export interface ValidateArtifactFileParams {
 export interface ValidateArtifactFileResult {
   /** Undefined when the file is not a recognised artifact. */
   kind: 'transcript' | 'eventLog' | 'runRecord' | 'jsonl' | undefined;
+  /** Every problem found, those past the per-file cap included (only a thousand are published). */
   problems: number;
   lines: number;
 }

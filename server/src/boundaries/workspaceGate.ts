@@ -8,10 +8,11 @@ import * as path from 'node:path';
 import { Minimatch } from 'minimatch';
 import { HarnAnalysis } from '../harn/analysis';
 import { walkFiles } from '../workspace/fileWalk';
-import { evaluateGate, GateResult } from './gate';
+import { evaluateGateSteps, GateResult } from './gate';
 import { HarnBoundaryScan, scanHarnBoundaries } from './harnSites';
-import { parseRegistry } from './registry';
+import { parseRegistry, parseRegistrySteps, RegistryCache } from './registry';
 import { isExemptSite, parseFunnel, scanRustMentions } from './rust';
+import { runSteps, StepCounter, Steps } from './steps';
 import { BoundarySite, Funnel, Registry, RustMention, TextRange } from './types';
 
 export interface GateSettings {
@@ -83,6 +84,8 @@ export class BoundaryGateWorkspace {
   /** Disk text of the registry and the funnel (undefined: unreadable), until invalidated. */
   private readonly diskTexts = new Map<string, string | undefined>();
   private parsedRegistry: { text: string; registry: Registry } | undefined;
+  /** The registry's entries parsed at the last parse, so that an edit re-parses only the entry it touched. */
+  private readonly registryCache: RegistryCache = { pieces: new Map() };
   private parsedFunnel: { text: string; funnel: Funnel } | undefined;
   private lastRun: GateRun | undefined;
   /** Compiled scan globs (compiling one costs more than matching a path with it). */
@@ -211,13 +214,27 @@ export class BoundaryGateWorkspace {
 
   /** The registry parsed from a text, parsed once per text (hovers and fixes ask for it on every request). */
   parseRegistryText(text: string): Registry {
-    if (this.parsedRegistry?.text !== text) this.parsedRegistry = { text, registry: parseRegistry(text) };
+    if (this.parsedRegistry?.text !== text) this.parsedRegistry = { text, registry: parseRegistry(text, this.registryCache) };
     return this.parsedRegistry.registry;
+  }
+
+  /** parseRegistryText in steps. */
+  private *parseRegistrySteps(text: string): Steps<Registry> {
+    if (this.parsedRegistry?.text === text) return this.parsedRegistry.registry;
+    const registry = yield* parseRegistrySteps(text, this.registryCache);
+    this.parsedRegistry = { text, registry };
+    return registry;
+  }
+
+  /** The registry parsed from its current text when that parse is at hand, without parsing (undefined otherwise). */
+  parsedCurrentRegistry(): Registry | undefined {
+    const text = this.configuredText(this.settings.registryPath);
+    return text !== undefined && this.parsedRegistry?.text === text ? this.parsedRegistry.registry : undefined;
   }
 
   /** The registry as it is now (open document or disk): the last run may predate an edit. */
   currentRegistry(): Registry | undefined {
-    const text = this.readFile(this.settings.registryPath);
+    const text = this.configuredText(this.settings.registryPath);
     return text === undefined ? undefined : this.parseRegistryText(text);
   }
 
@@ -229,7 +246,16 @@ export class BoundaryGateWorkspace {
 
   /** Runs the whole gate, re-reading only what was invalidated since the last run. */
   run(): GateRun {
+    return runSteps(this.runSteps());
+  }
+
+  /**
+   * run() in steps (steps.ts), yielding every STEP_BATCH entries, files or findings: the server runs them in
+   * slices between requests and drops them when a newer run supersedes them. `last` is set when they finish.
+   */
+  *runSteps(): Steps<GateRun> {
     const { registryPath, funnelPath } = this.settings;
+    const step = new StepCounter();
     const empty = (kind: 'missing_registry' | 'missing_funnel' | 'path_outside_root', where: string, message: string, registry?: Registry): GateRun => ({
       result: {
         findings: [{ kind, id: '', path: where, message, location: { path: where, ranges: [] } }],
@@ -249,7 +275,7 @@ export class BoundaryGateWorkspace {
     }
     const registryText = this.configuredText(registryPath);
     if (registryText === undefined) return (this.lastRun = empty('missing_registry', registryPath, `missing ${registryPath}`));
-    const registry = this.parseRegistryText(registryText);
+    const registry = yield* this.parseRegistrySteps(registryText);
     const funnelText = this.configuredText(funnelPath);
     if (funnelText === undefined) return (this.lastRun = empty('missing_funnel', funnelPath, `missing the funnel definition ${funnelPath}`, registry));
     const funnel = this.parseFunnelText(funnelText);
@@ -269,6 +295,7 @@ export class BoundaryGateWorkspace {
     // Rust sites first, then .harn, as upstream concatenates its two greps.
     const ordered = [...this.fileList.filter((f) => f.endsWith('.rs')), ...this.fileList.filter((f) => !f.endsWith('.rs'))];
     for (const relative of ordered) {
+      if (step.tick()) yield;
       const scan = this.scanFile(relative, referencedPaths);
       const exempt = isExemptSite(relative, funnelPath);
       const found: BoundarySite[] = [];
@@ -287,6 +314,7 @@ export class BoundaryGateWorkspace {
     const contents = new Map<string, string>();
     const refused = new Map<string, string>();
     for (const relative of referencedPaths) {
+      if (step.tick()) yield;
       const reason = refusalReason(this.root, relative);
       if (reason) {
         refused.set(relative, reason);
@@ -298,7 +326,7 @@ export class BoundaryGateWorkspace {
         if (file.text !== undefined) contents.set(relative, file.text);
       }
     }
-    const result = evaluateGate({ registryPath, funnelPath, registry, funnel, sites, existing, contents, refused });
+    const result = yield* evaluateGateSteps({ registryPath, funnelPath, registry, funnel, sites, existing, contents, refused });
     this.lastRun = { result, registry, funnel, allSites, gateSites: sites, scannedFiles: ordered.length };
     return this.lastRun;
   }

@@ -13,6 +13,7 @@ import { nodeRunRecordFs, TranscriptFactsCache, verifyRunRecord } from '../artif
 import { ArtifactKind, ArtifactProblem } from '../artifacts/types';
 import { JsonlKind, LineResult, parseRow, RowSummary, validateArtifact, validateArtifactFile } from '../artifacts/validate';
 import { BoundaryInfo } from '../boundaries/registry';
+import { diagnosticTotal } from '../diagnosticCap';
 import { artifactProblemDiagnostic } from '../diagnostics';
 import { DiagnosticsStore } from '../features/diagnosticsStore';
 import { forEachChunked } from '../features/handler';
@@ -99,7 +100,7 @@ export class ArtifactProvider implements DomainProvider {
     if (doc) {
       const problems = this.validateDocument(doc, kind);
       this.store.set(uri, this.name, problems.map(artifactDiagnostic), doc.version);
-      return { kind, problems: problems.length, lines: doc.lineCount };
+      return { kind, problems: diagnosticTotal(problems), lines: doc.lineCount };
     }
     if (kind === 'runRecord') {
       let text: string;
@@ -127,7 +128,8 @@ export class ArtifactProvider implements DomainProvider {
     if (token.isCancellationRequested) return { kind, problems: 0, lines: 0 };
     this.validated.set(uri, { kind, summaries: result.summaries, lineIndex: result.lineIndex });
     this.store.set(uri, this.name, result.problems.map(artifactDiagnostic));
-    return { kind, problems: result.problems.length, lines: result.summaries.length };
+    // Every problem found, those the cap left out included (its note counts them).
+    return { kind, problems: diagnosticTotal(result.problems), lines: result.summaries.length };
   }
 
   /** A transcript changed on disk: open run records pointing at it are verified again. */
