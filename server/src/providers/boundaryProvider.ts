@@ -142,6 +142,14 @@ export class BoundaryProvider implements DomainProvider {
     if (relevant) this.schedule();
   }
 
+  /**
+   * What a run in progress has read may predate a change (it reads files as it goes, between requests): it
+   * is dropped, and the scheduled run starts over, so that a publication is always of one state of the tree.
+   */
+  private supersedeRunning(): void {
+    if (this.running) this.running.cancelled = true;
+  }
+
   /** The registry or the funnel is edited in an editor: the gate, its fixes and the live checks follow it before it is saved. */
   documentChanged(uri: string): void {
     if (!this.gate) return;
@@ -165,6 +173,7 @@ export class BoundaryProvider implements DomainProvider {
   }
 
   private schedule(delay = GATE_DELAY_MS): void {
+    this.supersedeRunning();
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -245,11 +254,12 @@ export class BoundaryProvider implements DomainProvider {
     const ownedByLiveChecks = (f: { kind: string; location: { path: string } }): boolean =>
       f.kind === 'unknown_boundary' && f.location.path.endsWith('.harn') && this.documents.get(uriOf(f.location.path)) !== undefined;
     const caps = new Map<string, DiagnosticCap<WorkbenchDiagnostic>>();
-    yield* gateRunDiagnosticSteps(run, (r) => gate.readFile(r), ownedByLiveChecks, (relative, diagnostic) => {
+    const collect = (relative: string, diagnostic: WorkbenchDiagnostic): void => {
       let cap = caps.get(relative);
       if (!cap) caps.set(relative, (cap = new DiagnosticCap(workbenchCapView)));
       cap.add(diagnostic);
-    });
+    };
+    yield* gateRunDiagnosticSteps(run, (r) => gate.readFile(r), ownedByLiveChecks, collect);
     for (const [relative, cap] of caps) {
       const { kept, note } = finishWorkbenchCap(cap);
       byUri.set(uriOf(relative), (note ? [...kept, note] : kept).map(toLspDiagnostic));
