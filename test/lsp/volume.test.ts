@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Hover, MarkupContent } from 'vscode-languageserver-protocol';
+import { DocumentSymbol, Hover, MarkupContent, SymbolKind } from 'vscode-languageserver-protocol';
 import { URI } from 'vscode-uri';
 import { ValidateArtifactFileRequest } from '../../server/src/protocol';
 import { HARN_FILE, writeBigTree } from '../support/bigTree';
@@ -57,6 +57,60 @@ describe('diagnostics of 130,000 bad rows over stdio', () => {
     const published = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0, 60_000);
     assert.equal(published.diagnostics.length, 1001);
     assert.equal(published.diagnostics.at(-1)?.message, NOTE('999,001', '999,000 errors, 1 warning'));
+  });
+});
+
+describe('documentSymbol: at most 5,000 symbols, and the count of the rest', () => {
+  let root: string;
+  let client: TestClient;
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-lsp-volume-'));
+    client = new TestClient();
+    await client.initialize(root);
+    await client.waitForNotification('harn/status', (p) => (p as { state?: string }).state === 'ready');
+  });
+  after(async () => {
+    await client.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  const symbols = (uri: string): Promise<DocumentSymbol[]> =>
+    client.connection.sendRequest<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+  const count = (list: DocumentSymbol[]): number => list.reduce((n, s) => n + 1 + count(s.children ?? []), 0);
+
+  test('a 20 MB one-line .harn file of 900,000 declarations (it took 27 s and 3.6 GB)', { timeout: 120_000 }, async () => {
+    const parts: string[] = [];
+    let length = 0;
+    let at5000 = 0;
+    while (length < 20_000_000) {
+      if (parts.length === 5000) at5000 = length;
+      const part = `let a${parts.length} = ${parts.length}; `;
+      parts.push(part);
+      length += part.length;
+    }
+    const uri = await client.open(path.join(root, 'big.harn'), parts.join(''));
+    const list = await symbols(uri);
+    assert.equal(list.length, 5001);
+    assert.equal(list[4999]?.name, 'a4999');
+    assert.deepEqual(list.at(-1), {
+      name: `… ${(parts.length - 5000).toLocaleString('en-US')} more symbols not shown`,
+      detail: 'the outline lists the first 5,000',
+      kind: SymbolKind.Null,
+      range: { start: { line: 0, character: at5000 }, end: { line: 0, character: at5000 } },
+      selectionRange: { start: { line: 0, character: at5000 }, end: { line: 0, character: at5000 } },
+      children: [],
+    });
+    await client.close(uri);
+  });
+
+  test('a transcript of 7,000 messages: 5,000 symbols over all levels, then the note', { timeout: 60_000 }, async () => {
+    const rows = Array.from({ length: 7000 }, (_, i) => JSON.stringify({ type: 'message', session_id: 's', role: 'user', content: `m${i}`, message_index: i }));
+    const uri = await client.open(path.join(root, 'llm_transcript.jsonl'), rows.join('\n') + '\n', 'jsonl');
+    const list = await symbols(uri);
+    const note = list.at(-1);
+    assert.match(note?.name ?? '', /^… [\d,]+ more symbols not shown$/);
+    assert.equal(count(list.slice(0, -1)), 5000);
+    assert.equal(note?.kind, SymbolKind.Null);
+    await client.close(uri);
   });
 });
 

@@ -16,6 +16,10 @@ import { Steps } from '../../server/src/boundaries/steps';
 import { BoundarySite } from '../../server/src/boundaries/types';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS } from '../../server/src/boundaries/workspaceGate';
 import { runInSlices } from '../../server/src/features/slices';
+import { artifactOutline, capOutline, OutlineRow } from '../../server/src/artifacts/outline';
+import { cappedOutline } from '../../server/src/harn/outline';
+import { parse } from '../../server/src/harn/parser';
+import { MAX_OUTLINE_SYMBOLS } from '../../server/src/outlineCap';
 
 describe('funnel edits on a huge funnel', () => {
   test('an arm of 130,000 variants (Math.min(...variants) overflowed; a scan per variant was quadratic)', { timeout: 60_000 }, () => {
@@ -283,5 +287,75 @@ describe('the gate in steps', () => {
     cancelled = true;
     assert.equal(await running, undefined);
     assert.ok(taken < 1_000_000, `${taken} steps taken`);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Outlines: at most 5,000 symbols, then how many more
+
+/** A one-line `.harn` text of `let aN = N; ` until it is at least `chars` long. */
+function oneLineLets(chars: number): { text: string; count: number; offsetOf: (i: number) => number } {
+  const parts: string[] = [];
+  const offsets: number[] = [];
+  let length = 0;
+  while (length < chars) {
+    const part = `let a${parts.length} = ${parts.length}; `;
+    offsets.push(length);
+    parts.push(part);
+    length += part.length;
+  }
+  return { text: parts.join(''), count: parts.length, offsetOf: (i) => offsets[i] ?? -1 };
+}
+
+const countSymbols = (symbols: { children: unknown[] }[]): number => symbols.reduce((n, s) => n + 1 + countSymbols(s.children as { children: unknown[] }[]), 0);
+
+describe('the .harn outline is capped', () => {
+  test('a 20 MB one-line file of 900,000 declarations: the first 5,000, the rest only counted', { timeout: 120_000 }, () => {
+    const { text, count, offsetOf } = oneLineLets(20_000_000);
+    const outline = cappedOutline(parse(text).file, text);
+    assert.equal(outline.symbols.length, MAX_OUTLINE_SYMBOLS);
+    assert.equal(outline.omitted, count - MAX_OUTLINE_SYMBOLS);
+    assert.equal(outline.firstOmitted, offsetOf(5000));
+    assert.deepEqual(
+      [outline.symbols[0], outline.symbols.at(-1)].map((s) => s && `${s.kind} ${s.name} ${s.start}-${s.end}`),
+      [`constant a0 0-${'let a0 = 0'.length}`, `constant a4999 ${offsetOf(4999)}-${offsetOf(4999) + 'let a4999 = 4999'.length}`],
+    );
+  });
+
+  test('a parent before its children: a struct of 6,000 fields keeps the struct and 4,999 fields', () => {
+    const text = `struct Big {\n${Array.from({ length: 6000 }, (_, i) => `  f${i}: int`).join('\n')}\n}\nfn after() {\n  return 1\n}\n`;
+    const outline = cappedOutline(parse(text).file, text);
+    assert.equal(countSymbols(outline.symbols), MAX_OUTLINE_SYMBOLS);
+    assert.equal(outline.symbols.length, 1);
+    assert.equal(outline.symbols[0]?.children.length, 4999);
+    assert.equal(outline.omitted, 6000 - 4999 + 1);
+    assert.equal(outline.firstOmitted, text.indexOf('f4999'));
+  });
+
+  test('names and details stay short whatever the source', () => {
+    const longName = 'n'.repeat(1_000_000);
+    const params = Array.from({ length: 100_000 }, (_, i) => `p${i}`).join(', ');
+    const text = `pipeline ${longName}(${params}) {\n  return 1\n}\nlet x: ${'{a: int, '.repeat(10_000)}b: int${'}'.repeat(10_000)} = nil\n`;
+    const { symbols } = cappedOutline(parse(text).file, text);
+    assert.equal(symbols[0]?.name.length, 120);
+    assert.ok(symbols[0]?.name.endsWith('…'));
+    for (const s of symbols) assert.ok(s.detail.length <= 80, `${s.name.slice(0, 10)}: ${s.detail.length} characters`);
+    assert.match(symbols[0]?.detail ?? '', /^\(p0, p1, p2, .*…$/);
+  });
+});
+
+describe('the artifacts outline is capped', () => {
+  test('7,000 messages of one session: 5,000 nodes in document order, then the count of the rest', () => {
+    const rows: OutlineRow[] = Array.from({ length: 7000 }, (_, line) => ({
+      line,
+      row: { type: 'message', session_id: 's', role: 'user', content: `m${line}`, message_index: line },
+    }));
+    const full = artifactOutline(rows, 'transcript');
+    const total = countSymbols(full);
+    const capped = capOutline(full);
+    assert.equal(countSymbols(capped.nodes), MAX_OUTLINE_SYMBOLS);
+    assert.equal(capped.omitted, total - MAX_OUTLINE_SYMBOLS);
+    assert.equal(typeof capped.firstOmitted, 'number');
+    assert.deepEqual(capOutline(full, total), { nodes: full, omitted: 0, firstOmitted: undefined });
   });
 });

@@ -7,7 +7,7 @@ import { CancellationToken, Diagnostic, DocumentSymbol, Hover, MarkupKind, Posit
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { rowHover } from '../artifacts/hover';
 import { LineByteIndex, readLineAt } from '../artifacts/jsonl';
-import { artifactOutline, OutlineNode, OutlineRow } from '../artifacts/outline';
+import { artifactOutline, capOutline, OutlineNode, OutlineRow } from '../artifacts/outline';
 import { rowNumberAt, toolPartners } from '../artifacts/rows';
 import { nodeRunRecordFs, TranscriptFactsCache, verifyRunRecord } from '../artifacts/runRecord';
 import { ArtifactKind, ArtifactProblem } from '../artifacts/types';
@@ -20,7 +20,7 @@ import { forEachChunked } from '../features/handler';
 import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { ARTIFACT_KINDS, DocumentKind } from '../features/router';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
-import { toLspDiagnostic } from './convert';
+import { omittedSymbolsNote, toLspDiagnostic } from './convert';
 
 /** What the registry says of a boundary, for boundary_failure rows. */
 export type RegistryLookup = (id: string) => BoundaryInfo | undefined;
@@ -216,7 +216,11 @@ export class ArtifactProvider implements DomainProvider {
       selectionRange: { start: { line: node.line, character: 0 }, end: { line: node.line, character: lengthOf(node.line) } },
       children: node.children.map(convert),
     });
-    return artifactOutline(rows, v.kind).map(convert);
+    // At most MAX_OUTLINE_SYMBOLS symbols, then one saying how many more there are (outlineCap.ts).
+    const { nodes, omitted, firstOmitted } = capOutline(artifactOutline(rows, v.kind));
+    const symbols = nodes.map(convert);
+    if (omitted > 0) symbols.push(omittedSymbolsNote(omitted, { line: firstOmitted ?? 0, character: 0 }));
+    return symbols;
   }
 
 }

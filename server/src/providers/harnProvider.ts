@@ -27,7 +27,7 @@ import { hoverAt } from '../harn/hover';
 import { OutlineKind, OutlineSymbol } from '../harn/outline';
 import { HarnAnalysis } from '../harn/analysis';
 import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
-import { toLspDiagnostic } from './convert';
+import { omittedSymbolsNote, toLspDiagnostic } from './convert';
 
 const SYMBOL_KINDS: Record<OutlineKind, SymbolKind> = {
   pipeline: SymbolKind.Module,
@@ -95,9 +95,13 @@ export class HarnProvider implements DomainProvider {
     return harnSyntaxDiagnostics(this.analysisOf(doc)).map(toLspDiagnostic);
   }
 
+  /** At most MAX_OUTLINE_SYMBOLS symbols, then one saying how many more there are (outlineCap.ts). */
   documentSymbol({ doc }: OpenDocumentRequest): DocumentSymbol[] {
     const analysis = this.analysisOf(doc);
-    return toDocumentSymbols(analysis.outline, analysis);
+    const { symbols, omitted, firstOmitted } = analysis.cappedOutline;
+    const converted = toDocumentSymbols(symbols, analysis);
+    if (omitted > 0) converted.push(omittedSymbolsNote(omitted, analysis.lineIndex.positionAt(firstOmitted ?? analysis.text.length)));
+    return converted;
   }
 
   foldingRange({ doc }: OpenDocumentRequest): FoldingRange[] {
