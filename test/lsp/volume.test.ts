@@ -151,4 +151,26 @@ describe('a registry of 50,000 entries over stdio', () => {
       await client.shutdown();
     }
   });
+
+  test('a change during the first run supersedes it: only the run after the change publishes', { timeout: 180_000 }, async () => {
+    const client = new TestClient();
+    try {
+      await client.initialize(root);
+      const registry = path.join(root, 'scripts', 'loud_boundaries.toml');
+      fs.appendFileSync(registry, '\n[[boundary]]\nid = "late_entry"\n');
+      await client.filesChanged([{ uri: URI.file(registry).toString(), type: 2 }]);
+      const uri = URI.file(registry).toString();
+      const published = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0, 120_000);
+      assert.deepEqual(published.diagnostics.map((d) => d.code).sort(), ['no_anchor', 'no_test', 'orphan_entry', 'stale_entry']);
+      assert.ok(await client.waitUntil(() => client.logMessages().some((m) => m.startsWith('loud-boundary gate (files changed)')), 30_000));
+      const gateLines = client.logMessages().filter((m) => m.startsWith('loud-boundary gate'));
+      assert.deepEqual(
+        gateLines.map((m) => m.replace(/, [\d.]+ ms$/, '')),
+        ['loud-boundary gate (workspace opened): superseded by a newer run', 'loud-boundary gate (files changed): 4 finding(s), 2002 file(s) scanned'],
+      );
+      assert.equal(client.publicationsSince(uri, 0).length, 1, 'nothing published before the change was read');
+    } finally {
+      await client.shutdown();
+    }
+  });
 });
