@@ -13,10 +13,11 @@ import { boundaryInfoLookup, parseRegistry } from './boundaries/registry';
 import { renderGateText } from './boundaries/gate';
 import { scanHarnBoundaries } from './boundaries/harnSites';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from './boundaries/workspaceGate';
+import { MAX_DIAGNOSTICS_PER_FILE } from './diagnosticCap';
 import { artifactProblemDiagnostic, harnSyntaxDiagnostics, internalErrorDiagnostic, invalidUtf8Diagnostics } from './diagnostics';
 import { WORKBENCH_VERSION } from './version';
 import { HarnAnalysis } from './harn/analysis';
-import { FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText, sortDiagnostics } from './report/format';
+import { capPerFile, FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText } from './report/format';
 import { decodeUtf8 } from './text/utf8';
 import { walkFiles } from './workspace/fileWalk';
 import { readFileBytesSync, readFileTextSync, refusalMessage, regularFileInfo } from './workspace/files';
@@ -160,10 +161,10 @@ function runCheck(args: ParsedArgs): number {
     const gate = new BoundaryGateWorkspace(root, DEFAULT_GATE_SETTINGS);
     const run = gate.run();
     traceFailures(run);
-    diagnostics.push(...gateDiagnostics(gate, run));
+    for (const d of gateDiagnostics(gate, run)) diagnostics.push(d);
     checked += `, loud-boundary gate: ${run.result.findings.length} finding(s)`;
   }
-  return report(sortDiagnostics(diagnostics), format, checked);
+  return report(diagnostics, 'position', format, checked);
 }
 
 /** A `.harn` file's syntax errors and boundary payload problems. */
@@ -258,9 +259,9 @@ function runTranscript(args: ParsedArgs): number {
     const recordFile = path.resolve(runRecord);
     if (!fs.existsSync(recordFile)) throw new IoError(`no such file: ${runRecord}`);
     const recordText = readText(recordFile, runRecord);
-    diagnostics.push(...verifyRunRecord(recordFile, recordText, undefined, { maxLineBytes }).map((p) => problemDiagnostic(p, relativeTo(root, recordFile))));
+    for (const p of verifyRunRecord(recordFile, recordText, undefined, { maxLineBytes })) diagnostics.push(problemDiagnostic(p, relativeTo(root, recordFile)));
   }
-  return report(sortDiagnostics(diagnostics), format, `${relativeTo(root, file)} checked as ${kind === 'eventLog' ? 'an event log' : 'a transcript'}`);
+  return report(diagnostics, 'position', format, `${relativeTo(root, file)} checked as ${kind === 'eventLog' ? 'an event log' : 'a transcript'}`);
 }
 
 function gateDiagnostics(gate: BoundaryGateWorkspace, run: GateRun): FileDiagnostic[] {
@@ -293,17 +294,17 @@ function runCheckLoudBoundaries(args: ParsedArgs): number {
     return run.result.findings.length === 0 ? 0 : 1;
   }
   // Gate diagnostics keep the gate's finding order (upstream's), not path order.
-  report(gateDiagnostics(gate, run), format, '');
+  report(gateDiagnostics(gate, run), 'given', format, '');
   return run.result.findings.length === 0 ? 0 : 1;
 }
 
-function report(diagnostics: FileDiagnostic[], format: OutputFormat, checked: string): number {
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+/** Prints the diagnostics, capped per file (capPerFile); the counts and the exit status are over all of them. */
+function report(found: Iterable<FileDiagnostic>, order: 'given' | 'position', format: OutputFormat, checked: string): number {
+  const { diagnostics, total, omitted } = capPerFile(found, order);
   let output: string;
   switch (format) {
     case 'json':
-      output = renderJson(diagnostics);
+      output = renderJson(diagnostics, omitted);
       break;
     case 'github':
       output = renderGithub(diagnostics);
@@ -311,11 +312,13 @@ function report(diagnostics: FileDiagnostic[], format: OutputFormat, checked: st
     case 'sarif':
       output = renderSarif(diagnostics, VERSION);
       break;
-    default:
-      output = renderText(diagnostics, `${checked}: ${errors} error(s), ${warnings} warning(s), ${diagnostics.length - errors - warnings} other`);
+    default: {
+      const notShown = omitted > 0 ? ` (${omitted} not shown: at most ${MAX_DIAGNOSTICS_PER_FILE} are listed per file)` : '';
+      output = renderText(diagnostics, `${checked}: ${total.error} error(s), ${total.warning} warning(s), ${total.information + total.hint} other${notShown}`);
+    }
   }
   if (output) process.stdout.write(output + '\n');
-  return errors > 0 ? 1 : 0;
+  return total.error > 0 ? 1 : 0;
 }
 
 export function main(argv: string[]): number {

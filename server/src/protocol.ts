@@ -21,6 +21,7 @@ export interface ValidateArtifactFileParams {
 export interface ValidateArtifactFileResult {
   /** Undefined when the file is not a recognised artifact. */
   kind: 'transcript' | 'eventLog' | 'runRecord' | 'jsonl' | undefined;
+  /** Every problem found, those past the per-file cap included (only a thousand are published). */
   problems: number;
   lines: number;
   /** Why the file was not read, when it was refused: not a regular file ("… is a FIFO, not a regular file", also a

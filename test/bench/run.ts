@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
 import { artifactChild, runArtifactBenchmarks } from './artifacts';
+import { runBigRegistryBenchmarks } from './bigRegistry';
 import { runBoundaryBenchmarks } from './boundaries';
 
 function metric(name: string, value: number, unit: string, goal: string): void {
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     runParserEdgeBenchmarks(corpusSkip ? undefined : corpusFiles().map((f) => readCorpus(f)), metric, wanted);
   }
   runBoundaryBenchmarks(metric, wanted);
+  await runBigRegistryBenchmarks(metric, wanted);
   await runArtifactBenchmarks(metric, wanted, __filename);
 }
 

@@ -23,6 +23,7 @@
 
 import { contentText, formatInt, formatMs, formatUsd, isTerminalRow, isTranscriptRowType, terminalStatus, topicRecordRow, type RowArtifactKind } from './hover';
 import { isObject, numberAt, stringAt, type JsonObject } from './json';
+import { MAX_OUTLINE_SYMBOLS, SymbolBudget } from '../outlineCap';
 
 export type OutlineNodeKind = 'session' | 'iteration' | 'call' | 'message' | 'tool' | 'event' | 'terminal';
 
@@ -458,4 +459,26 @@ export function artifactOutline(rows: OutlineRow[], kind: RowArtifactKind): Outl
   const out = groups.map((g) => (eventLog ? eventLogSession(g) : transcriptSession(g)));
   for (const n of out) finish(n);
   return out;
+}
+
+/**
+ * The outline's first `max` nodes (outlineCap.ts) in document order, a parent before its children, and how many
+ * more there were (the first of them on line `firstOmitted`).
+ */
+export function capOutline(
+  nodes: readonly OutlineNode[],
+  max = MAX_OUTLINE_SYMBOLS,
+): { nodes: OutlineNode[]; omitted: number; firstOmitted: number | undefined } {
+  const budget = new SymbolBudget(max);
+  // Depth is at most four (session, iteration, call, row).
+  const keep = (list: readonly OutlineNode[]): OutlineNode[] => {
+    const kept: OutlineNode[] = [];
+    for (const n of list) {
+      if (budget.take(n.line)) kept.push({ ...n, children: keep(n.children) });
+      else keep(n.children); // counted only: the budget is spent
+    }
+    return kept;
+  };
+  const kept = keep(nodes);
+  return { nodes: kept, omitted: budget.omitted, firstOmitted: budget.firstOmitted };
 }

@@ -1065,7 +1065,8 @@ function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunR
     }
     candidate = raw;
   } else {
-    candidate = nodePath.join(folder, ...parts.filter((p) => p !== '' && p !== '.'));
+    // One joined argument, never a spread: a path can have a million segments.
+    candidate = nodePath.join(folder, parts.filter((p) => p !== '' && p !== '.').join(nodePath.sep));
   }
   let file: string;
   try {

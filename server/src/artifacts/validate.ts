@@ -39,6 +39,7 @@ import { identityOf, isTerminalRowObject, rowIdOf, terminalStatusOf, toolCallIdO
 import { isRustWhitespace, rustTrim } from './runRecord';
 import { eventSchemaFor, EventEnvelopeSchema, ownerForKind, TRANSCRIPT_ROW_SCHEMAS } from './schemas';
 import type { ArtifactKind, ArtifactProblem, ArtifactSeverity } from './types';
+import { capNoteData, capNoteMessage, CapResult, CapView, DiagnosticCap, sumCounts, TOO_MANY_DIAGNOSTICS, worstSeverity } from '../diagnosticCap';
 
 /** The line-oriented artifact kinds (a run record is one JSON document, validated elsewhere). */
 export type JsonlKind = Exclude<ArtifactKind, 'runRecord'>;
@@ -880,6 +881,17 @@ function rowProblem(
  */
 export function crossRowProblems(kind: JsonlKind, summaries: readonly RowSummary[], options: CrossRowOptions = {}): ArtifactProblem[] {
   const out: ArtifactProblem[] = [];
+  crossRowProblemsInto(kind, summaries, options, out);
+  return out;
+}
+
+/** Where problems go as they are found: an array, or a cap that keeps only some. */
+interface ProblemSink {
+  push(problem: ArtifactProblem): unknown;
+}
+
+/** crossRowProblems into a sink. */
+function crossRowProblemsInto(kind: JsonlKind, summaries: readonly RowSummary[], options: CrossRowOptions, out: ProblemSink): void {
   if (kind === 'transcript') transcriptProblems(summaries, out);
   else if (kind === 'eventLog') eventLogProblems(summaries, options, out);
   const last = summaries.at(-1);
@@ -893,7 +905,6 @@ export function crossRowProblems(kind: JsonlKind, summaries: readonly RowSummary
       ),
     );
   }
-  return out;
 }
 
 interface SessionCalls {
@@ -904,7 +915,7 @@ interface SessionCalls {
   ended: boolean;
 }
 
-function transcriptProblems(summaries: readonly RowSummary[], out: ArtifactProblem[]): void {
+function transcriptProblems(summaries: readonly RowSummary[], out: ProblemSink): void {
   // Per session: the message indexes that have a message row, and the line of each index's first receipt.
   const messageIndexes = new Map<string, Set<number>>();
   const receiptLines = new Map<string, Map<number, number>>();
@@ -1074,7 +1085,7 @@ interface SessionIndexes {
   missing: { from: number; to: number; line: number; first: boolean }[];
 }
 
-function eventLogProblems(summaries: readonly RowSummary[], options: CrossRowOptions, out: ArtifactProblem[]): void {
+function eventLogProblems(summaries: readonly RowSummary[], options: CrossRowOptions, out: ProblemSink): void {
   const sessions = new Map<string, SessionIndexes>();
   const duplicates: { line: number; session: string; index: number }[] = [];
   for (let line = 0; line < summaries.length; line++) {
@@ -1268,10 +1279,10 @@ function crossOptions(options: ValidateOptions, endsWithNewline: boolean): Cross
 const byPosition = (a: ArtifactProblem, b: ArtifactProblem): number =>
   a.line - b.line || a.startCharacter - b.startCharacter || a.endCharacter - b.endCharacter;
 
-/** Validates a whole artifact held as text (an open document). */
+/** Validates a whole artifact held as text (an open document). Problems are capped per file (diagnosticCap.ts). */
 export function validateArtifact(kind: JsonlKind, text: string, options: ValidateOptions = {}): ArtifactValidation {
   const summaries: RowSummary[] = [];
-  const problems: ArtifactProblem[] = [];
+  const lineProblems = new DiagnosticCap(problemCapView);
   const previous = options.lineCache;
   const lineCache = new Map<string, LineResult>();
   const maxLineBytes = effectiveMaxLineBytes(options.maxLineBytes);
@@ -1280,37 +1291,36 @@ export function validateArtifact(kind: JsonlKind, text: string, options: Validat
     const bytes = lineText.length * 3 > maxLineBytes ? Buffer.byteLength(lineText) : 0;
     if (bytes > maxLineBytes) {
       summaries.push({ ...UNREAD_SUMMARY, length: lineText.length });
-      problems.push(lineTooLongProblem(line, undefined, bytes, maxLineBytes));
+      lineProblems.add(lineTooLongProblem(line, undefined, bytes, maxLineBytes));
       return;
     }
     const result = lineCache.get(lineText) ?? previous?.get(lineText) ?? validateLine(kind, lineText);
     lineCache.set(lineText, result);
     summaries.push(result.summary);
-    for (const p of result.problems) problems.push(placeProblem(p, line));
+    for (const p of result.problems) lineProblems.add(placeProblem(p, line));
   });
-  problems.push(...scan.problems);
-  const cross = crossRowProblems(kind, summaries, crossOptions(options, scan.endsWithNewline));
-  if (needsText(cross)) {
-    const wanted = linesWanted(cross);
+  lineProblems.addAll(scan.problems);
+  const cross = cappedCrossRowProblems(kind, summaries, crossOptions(options, scan.endsWithNewline));
+  let refined = cross.kept;
+  if (needsText(cross.kept)) {
+    const wanted = linesWanted(cross.kept);
     const texts = new Map<number, string>();
     forEachTextLine(text, (lineText, line) => {
       if (wanted.has(line)) texts.set(line, lineText);
     });
-    problems.push(...refineProblemRanges(cross, (line) => texts.get(line)));
-  } else {
-    problems.push(...cross);
+    refined = refineProblemRanges(cross.kept, (line) => texts.get(line));
   }
-  problems.sort(byPosition);
+  const problems = cappedProblems(lineProblems.finish(), { ...cross, kept: refined });
   return { problems, summaries, endsWithNewline: scan.endsWithNewline, lineCache };
 }
 
 /** The visitors of a file validated line by line: one summary per line (an unread one too), problems placed. */
-function fileVisitors(kind: JsonlKind, summaries: RowSummary[], problems: ArtifactProblem[]): { visit: ByteLineVisitor; unread: UnreadLineVisitor } {
+function fileVisitors(kind: JsonlKind, summaries: RowSummary[], problems: DiagnosticCap<ArtifactProblem>): { visit: ByteLineVisitor; unread: UnreadLineVisitor } {
   return {
     visit: (lineText, line) => {
       const result = validateLine(kind, lineText);
       summaries.push(result.summary);
-      for (const p of result.problems) problems.push(placeProblem(p, line));
+      for (const p of result.problems) problems.add(placeProblem(p, line));
     },
     unread: () => {
       summaries.push(UNREAD_SUMMARY);
@@ -1327,18 +1337,19 @@ function fileValidation(
   options: ValidateOptions,
   scan: ByteLineScan,
   summaries: RowSummary[],
-  problems: ArtifactProblem[],
-): { cross: ArtifactProblem[]; wanted: Set<number> | undefined; done: (texts: ReadonlyMap<number, string>) => ArtifactFileValidation } {
-  problems.push(...scan.problems);
+  lineProblems: DiagnosticCap<ArtifactProblem>,
+): { wanted: Set<number> | undefined; done: (texts: ReadonlyMap<number, string>) => ArtifactFileValidation } {
+  lineProblems.addAll(scan.problems);
   // A file that was not read has no rows to check across: its one problem says why.
   const cross =
-    scan.refused !== undefined ? [] : crossRowProblems(kind, summaries, crossOptions({ ...options, fileName: options.fileName ?? path }, scan.endsWithNewline));
+    scan.refused !== undefined
+      ? new DiagnosticCap(problemCapView).finish()
+      : cappedCrossRowProblems(kind, summaries, crossOptions({ ...options, fileName: options.fileName ?? path }, scan.endsWithNewline));
   return {
-    cross,
-    wanted: needsText(cross) ? linesWanted(cross) : undefined,
+    wanted: needsText(cross.kept) ? linesWanted(cross.kept) : undefined,
     done: (texts) => {
-      problems.push(...(needsText(cross) ? refineProblemRanges(cross, (line) => texts.get(line)) : cross));
-      problems.sort(byPosition);
+      const refined = needsText(cross.kept) ? refineProblemRanges(cross.kept, (line) => texts.get(line)) : cross.kept;
+      const problems = cappedProblems(lineProblems.finish(), { ...cross, kept: refined });
       const validation: ArtifactFileValidation = { problems, summaries, endsWithNewline: scan.endsWithNewline, lineIndex: scan.index };
       if (scan.refused !== undefined) validation.refused = scan.refused;
       return validation;
@@ -1348,11 +1359,12 @@ function fileValidation(
 
 /**
  * Validates an artifact streamed from disk, holding one line at a time (plus a summary and a byte offset per
- * line). Never throws: an unreadable file (or one that is not a regular file) is an `unreadable_file` problem.
+ * line, and at most a capped number of problems). Never throws: an unreadable file (or one that is not a regular
+ * file) is an `unreadable_file` problem.
  */
 export function validateArtifactFile(kind: JsonlKind, path: string, options: ValidateOptions = {}): ArtifactFileValidation {
   const summaries: RowSummary[] = [];
-  const problems: ArtifactProblem[] = [];
+  const problems = new DiagnosticCap(problemCapView);
   const { visit, unread } = fileVisitors(kind, summaries, problems);
   const scan = forEachLine(path, visit, { maxLineBytes: options.maxLineBytes, unread });
   const result = fileValidation(kind, path, options, scan, summaries, problems);
@@ -1369,7 +1381,7 @@ export async function validateArtifactFileAsync(
   options: ValidateOptions & { token?: CancellationLike } = {},
 ): Promise<ArtifactFileValidation | undefined> {
   const summaries: RowSummary[] = [];
-  const problems: ArtifactProblem[] = [];
+  const problems = new DiagnosticCap(problemCapView);
   const { visit, unread } = fileVisitors(kind, summaries, problems);
   const scan = await forEachLineAsync(path, visit, { maxLineBytes: options.maxLineBytes, unread, token: options.token });
   if (scan === undefined) return undefined;
@@ -1377,6 +1389,39 @@ export async function validateArtifactFileAsync(
   if (!result.wanted) return result.done(new Map<number, string>());
   const texts = await readLinesAtAsync(path, scan.index, result.wanted, { maxLineBytes: options.maxLineBytes, token: options.token });
   return texts === undefined ? undefined : result.done(texts);
+}
+
+const problemCapView = (p: ArtifactProblem): CapView => ({ severity: p.severity, line: p.line, character: p.startCharacter, code: p.code, data: p.data });
+
+/** The cross-row problems, capped as they are found (a log of a million boundary failures holds a thousand). */
+function cappedCrossRowProblems(kind: JsonlKind, summaries: readonly RowSummary[], options: CrossRowOptions): CapResult<ArtifactProblem> {
+  const cap = new DiagnosticCap(problemCapView);
+  crossRowProblemsInto(kind, summaries, options, { push: (p) => cap.add(p) });
+  return cap.finish();
+}
+
+/** One file's problems sorted by position: the line and cross-row ones capped together, and the note when some were left out. */
+function cappedProblems(line: CapResult<ArtifactProblem>, cross: CapResult<ArtifactProblem>): ArtifactProblem[] {
+  const cap = new DiagnosticCap(problemCapView);
+  cap.addAll(line.kept);
+  cap.addAll(cross.kept);
+  for (const part of [line, cross]) if (part.firstOmitted !== undefined) cap.leftOut(part.omitted, part.firstOmitted);
+  const result = cap.finish();
+  const problems = result.kept.sort(byPosition);
+  const at = result.firstOmitted;
+  if (at !== undefined && sumCounts(result.omitted) > 0) {
+    problems.push({
+      line: at.line,
+      startCharacter: at.character,
+      endLine: at.line,
+      endCharacter: at.character,
+      code: TOO_MANY_DIAGNOSTICS,
+      severity: worstSeverity(result.omitted),
+      message: capNoteMessage(result.omitted),
+      data: capNoteData(result.omitted),
+    });
+  }
+  return problems;
 }
 
 const needsText = (problems: readonly ArtifactProblem[]): boolean => problems.some((p) => typeof p.data?.property === 'string');

@@ -4,6 +4,7 @@
 import { InvalidUtf8Context, WorkbenchDiagnostic } from '../diagnostics';
 import { LineIndex } from '../text/lineIndex';
 import { Finding } from './gate';
+import { runSteps, StepCounter, Steps } from './steps';
 import { GateRun } from './workspaceGate';
 
 export const BOUNDARY_SOURCE = 'harn.boundaries';
@@ -40,17 +41,29 @@ export function gateRunDiagnosticList(
   skip: (finding: Finding) => boolean = () => false,
 ): Array<{ path: string; diagnostic: WorkbenchDiagnostic }> {
   const out: Array<{ path: string; diagnostic: WorkbenchDiagnostic }> = [];
+  runSteps(gateRunDiagnosticSteps(run, readFile, skip, (path, diagnostic) => out.push({ path, diagnostic })));
+  return out;
+}
+
+/** gateRunDiagnosticList in steps (steps.ts), each diagnostic handed to `visit` as it is made. */
+export function* gateRunDiagnosticSteps(
+  run: GateRun,
+  readFile: (relative: string) => string | undefined,
+  skip: (finding: Finding) => boolean,
+  visit: (path: string, diagnostic: WorkbenchDiagnostic) => void,
+): Steps<void> {
   const indexes = new Map<string, LineIndex | undefined>();
+  const step = new StepCounter();
   for (const finding of run.result.findings) {
+    if (step.tick()) yield;
     if (skip(finding)) continue;
     const where = finding.location.path;
     if (!indexes.has(where)) {
       const text = readFile(where);
       indexes.set(where, text === undefined ? undefined : new LineIndex(text));
     }
-    for (const diagnostic of findingDiagnostics(finding, indexes.get(where))) out.push({ path: where, diagnostic });
+    for (const diagnostic of findingDiagnostics(finding, indexes.get(where))) visit(where, diagnostic);
   }
-  return out;
 }
 
 /** gateRunDiagnosticList grouped per file (files in the order of their first finding). */

@@ -247,6 +247,18 @@ function nextBrace(code: RustToken[], i: number, limit: number): number | undefi
   return undefined;
 }
 
+/** The index of the first token starting at or after `offset` (tokens are in text order). */
+function firstTokenFrom(tokens: readonly RustToken[], offset: number): number {
+  let low = 0;
+  let high = tokens.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((tokens[mid]?.start ?? Infinity) < offset) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 function isDocComment(token: RustToken): boolean {
   if (token.kind !== 'comment') return false;
   const v = token.value;
@@ -279,7 +291,12 @@ function locate(text: string, funnel: Funnel): Located | undefined {
     if (before === undefined || first === undefined) return false;
     const from = before.end;
     const to = first.start;
-    if (all.some((t) => t.start >= from && t.start < to && isDocComment(t))) return true;
+    // Tokens are in order: look only between the two (a scan of all of them per item is quadratic).
+    for (let i = firstTokenFrom(all, from); i < all.length; i++) {
+      const t = all[i];
+      if (t === undefined || t.start >= to) break;
+      if (isDocComment(t)) return true;
+    }
     // `#[doc = "…"]`
     for (let i = item.first; isPunct(code[i], '#') && isPunct(code[i + 1], '['); i = (matching(code, i + 1) ?? item.last) + 1) {
       if (isIdent(code[i + 2], 'doc')) return true;
@@ -296,8 +313,8 @@ function locate(text: string, funnel: Funnel): Located | undefined {
     const f = membersNamed(code, body, 'fn', 'as_str');
     const c = membersNamed(code, body, 'const', 'ALL');
     if (!f || !c) return undefined;
-    fns.push(...f.map((at) => ({ at, body })));
-    consts.push(...c);
+    for (const at of f) fns.push({ at, body });
+    for (const at of c) consts.push(at);
   }
   const fn = fns.length === 1 ? fns[0] : undefined;
   if (fn === undefined || consts.length > 1) return undefined;
@@ -373,15 +390,19 @@ function armsOf(code: RustToken[], funnel: Funnel, open: number, close: number):
     if (next === undefined) return undefined;
     i = next;
   }
+  // Token indexes by offset, and each literal's earliest variant, built once (not searched per arm).
+  const tokenAt = new Map<number, number>();
+  code.forEach((t, i) => tokenAt.set(t.start, i));
+  const earliestVariant = new Map<number, number>();
+  for (const a of funnel.arms) earliestVariant.set(a.wireRange.start, Math.min(earliestVariant.get(a.wireRange.start) ?? Infinity, a.variantRange.start));
   const items: ListItem[] = [];
   for (const start of literals) {
-    const literal = code.findIndex((t) => t.start === start);
+    const literal = tokenAt.get(start) ?? -1;
     if (literal < 0 || !topLevel.has(literal)) return undefined;
     const after = code[literal + 1];
     if (!(isPunct(after, ',') || literal + 1 === close)) return undefined;
     // The pattern's first token: the earliest variant of this arm, back to the start of its path.
-    const variants = funnel.arms.filter((a) => a.wireRange.start === start).map((a) => a.variantRange.start);
-    let first = code.findIndex((t) => t.start === Math.min(...variants));
+    let first = tokenAt.get(earliestVariant.get(start) ?? -1) ?? -1;
     if (first < 0) return undefined;
     while (first >= 2 && isPunct(code[first - 1], '::') && isIdent(code[first - 2])) first -= 2;
     if (!topLevel.has(first)) return undefined;

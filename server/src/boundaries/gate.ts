@@ -3,6 +3,8 @@
 // finding belongs in the editor (the registry entry, anchor or test string; the `.harn` id; the
 // `BoundaryId::X` token).
 
+import { MAX_DIAGNOSTICS_PER_FILE } from '../diagnosticCap';
+import { runSteps, StepCounter, Steps } from './steps';
 import { Funnel, FunnelArm, FindingKind, Registry, BoundarySite, TextRange, LocatedString, BoundaryEntry } from './types';
 
 export interface GateInput {
@@ -50,7 +52,16 @@ function entryRange(entry: BoundaryEntry): TextRange {
 }
 
 export function evaluateGate(input: GateInput): GateResult {
+  return runSteps(evaluateGateSteps(input));
+}
+
+/**
+ * evaluateGate in steps (steps.ts), yielding every STEP_BATCH entries, arms, sites or findings. Linear in the
+ * registry, the funnel and the sites: the sites are indexed by id once, the enum's variants by name once.
+ */
+export function* evaluateGateSteps(input: GateInput): Steps<GateResult> {
   const { registry, funnel, registryPath, funnelPath } = input;
+  const step = new StepCounter();
   const findings: Finding[] = [];
   const result = (refused: boolean): GateResult => ({
     findings,
@@ -79,6 +90,7 @@ export function evaluateGate(input: GateInput): GateResult {
   // Schema problems come first, except a [[boundary]] entry's missing or empty id, which upstream reports
   // itself (below). An [[audited]] entry's missing id is kept: upstream has no finding for it.
   for (const p of registry.problems) {
+    if (step.tick()) yield;
     if (/^a \[\[boundary\]\] entry has (no|an empty) `id`$/.test(p.message)) continue;
     findings.push({ kind: 'invalid_entry', id: p.id ?? '', path: registryPath, message: p.message, location: at(registryPath, p.range) });
   }
@@ -86,6 +98,7 @@ export function evaluateGate(input: GateInput): GateResult {
   // registered_ids: blank and duplicate ids.
   const registered = new Map<string, BoundaryEntry>();
   for (const entry of registry.boundaries) {
+    if (step.tick()) yield;
     const id = entry.id?.value ?? '';
     if (id === '') {
       findings.push({ kind: 'invalid_entry', id: '', path: registryPath, message: 'a [[boundary]] entry has no `id`', location: at(registryPath, entry.headerRange) });
@@ -102,7 +115,11 @@ export function evaluateGate(input: GateInput): GateResult {
   const enumIds = new Set<string>();
   const byVariant = new Map<string, FunnelArm>();
   for (const arm of funnel.arms) byVariant.set(arm.variant, arm);
-  for (const arm of [...byVariant.values()].sort((a, b) => compareCodePoints(a.variant, b.variant))) {
+  // The first declaration of each variant name (as a search of the list would find it).
+  const declared = new Map<string, TextRange>();
+  for (const v of funnel.enumVariants) if (!declared.has(v.name)) declared.set(v.name, v.range);
+  for (const arm of sortByCodePoints([...byVariant.values()], (a) => a.variant)) {
+    if (step.tick()) yield;
     enumIds.add(arm.wire);
     if (!registered.has(arm.wire)) {
       findings.push({
@@ -111,26 +128,38 @@ export function evaluateGate(input: GateInput): GateResult {
         path: funnelPath,
         message: `BoundaryId::${arm.variant} has no [[boundary]] entry`,
         // On the enum variant where it is declared, else on its `as_str` arm.
-        location: at(funnelPath, funnel.enumVariants.find((v) => v.name === arm.variant)?.range ?? arm.variantRange),
+        location: at(funnelPath, declared.get(arm.variant) ?? arm.variantRange),
       });
     }
   }
-  for (const [id, entry] of [...registered].sort(([a], [b]) => compareCodePoints(a, b))) {
+  for (const [id, entry] of sortByCodePoints([...registered], ([id]) => id)) {
+    if (step.tick()) yield;
     if (!enumIds.has(id)) {
       findings.push({ kind: 'orphan_entry', id, path: registryPath, message: 'no BoundaryId variant maps to this id', location: at(registryPath, entryRange(entry)) });
     }
   }
 
-  // Rules 2, 3 and 5, per entry (duplicates included, as upstream).
+  // Rules 2, 3 and 5, per entry (duplicates included, as upstream), with each id's live sites by path.
+  const live = new Map<string, Map<string, BoundarySite[]>>();
+  for (const site of input.sites) {
+    if (step.tick()) yield;
+    let byPath = live.get(site.id);
+    if (!byPath) live.set(site.id, (byPath = new Map<string, BoundarySite[]>()));
+    const list = byPath.get(site.path);
+    if (list) list.push(site);
+    else byPath.set(site.path, [site]);
+  }
   for (const entry of registry.boundaries) {
+    if (step.tick()) yield;
     const id = entry.id?.value ?? '';
     if (id === '') continue;
-    anchorFindings(input, entry, id, findings);
+    anchorFindings(input, entry, id, live.get(id), findings);
     testFindings(input, entry, id, findings);
   }
 
   // Rule 4: a site naming an id nobody registered.
   for (const [key, group] of groupSites(input.sites)) {
+    if (step.tick()) yield;
     const [path, id] = splitKey(key);
     if (registered.has(id)) continue;
     findings.push({
@@ -142,7 +171,7 @@ export function evaluateGate(input: GateInput): GateResult {
     });
   }
 
-  auditedFindings(input, findings);
+  yield* auditedFindings(input, findings, step);
   return result(false);
 }
 
@@ -158,6 +187,21 @@ export function compareCodePoints(a: string, b: string): number {
   }
   return a.length - b.length;
 }
+
+/**
+ * Sorts by compareCodePoints of a key. Without surrogates (the usual case) code point order is the order of
+ * UTF-16 code units, which the engine compares natively and much faster.
+ */
+function sortByCodePoints<T>(items: T[], key: (item: T) => string): T[] {
+  if (items.some((item) => SURROGATE.test(key(item)))) return items.sort((a, b) => compareCodePoints(key(a), key(b)));
+  return items.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 const KEY_SEPARATOR = '\u0000';
 const splitKey = (key: string): [string, string] => key.split(KEY_SEPARATOR) as [string, string];
@@ -182,7 +226,7 @@ function refusedFinding(input: GateInput, located: LocatedString, id: string, fi
   return true;
 }
 
-function anchorFindings(input: GateInput, entry: BoundaryEntry, id: string, findings: Finding[]): void {
+function anchorFindings(input: GateInput, entry: BoundaryEntry, id: string, live: ReadonlyMap<string, BoundarySite[]> | undefined, findings: Finding[]): void {
   const { registryPath } = input;
   if (entry.anchors.length === 0) {
     findings.push({ kind: 'no_anchor', id, path: registryPath, message: 'entry declares no `anchors`', location: at(registryPath, entry.anchorsRange ?? entryRange(entry)) });
@@ -195,17 +239,10 @@ function anchorFindings(input: GateInput, entry: BoundaryEntry, id: string, find
       findings.push({ kind: 'missing_anchor', id, path: anchor.value, message: 'anchor file does not exist', location: at(registryPath, anchor.range) });
     }
   }
-  const live = new Map<string, BoundarySite[]>();
-  for (const site of input.sites) {
-    if (site.id !== id) continue;
-    const list = live.get(site.path);
-    if (list) list.push(site);
-    else live.set(site.path, [site]);
-  }
-  if (live.size === 0) {
+  if (live === undefined || live.size === 0) {
     findings.push({ kind: 'stale_entry', id, path: registryPath, message: 'no file constructs this boundary any more', location: at(registryPath, entryRange(entry)) });
   }
-  for (const [path, sites] of [...live].sort(([x], [y]) => compareCodePoints(x, y))) {
+  for (const [path, sites] of [...(live ?? [])].sort(([x], [y]) => compareCodePoints(x, y))) {
     if (anchorSet.has(path)) continue;
     findings.push({
       kind: 'unregistered_site',
@@ -234,8 +271,9 @@ function testFindings(input: GateInput, entry: BoundaryEntry, id: string, findin
   }
 }
 
-function auditedFindings(input: GateInput, findings: Finding[]): void {
+function* auditedFindings(input: GateInput, findings: Finding[], step: StepCounter): Steps<void> {
   for (const entry of input.registry.audited) {
+    if (step.tick()) yield;
     const id = entry.id?.value ?? '';
     const marker = entry.marker?.value ?? '';
     for (const anchor of entry.anchors) {
@@ -255,12 +293,18 @@ function auditedFindings(input: GateInput, findings: Finding[]): void {
   }
 }
 
-/** The registered ids closest to `id` by edit distance (at most a third of its length), closest first. */
+/**
+ * The registered ids closest to `id` by edit distance (at most a third of its length), closest first. Each
+ * candidate costs little beyond the budget: one whose length alone differs by more is skipped, and a distance
+ * stops being computed once every way through it exceeds the budget (a 50,000-entry registry is scanned per
+ * unknown id as you type).
+ */
 export function closestIds(id: string, candidates: Iterable<string>, limit = 3): string[] {
   const scored: { candidate: string; distance: number }[] = [];
   const budget = Math.max(2, Math.floor(id.length / 3));
   for (const candidate of candidates) {
-    const distance = editDistance(id, candidate);
+    if (Math.abs(candidate.length - id.length) > budget) continue;
+    const distance = editDistanceWithin(id, candidate, budget);
     if (distance > 0 && distance <= budget) scored.push({ candidate, distance });
   }
   return scored
@@ -269,17 +313,23 @@ export function closestIds(id: string, candidates: Iterable<string>, limit = 3):
     .map((s) => s.candidate);
 }
 
-function editDistance(a: string, b: string): number {
+/** The edit distance of a and b when it is at most `budget`, else some number above it. */
+function editDistanceWithin(a: string, b: string, budget: number): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     // Every index read is in [0, b.length]; the fallbacks are never used.
     let diagonal = row[0] ?? 0;
     row[0] = i;
+    let best = i;
     for (let j = 1; j <= b.length; j++) {
       const above = row[j] ?? 0;
-      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const cell = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row[j] = cell;
+      if (cell < best) best = cell;
       diagonal = above;
     }
+    // Distances never decrease down the rows: past the budget here, past it at the end.
+    if (best > budget) return budget + 1;
   }
   return row[b.length] ?? 0;
 }
@@ -288,13 +338,22 @@ function editDistance(a: string, b: string): number {
  * Upstream's text output: the OK line, or the failure header and one line per finding, or — when the gate
  * could not run (unparsable registry, vacuous funnel, missing or refused file) — upstream's `::error::` line.
  */
-export function renderGateText(result: GateResult, registryPath: string): string {
+export function renderGateText(result: GateResult, registryPath: string, perFile = MAX_DIAGNOSTICS_PER_FILE): string {
   if (result.refused) return result.findings.map((f) => `::error::${f.message}`).join('\n');
   if (result.findings.length === 0) {
     return `loud-boundary registry OK (${result.boundaryCount} funnelled boundary(ies), ${result.auditedCount} audited)`;
   }
   const lines = [`::error::loud-boundary registry failed (${result.findings.length} finding(s)):`];
-  for (const f of result.findings) lines.push(`  [${f.kind}] ${f.id} @ ${f.path}: ${f.message}`);
+  // Bounded as every report is (diagnosticCap.ts): at most `perFile` lines per file where findings are shown.
+  const listed = new Map<string, number>();
+  for (const f of result.findings) {
+    const n = listed.get(f.location.path) ?? 0;
+    listed.set(f.location.path, n + 1);
+    if (n < perFile) lines.push(`  [${f.kind}] ${f.id} @ ${f.path}: ${f.message}`);
+  }
+  for (const [where, n] of listed) {
+    if (n > perFile) lines.push(`  … ${n - perFile} more finding(s) in ${where} not shown (at most ${perFile} are listed per file)`);
+  }
   lines.push(
     `hint: a boundary that can drop model output must report through crate::boundary::BoundaryFailure and be listed in ${registryPath}. See the header of that file for the checklist.`,
   );

@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { ParseError, parseTOML, type AST } from 'toml-eslint-parser';
+import { runSteps, StepCounter, Steps } from './steps';
 import type { AuditedEntry, BoundaryEntry, LocatedString, Registry, RegistryProblem, TextRange } from './types';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -373,11 +374,10 @@ function locatedAnchors(kv: AST.TOMLKeyValue | undefined): { anchors: LocatedStr
   return { anchors, anchorsRange: range(kv.range) };
 }
 
-/** Parses the registry. Never throws: a syntax error or schema violation becomes a RegistryProblem. */
-export function parseRegistry(text: string): Registry {
-  let ast: AST.TOMLProgram;
+/** The text parsed whole: its syntax tree, or the registry reporting its syntax error. */
+function parseAst(text: string): AST.TOMLProgram | Registry {
   try {
-    ast = parseTomlAst(text);
+    return parseTomlAst(text);
   } catch (e) {
     // Anything the parser throws is reported, never thrown: a parse error at its index, anything else at 0.
     const index = isSyntaxError(e) ? e.index : 0;
@@ -395,8 +395,10 @@ export function parseRegistry(text: string): Registry {
       problems: [{ code: 'toml_syntax', message: `TOML syntax error: ${reason}`, range: { start, end } }],
     };
   }
+}
 
-  const registry: Registry = { parsed: true, boundaries: [], audited: [], problems: [] };
+/** Reads the tables of a parsed text into `registry` (offsets into `text`). */
+function readTables(text: string, ast: AST.TOMLProgram, registry: Registry): void {
   const problems = registry.problems;
   for (const node of ast.body[0].body) {
     if (node.type === 'TOMLKeyValue') {
@@ -456,7 +458,199 @@ export function parseRegistry(text: string): Registry {
       registry.audited.push(entry);
     }
   }
+}
+
+/** The registry parsed whole (the reference for parseRegistrySteps, and its fallback). */
+export function parseRegistryWhole(text: string): Registry {
+  const ast = parseAst(text);
+  if (!('type' in ast)) return ast;
+  const registry: Registry = { parsed: true, boundaries: [], audited: [], problems: [] };
+  readTables(text, ast, registry);
   return registry;
+}
+
+/** Parses the registry. Never throws: a syntax error or schema violation becomes a RegistryProblem. */
+export function parseRegistry(text: string, cache?: RegistryCache): Registry {
+  return runSteps(parseRegistrySteps(text, cache));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Parsing one entry at a time.
+//
+// A registry is mostly a run of `[[boundary]]` and `[[audited]]` tables. Parsed whole, 50,000 of them make one
+// syntax tree of about a gigabyte and take seconds of garbage collection; parsed one table at a time the work is
+// linear, yields between tables (steps.ts), and an edit re-parses only the table it touched (RegistryCache).
+// Splitting must not change the result, so the text is parsed whole instead when:
+// - a line that opens a table other than a plain `[[boundary]]` / `[[audited]]` header (a sub-table such as
+//   `[boundary.x]`, a quoted or spaced header, a nested array on its own line) follows the first entry;
+// - the text before the first entry names `boundary` or `audited` itself (a key or a table): that clashes with
+//   the entries in a way only the whole text shows;
+// - any piece fails to parse. A header line taken for one though it sits inside a multi-line string or array
+//   leaves the piece before it unterminated, so a wrong split always ends here; the whole parse then reports
+//   the error where and as it is.
+
+/** What each piece's text held at the last parse, and where it was (its offsets are into that text). */
+export interface RegistryCache {
+  pieces: Map<string, { offset: number; part: Registry }>;
+}
+
+const ENTRY_HEADER = /^[ \t]*\[\[(?:boundary|audited)\]\][ \t]*(?:#[^\n]*)?\r?$/;
+
+/** parseRegistry in steps, yielding every STEP_BATCH entries; `cache` is read and replaced (see RegistryCache). */
+export function* parseRegistrySteps(text: string, cache?: RegistryCache): Steps<Registry> {
+  const starts = yield* entryStarts(text);
+  if (starts === undefined || starts.length === 0) return parseRegistryWhole(text);
+  const prefix = parseAst(text.slice(0, starts[0] ?? 0));
+  if (!('type' in prefix) || namesASection(prefix)) return parseRegistryWhole(text);
+  const registry: Registry = { parsed: true, boundaries: [], audited: [], problems: [] };
+  readTables(text, prefix, registry);
+  const previous = cache?.pieces;
+  const pieces: RegistryCache['pieces'] = new Map();
+  // A piece is parsed in about 50 µs: yield every few.
+  const step = new StepCounter(4);
+  for (let i = 0; i < starts.length; i++) {
+    if (step.tick()) yield;
+    const from = starts[i] ?? 0;
+    const piece = text.slice(from, starts[i + 1] ?? text.length);
+    let known = pieces.get(piece) ?? previous?.get(piece);
+    if (known === undefined) {
+      const ast = parseAst(piece);
+      if (!('type' in ast)) return parseRegistryWhole(text);
+      const part: Registry = { parsed: true, boundaries: [], audited: [], problems: [] };
+      readTables(piece, ast, part);
+      known = { offset: 0, part };
+    }
+    // Entries are shared with the cache (and never changed): moved only when their piece moved.
+    const part = known.offset === from ? known.part : shiftRegistry(known.part, from - known.offset);
+    if (!pieces.has(piece)) pieces.set(piece, { offset: from, part });
+    for (const entry of part.boundaries) registry.boundaries.push(entry);
+    for (const entry of part.audited) registry.audited.push(entry);
+    for (const problem of part.problems) registry.problems.push(problem);
+  }
+  if (cache) cache.pieces = pieces;
+  return registry;
+}
+
+/**
+ * The offsets of the lines holding a plain entry header, outside multi-line strings; undefined when another
+ * table header follows the first entry (then the text is parsed whole).
+ */
+function* entryStarts(text: string): Steps<number[] | undefined> {
+  const starts: number[] = [];
+  let open: MultiLine = undefined;
+  const step = new StepCounter();
+  for (let pos = 0; pos < text.length;) {
+    if (step.tick()) yield;
+    let end = text.indexOf('\n', pos);
+    if (end < 0) end = text.length;
+    if (open === undefined) {
+      let i = pos;
+      while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+      if (text.charCodeAt(i) === 91 /* [ */) {
+        if (ENTRY_HEADER.test(text.slice(pos, end))) starts.push(pos);
+        else if (starts.length > 0) return undefined;
+      }
+    }
+    open = multiLineAfter(text, pos, end, open);
+    pos = end + 1;
+  }
+  return starts;
+}
+
+type MultiLine = '"""' | "'''" | undefined;
+
+/** Whether a multi-line string is open after text[from, to) (one line), given whether one was open before. */
+function multiLineAfter(text: string, from: number, to: number, open: MultiLine): MultiLine {
+  let i = from;
+  while (i < to) {
+    if (open !== undefined) {
+      const close = open === '"""' ? closingBasic(text, i, to) : text.indexOf(open, i);
+      if (close < 0 || close >= to) return open;
+      i = close + 3;
+      // Up to two more quotes belong to the string (`""""` ends with a quote inside).
+      for (let extra = 0; extra < 2 && text.startsWith(open.charAt(0), i); extra++) i++;
+      open = undefined;
+      continue;
+    }
+    const c = text.charCodeAt(i);
+    if (c === 35 /* # */) return undefined;
+    if (text.startsWith('"""', i)) {
+      open = '"""';
+      i += 3;
+    } else if (text.startsWith("'''", i)) {
+      open = "'''";
+      i += 3;
+    } else if (c === 34 /* " */) {
+      i++;
+      while (i < to && text.charCodeAt(i) !== 34) i += text.charCodeAt(i) === 92 /* \ */ ? 2 : 1;
+      i++;
+    } else if (c === 39 /* ' */) {
+      const close = text.indexOf("'", i + 1);
+      i = close < 0 || close >= to ? to : close + 1;
+    } else {
+      i++;
+    }
+  }
+  return open;
+}
+
+/** The offset of the `"""` closing a multi-line basic string at or after `i` (escapes skipped), or -1. */
+function closingBasic(text: string, i: number, to: number): number {
+  for (; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \ */) i++;
+    else if (c === 34 && text.startsWith('"""', i)) return i;
+  }
+  return -1;
+}
+
+/** Whether the text before the first entry has a key or a table named after a section. */
+function namesASection(ast: AST.TOMLProgram): boolean {
+  const sections: readonly unknown[] = SECTIONS;
+  return ast.body[0].body.some((node) => sections.includes(node.type === 'TOMLKeyValue' ? keyHeadName(node.key) : node.resolvedKey[0]));
+}
+
+// An entry of a piece moved to the piece's offset in the text: every range of an entry is listed here.
+const shiftRange = (r: TextRange, by: number): TextRange => ({ start: r.start + by, end: r.end + by });
+const shiftString = (s: LocatedString | undefined, by: number): LocatedString | undefined => s && { value: s.value, range: shiftRange(s.range, by) };
+
+function shiftRegistry(r: Registry, by: number): Registry {
+  return {
+    parsed: r.parsed,
+    boundaries: r.boundaries.map((e) => shiftBoundary(e, by)),
+    audited: r.audited.map((e) => shiftAudited(e, by)),
+    problems: r.problems.map((p) => ({ ...p, range: shiftRange(p.range, by) })),
+  };
+}
+
+function shiftBoundary(e: BoundaryEntry, by: number): BoundaryEntry {
+  return {
+    ...e,
+    id: shiftString(e.id, by),
+    title: shiftString(e.title, by),
+    drops: shiftString(e.drops, by),
+    event: shiftString(e.event, by),
+    anchors: e.anchors.map((a) => ({ value: a.value, range: shiftRange(a.range, by) })),
+    anchorsRange: e.anchorsRange && shiftRange(e.anchorsRange, by),
+    test: shiftString(e.test, by),
+    notes: shiftString(e.notes, by),
+    headerRange: shiftRange(e.headerRange, by),
+    range: shiftRange(e.range, by),
+  };
+}
+
+function shiftAudited(e: AuditedEntry, by: number): AuditedEntry {
+  return {
+    ...e,
+    id: shiftString(e.id, by),
+    title: shiftString(e.title, by),
+    event: shiftString(e.event, by),
+    anchors: e.anchors.map((a) => ({ value: a.value, range: shiftRange(a.range, by) })),
+    anchorsRange: e.anchorsRange && shiftRange(e.anchorsRange, by),
+    marker: shiftString(e.marker, by),
+    headerRange: shiftRange(e.headerRange, by),
+    range: shiftRange(e.range, by),
+  };
 }
 
 /** What the registry says of a boundary id: for boundary_failure rows, their hovers and messages. */

@@ -11,10 +11,11 @@ import { LineIndex } from '../text/lineIndex';
 import { decodeUtf8, InvalidUtf8 } from '../text/utf8';
 import { walkFiles } from '../workspace/fileWalk';
 import { isRegularFile, readFileBytesSync } from '../workspace/files';
-import { evaluateGate, Finding, GateFindingKind, GateResult } from './gate';
+import { evaluateGateSteps, Finding, GateFindingKind, GateResult } from './gate';
 import { HarnBoundaryScan, scanHarnBoundaries } from './harnSites';
-import { parseRegistry } from './registry';
+import { parseRegistry, parseRegistrySteps, RegistryCache } from './registry';
 import { isExemptSite, parseFunnel, scanRustMentions } from './rust';
+import { runSteps, StepCounter, Steps } from './steps';
 import { BoundarySite, Funnel, Registry, RustMention, TextRange } from './types';
 
 export interface GateSettings {
@@ -98,6 +99,8 @@ export class BoundaryGateWorkspace {
   /** Why a file that exists was not read (a FIFO, a folder, a device, a read error), by root-relative path. */
   private readonly diskRefusals = new Map<string, string>();
   private parsedRegistry: { text: string; registry: Registry } | undefined;
+  /** The registry's entries parsed at the last parse, so that an edit re-parses only the entry it touched. */
+  private readonly registryCache: RegistryCache = { pieces: new Map() };
   private parsedFunnel: { text: string; funnel: Funnel } | undefined;
   private lastRun: GateRun | undefined;
   private readonly notUtf8 = new Map<string, { invalid: readonly InvalidUtf8[]; lineIndex: LineIndex }>();
@@ -252,13 +255,27 @@ export class BoundaryGateWorkspace {
 
   /** The registry parsed from a text, parsed once per text (hovers and fixes ask for it on every request). */
   parseRegistryText(text: string): Registry {
-    if (this.parsedRegistry?.text !== text) this.parsedRegistry = { text, registry: parseRegistry(text) };
+    if (this.parsedRegistry?.text !== text) this.parsedRegistry = { text, registry: parseRegistry(text, this.registryCache) };
     return this.parsedRegistry.registry;
+  }
+
+  /** parseRegistryText in steps. */
+  protected *parseRegistrySteps(text: string): Steps<Registry> {
+    if (this.parsedRegistry?.text === text) return this.parsedRegistry.registry;
+    const registry = yield* parseRegistrySteps(text, this.registryCache);
+    this.parsedRegistry = { text, registry };
+    return registry;
+  }
+
+  /** The registry parsed from its current text when that parse is at hand, without parsing (undefined otherwise). */
+  parsedCurrentRegistry(): Registry | undefined {
+    const text = this.configuredText(this.settings.registryPath);
+    return text !== undefined && this.parsedRegistry?.text === text ? this.parsedRegistry.registry : undefined;
   }
 
   /** The registry as it is now (open document or disk): the last run may predate an edit. */
   currentRegistry(): Registry | undefined {
-    const text = this.readFile(this.settings.registryPath);
+    const text = this.configuredText(this.settings.registryPath);
     return text === undefined ? undefined : this.parseRegistryText(text);
   }
 
@@ -270,7 +287,16 @@ export class BoundaryGateWorkspace {
 
   /** Runs the whole gate, re-reading only what was invalidated since the last run. */
   run(): GateRun {
+    return runSteps(this.runSteps());
+  }
+
+  /**
+   * run() in steps (steps.ts), yielding every STEP_BATCH entries, files or findings: the server runs them in
+   * slices between requests and drops them when a newer run supersedes them. `last` is set when they finish.
+   */
+  *runSteps(): Steps<GateRun> {
     const { registryPath, funnelPath } = this.settings;
+    const step = new StepCounter();
     const empty = (kind: GateFindingKind, where: string, message: string, registry?: Registry): GateRun => ({
       result: {
         findings: [{ kind, id: '', path: where, message, location: { path: where, ranges: kind === 'internal_error' ? [{ start: 0, end: 0 }] : [] } }],
@@ -296,7 +322,7 @@ export class BoundaryGateWorkspace {
     // The gate cannot run without its two inputs: a failure reading either is said on it, the run refused.
     let registry: Registry;
     try {
-      registry = this.parseRegistryText(registryText);
+      registry = yield* this.parseRegistrySteps(registryText);
     } catch (error) {
       return (this.lastRun = { ...empty('internal_error', registryPath, inputFailure(registryPath, error)), failures: [{ path: registryPath, error }] });
     }
@@ -327,6 +353,7 @@ export class BoundaryGateWorkspace {
     // Rust sites first, then .harn, as upstream concatenates its two greps.
     const ordered = [...this.fileList.filter((f) => f.endsWith('.rs')), ...this.fileList.filter((f) => !f.endsWith('.rs'))];
     for (const relative of ordered) {
+      if (step.tick()) yield;
       const scan = this.scanFile(relative, referencedPaths);
       if (scan.failure !== undefined) failures.push({ path: relative, error: scan.failure });
       const exempt = isExemptSite(relative, funnelPath);
@@ -346,6 +373,7 @@ export class BoundaryGateWorkspace {
     const contents = new Map<string, string>();
     const refused = new Map<string, string>();
     for (const relative of referencedPaths) {
+      if (step.tick()) yield;
       const reason = refusalReason(this.root, relative);
       if (reason) {
         refused.set(relative, reason);
@@ -357,7 +385,7 @@ export class BoundaryGateWorkspace {
         if (file.text !== undefined) contents.set(relative, file.text);
       }
     }
-    const result = evaluateGate({ registryPath, funnelPath, registry, funnel, sites, existing, contents, refused });
+    const result = yield* evaluateGateSteps({ registryPath, funnelPath, registry, funnel, sites, existing, contents, refused });
     // First: the findings after them may follow from the sites these files could not give.
     if (failures.length) result.findings = failures.map(failureFinding).concat(result.findings);
     this.lastRun = { result, registry, funnel, allSites, gateSites: sites, scannedFiles: ordered.length, failures };

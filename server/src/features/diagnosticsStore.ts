@@ -1,8 +1,13 @@
 // One place that publishes diagnostics: each producer (a provider's live checks, the gate's workspace
 // findings, files validated from disk) owns a bucket per document, and a document's published list is
-// the union of its buckets.
+// the union of its buckets — capped here, the editor's one place for it (diagnosticCap.ts): each bucket
+// when it is set, the union when it is published, so a document never shows more than
+// MAX_DIAGNOSTICS_PER_FILE diagnostics (errors kept before warnings, across buckets) and one note.
 
-import { Connection, Diagnostic } from 'vscode-languageserver';
+import { Connection, Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
+import { capNoteDiagnostic, CapView, DiagnosticCap } from '../diagnosticCap';
+import { Severity } from '../diagnostics';
+import { toLspDiagnostic } from '../providers/convert';
 
 /** A provider's name, or the name of a workspace-wide producer (`gate`). */
 export type Bucket = string;
@@ -10,13 +15,13 @@ export type Bucket = string;
 export class DiagnosticsStore {
   private readonly byUri = new Map<string, Map<Bucket, Diagnostic[]>>();
 
-  constructor(private readonly connection: Connection) {}
+  constructor(private readonly connection: Pick<Connection, 'sendDiagnostics'>) {}
 
   /** Replaces one bucket of one document and publishes the document. */
   set(uri: string, bucket: Bucket, diagnostics: Diagnostic[], version?: number): void {
     let buckets = this.byUri.get(uri);
     if (!buckets) this.byUri.set(uri, (buckets = new Map<Bucket, Diagnostic[]>()));
-    buckets.set(bucket, diagnostics);
+    buckets.set(bucket, capped(diagnostics));
     this.publish(uri, version);
   }
 
@@ -24,7 +29,7 @@ export class DiagnosticsStore {
   setBuckets(uri: string, next: ReadonlyMap<Bucket, Diagnostic[]>, version?: number): void {
     let buckets = this.byUri.get(uri);
     if (!buckets) this.byUri.set(uri, (buckets = new Map<Bucket, Diagnostic[]>()));
-    for (const [bucket, diagnostics] of next) buckets.set(bucket, diagnostics);
+    for (const [bucket, diagnostics] of next) buckets.set(bucket, capped(diagnostics));
     this.publish(uri, version);
   }
 
@@ -51,8 +56,40 @@ export class DiagnosticsStore {
   }
 
   private publish(uri: string, version?: number): void {
-    const all: Diagnostic[] = [];
-    for (const list of this.byUri.get(uri)?.values() ?? []) all.push(...list);
+    const all = capped(flatten(this.byUri.get(uri)?.values() ?? []));
     void this.connection.sendDiagnostics(version === undefined ? { uri, diagnostics: all } : { uri, version, diagnostics: all });
   }
+}
+
+const SEVERITY_NAMES: Record<DiagnosticSeverity, Severity> = {
+  [DiagnosticSeverity.Error]: 'error',
+  [DiagnosticSeverity.Warning]: 'warning',
+  [DiagnosticSeverity.Information]: 'information',
+  [DiagnosticSeverity.Hint]: 'hint',
+};
+
+/** The items of several lists in turn (never spread: a list may hold a million). */
+function* flatten<T>(lists: Iterable<readonly T[]>): Generator<T> {
+  for (const list of lists) yield* list;
+}
+
+/** An LSP diagnostic as the cap sees it (no severity: an error, as clients show it). */
+function capView(d: Diagnostic): CapView {
+  return {
+    severity: d.severity === undefined ? 'error' : SEVERITY_NAMES[d.severity],
+    line: d.range.start.line,
+    character: d.range.start.character,
+    code: d.code,
+    data: d.data,
+  };
+}
+
+/** At most MAX_DIAGNOSTICS_PER_FILE of them, in their order, then the note counting the rest (diagnosticCap.ts). */
+function capped(diagnostics: Iterable<Diagnostic>): Diagnostic[] {
+  const cap = new DiagnosticCap(capView);
+  cap.addAll(diagnostics);
+  const result = cap.finish();
+  const note = capNoteDiagnostic(result);
+  if (note !== undefined) result.kept.push(toLspDiagnostic(note));
+  return result.kept;
 }

@@ -1,7 +1,7 @@
 // One parsed Harn document and what is derived from it, computed once per text and on demand.
 
 import { LineIndex } from '../text/lineIndex';
-import { outline, OutlineSymbol } from './outline';
+import { cappedOutline, Outline, OutlineSymbol } from './outline';
 import { parse, ParseResult } from './parser';
 import { buildScopes, FileScopes } from './scope';
 import { Token, TokenKind } from './tokens';
@@ -10,7 +10,7 @@ export class HarnAnalysis {
   readonly lineIndex: LineIndex;
   readonly parsed: ParseResult;
   private scopesCache: FileScopes | undefined;
-  private outlineCache: OutlineSymbol[] | undefined;
+  private outlineCache: Outline | undefined;
 
   constructor(readonly text: string) {
     this.lineIndex = new LineIndex(text);
@@ -25,8 +25,13 @@ export class HarnAnalysis {
     return (this.scopesCache ??= buildScopes(this.parsed.file));
   }
 
+  /** The outline's first MAX_OUTLINE_SYMBOLS symbols (see cappedOutline; `cappedOutline` says how many more). */
   get outline(): OutlineSymbol[] {
-    return (this.outlineCache ??= outline(this.parsed.file, this.text));
+    return this.cappedOutline.symbols;
+  }
+
+  get cappedOutline(): Outline {
+    return (this.outlineCache ??= cappedOutline(this.parsed.file, this.text));
   }
 
   /** The token covering `offset`, or the one ending right at it (a cursor just after a word). */

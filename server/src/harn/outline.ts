@@ -1,6 +1,7 @@
 // The hierarchical outline of a Harn file: declarations with their members, in source order.
 // Pure: AST in, plain data (offsets) out.
 
+import { MAX_OUTLINE_SYMBOLS, SymbolBudget } from '../outlineCap';
 import * as A from './ast';
 
 export type OutlineKind =
@@ -32,134 +33,151 @@ export interface OutlineSymbol {
   children: OutlineSymbol[];
 }
 
-export function outline(file: A.SourceFile, source: string): OutlineSymbol[] {
-  const out: OutlineSymbol[] = [];
-  for (const stmt of file.statements) collectStatement(stmt, source, out, true);
-  return out;
+/** An outline capped at MAX_OUTLINE_SYMBOLS (outlineCap.ts): the first symbols, and how many more there were. */
+export interface Outline {
+  symbols: OutlineSymbol[];
+  omitted: number;
+  /** The offset of the first symbol left out. */
+  firstOmitted: number | undefined;
 }
 
-function symbol(
-  name: A.Name | undefined,
-  fallback: string,
-  kind: OutlineKind,
-  node: A.NodeBase,
-  detail: string,
-  children: OutlineSymbol[] = [],
-): OutlineSymbol {
+/**
+ * The outline, at most `max` symbols in document order (a parent before its children); the rest are only
+ * counted, so a 20 MB file of declarations holds a few thousand symbols, not a million. Names and details are
+ * short whatever the source: a detail is cut from at most a few hundred characters of it.
+ */
+export function cappedOutline(file: A.SourceFile, source: string, max = MAX_OUTLINE_SYMBOLS): Outline {
+  const ctx: Ctx = { source, budget: new SymbolBudget(max) };
+  const symbols: OutlineSymbol[] = [];
+  for (const stmt of file.statements) collectStatement(stmt, ctx, symbols, true);
+  return { symbols, omitted: ctx.budget.omitted, firstOmitted: ctx.budget.firstOmitted };
+}
+
+export function outline(file: A.SourceFile, source: string): OutlineSymbol[] {
+  return cappedOutline(file, source).symbols;
+}
+
+interface Ctx {
+  source: string;
+  budget: SymbolBudget;
+}
+
+/** Adds the symbol `make` builds to `into` when the budget keeps it (returned, for its children); else counts it. */
+function add(ctx: Ctx, into: OutlineSymbol[] | undefined, node: A.NodeBase, make: () => OutlineSymbol): OutlineSymbol | undefined {
+  // A parent left out leaves its children out too (the budget is spent): they are only counted.
+  if (!ctx.budget.take(node.start) || into === undefined) return undefined;
+  const made = make();
+  into.push(made);
+  return made;
+}
+
+function symbol(name: A.Name | undefined, fallback: string, kind: OutlineKind, node: A.NodeBase, detail: string): OutlineSymbol {
   const selection = name ?? node;
   return {
-    name: name?.text ?? fallback,
-    detail,
+    name: truncate(name?.text ?? fallback, NAME_MAX),
+    detail: truncate(detail),
     kind,
     start: node.start,
     end: Math.max(node.end, selection.end),
     selectionStart: selection.start,
     selectionEnd: name ? name.end : Math.min(node.end, node.start + 1),
-    children,
+    children: [],
   };
 }
 
+const NAME_MAX = 120;
+const DETAIL_MAX = 80;
+
+/** Source text for a detail, whitespace collapsed, read from at most a few times DETAIL_MAX characters. */
+function snippet(source: string, start: number, end: number): string {
+  const cut = Math.min(end, start + 4 * DETAIL_MAX);
+  const text = source.slice(start, cut).replace(/\s+/g, ' ');
+  return cut < end ? `${text}…` : text;
+}
+
 function paramsText(params: A.Param[], source: string): string {
-  return `(${params.map((p) => source.slice(p.start, p.end).replace(/\s+/g, ' ')).join(', ')})`;
+  let out = '(';
+  for (const [i, p] of params.entries()) {
+    if (out.length > DETAIL_MAX) return `${out}…)`;
+    out += (i > 0 ? ', ' : '') + snippet(source, p.start, p.end);
+  }
+  return `${out})`;
 }
 
 function typeText(type: A.TypeExpr | undefined, source: string): string {
-  return type ? source.slice(type.start, type.end).replace(/\s+/g, ' ') : '';
+  return type ? snippet(source, type.start, type.end) : '';
 }
 
-function collectStatement(stmt: A.Stmt, source: string, out: OutlineSymbol[], topLevel: boolean): void {
+function collectStatement(stmt: A.Stmt, ctx: Ctx, into: OutlineSymbol[] | undefined, topLevel: boolean): void {
+  const { source } = ctx;
   switch (stmt.kind) {
     case 'FnDecl':
-      out.push(fnSymbol(stmt, source, 'function'));
+      fnSymbol(stmt, ctx, into, 'function');
       return;
-    case 'PipelineDecl':
-      out.push(
-        symbol(
-          stmt.name,
-          '(pipeline)',
-          'pipeline',
-          stmt,
-          paramsText(stmt.params, source) + (stmt.extendsName ? ` extends ${stmt.extendsName.text}` : ''),
-          nestedIn(stmt.body, source),
-        ),
-      );
+    case 'PipelineDecl': {
+      const detail = (): string => paramsText(stmt.params, source) + (stmt.extendsName ? ` extends ${stmt.extendsName.text}` : '');
+      const made = add(ctx, into, stmt, () => symbol(stmt.name, '(pipeline)', 'pipeline', stmt, detail()));
+      nestedIn(stmt.body, ctx, made?.children);
       return;
-    case 'ToolDecl':
-      out.push(symbol(stmt.name, '(tool)', 'tool', stmt, paramsText(stmt.params, source), nestedIn(stmt.body, source)));
+    }
+    case 'ToolDecl': {
+      const made = add(ctx, into, stmt, () => symbol(stmt.name, '(tool)', 'tool', stmt, paramsText(stmt.params, source)));
+      nestedIn(stmt.body, ctx, made?.children);
       return;
-    case 'SkillDecl':
-      out.push(
-        symbol(
-          stmt.name,
-          '(skill)',
-          'skill',
-          stmt,
-          'skill',
-          stmt.entries.map((e) => symbol(e.key, e.key.text, 'field', e, '')),
-        ),
-      );
+    }
+    case 'SkillDecl': {
+      const made = add(ctx, into, stmt, () => symbol(stmt.name, '(skill)', 'skill', stmt, 'skill'));
+      for (const e of stmt.entries) add(ctx, made?.children, e, () => symbol(e.key, e.key.text, 'field', e, ''));
       return;
-    case 'EvalPackDecl':
-      out.push(symbol(stmt.name, stmt.title?.value ?? '(eval_pack)', 'evalPack', stmt, stmt.title?.value ?? 'eval_pack', nestedIn(stmt.body, source)));
+    }
+    case 'EvalPackDecl': {
+      const made = add(ctx, into, stmt, () => symbol(stmt.name, stmt.title?.value ?? '(eval_pack)', 'evalPack', stmt, stmt.title?.value ?? 'eval_pack'));
+      nestedIn(stmt.body, ctx, made?.children);
       return;
-    case 'StructDecl':
-      out.push(
-        symbol(
-          stmt.name,
-          '(struct)',
-          'struct',
-          stmt,
-          'struct',
-          stmt.fields.map((f) => symbol(f.name, f.name.text, 'field', f, (f.optional ? '?' : '') + (f.type ? `: ${typeText(f.type, source)}` : ''))),
-        ),
-      );
+    }
+    case 'StructDecl': {
+      const made = add(ctx, into, stmt, () => symbol(stmt.name, '(struct)', 'struct', stmt, 'struct'));
+      for (const f of stmt.fields) {
+        add(ctx, made?.children, f, () => symbol(f.name, f.name.text, 'field', f, (f.optional ? '?' : '') + (f.type ? `: ${typeText(f.type, source)}` : '')));
+      }
       return;
-    case 'EnumDecl':
-      out.push(
-        symbol(
-          stmt.name,
-          '(enum)',
-          'enum',
-          stmt,
-          'enum',
-          stmt.variants.map((v) => symbol(v.name, v.name.text, 'variant', v, v.params.length ? paramsText(v.params, source) : '')),
-        ),
-      );
+    }
+    case 'EnumDecl': {
+      const made = add(ctx, into, stmt, () => symbol(stmt.name, '(enum)', 'enum', stmt, 'enum'));
+      for (const v of stmt.variants)
+        add(ctx, made?.children, v, () => symbol(v.name, v.name.text, 'variant', v, v.params.length ? paramsText(v.params, source) : ''));
       return;
+    }
     case 'TypeAliasDecl':
-      out.push(symbol(stmt.name, '(type)', 'typeAlias', stmt, truncate(typeText(stmt.type, source))));
+      add(ctx, into, stmt, () => symbol(stmt.name, '(type)', 'typeAlias', stmt, typeText(stmt.type, source)));
       return;
-    case 'InterfaceDecl':
-      out.push(
-        symbol(stmt.name, '(interface)', 'interface', stmt, 'interface', [
-          ...stmt.associatedTypes.map((t) => symbol(t.name, '(type)', 'typeAlias', t, truncate(typeText(t.type, source)))),
-          ...stmt.methods.map((m) => fnSymbol(m, source, 'method')),
-        ]),
-      );
+    case 'InterfaceDecl': {
+      const made = add(ctx, into, stmt, () => symbol(stmt.name, '(interface)', 'interface', stmt, 'interface'));
+      for (const t of stmt.associatedTypes) add(ctx, made?.children, t, () => symbol(t.name, '(type)', 'typeAlias', t, typeText(t.type, source)));
+      for (const m of stmt.methods) fnSymbol(m, ctx, made?.children, 'method');
       return;
-    case 'ImplDecl':
-      out.push(
-        symbol(
-          stmt.name,
-          '(impl)',
-          'impl',
-          stmt,
-          stmt.traitName ? `impl ${stmt.traitName.text}` : 'impl',
-          stmt.methods.map((m) => fnSymbol(m, source, 'method')),
-        ),
-      );
+    }
+    case 'ImplDecl': {
+      const made = add(ctx, into, stmt, () => symbol(stmt.name, '(impl)', 'impl', stmt, stmt.traitName ? `impl ${stmt.traitName.text}` : 'impl'));
+      for (const m of stmt.methods) fnSymbol(m, ctx, made?.children, 'method');
       return;
-    case 'OverrideDecl':
-      out.push(symbol(stmt.name, '(override)', 'function', stmt, 'override ' + paramsText(stmt.params, source), nestedIn(stmt.body, source)));
+    }
+    case 'OverrideDecl': {
+      const made = add(ctx, into, stmt, () => symbol(stmt.name, '(override)', 'function', stmt, 'override ' + paramsText(stmt.params, source)));
+      nestedIn(stmt.body, ctx, made?.children);
       return;
+    }
     case 'ImportDecl':
       // `import * as ui from "…"` binds a name, like a top-level `let`; other imports bind none.
-      if (topLevel && stmt.namespace) out.push(symbol(stmt.namespace, stmt.namespace.text, 'import', stmt, stmt.path?.value ?? ''));
+      if (topLevel && stmt.namespace) {
+        const namespace = stmt.namespace;
+        add(ctx, into, stmt, () => symbol(namespace, namespace.text, 'import', stmt, stmt.path?.value ?? ''));
+      }
       return;
     case 'LetDecl':
       if (!topLevel) return;
       for (const name of boundNames(stmt.pattern)) {
-        out.push(
+        add(ctx, into, stmt, () =>
           symbol(name, name.text, stmt.keyword === 'var' ? 'variable' : 'constant', stmt, stmt.type ? typeText(stmt.type, source) : stmt.keyword),
         );
       }
@@ -169,16 +187,15 @@ function collectStatement(stmt: A.Stmt, source: string, out: OutlineSymbol[], to
   }
 }
 
-function fnSymbol(fn: A.FnDecl, source: string, kind: 'function' | 'method'): OutlineSymbol {
-  const ret = fn.returnType ? ` -> ${typeText(fn.returnType, source)}` : '';
-  return symbol(fn.name, '(fn)', kind, fn, truncate(paramsText(fn.params, source) + ret), nestedIn(fn.body, source));
+function fnSymbol(fn: A.FnDecl, ctx: Ctx, into: OutlineSymbol[] | undefined, kind: 'function' | 'method'): void {
+  const detail = (): string => paramsText(fn.params, ctx.source) + (fn.returnType ? ` -> ${typeText(fn.returnType, ctx.source)}` : '');
+  const made = add(ctx, into, fn, () => symbol(fn.name, '(fn)', kind, fn, detail()));
+  nestedIn(fn.body, ctx, made?.children);
 }
 
 /** Declarations nested inside a body (declarations are ordinary statements and may appear in blocks). */
-function nestedIn(body: A.Block | undefined, source: string): OutlineSymbol[] {
-  const out: OutlineSymbol[] = [];
-  if (body) for (const stmt of body.statements) collectStatement(stmt, source, out, false);
-  return out;
+function nestedIn(body: A.Block | undefined, ctx: Ctx, into: OutlineSymbol[] | undefined): void {
+  if (body) for (const stmt of body.statements) collectStatement(stmt, ctx, into, false);
 }
 
 export function boundNames(pattern: A.BindingPattern | undefined): A.Name[] {

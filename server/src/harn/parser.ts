@@ -2484,7 +2484,9 @@ function cleanDocBlock(text: string): string {
     body = others.map((line) => line.replace(/^\s*\* ?/, ''));
   } else {
     // No stars: strip the common indentation, keeping relative indentation (code samples).
-    const indent = Math.min(...rest.map((line) => line.length - line.trimStart().length));
+    // A loop, not Math.min(...): a comment can have a million lines.
+    let indent = Infinity;
+    for (const line of rest) indent = Math.min(indent, line.length - line.trimStart().length);
     body = others.map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)));
   }
   // Text on the `/**` line itself (`/** One line. */`) has no margin to keep.

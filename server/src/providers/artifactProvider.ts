@@ -6,7 +6,7 @@ import { CancellationToken, Diagnostic, DocumentSymbol, Hover, MarkupKind, Posit
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { rowHover } from '../artifacts/hover';
 import { DEFAULT_MAX_LINE_BYTES, LineByteIndex, readLineAt } from '../artifacts/jsonl';
-import { artifactOutline, OutlineNode, OutlineRow } from '../artifacts/outline';
+import { artifactOutline, capOutline, OutlineNode, OutlineRow } from '../artifacts/outline';
 import { rowNumberAt, toolPartners } from '../artifacts/rows';
 import {
   FileStat,
@@ -21,6 +21,7 @@ import {
 import { ArtifactKind, ArtifactProblem } from '../artifacts/types';
 import { JsonlKind, LineResult, parseRow, RowSummary, validateArtifact, validateArtifactFileAsync } from '../artifacts/validate';
 import { BoundaryInfo } from '../boundaries/registry';
+import { diagnosticTotal } from '../diagnosticCap';
 import { artifactProblemDiagnostic } from '../diagnostics';
 import { DiagnosticsStore } from '../features/diagnosticsStore';
 import { forEachChunked } from '../features/handler';
@@ -30,7 +31,7 @@ import { CancellationLike, CHUNK_BYTES, readFileText, refusalMessage } from '../
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { WorkbenchSettings } from '../workspace/settings';
 import { ValidateArtifactFileResult } from '../protocol';
-import { toLspDiagnostic } from './convert';
+import { omittedSymbolsNote, toLspDiagnostic } from './convert';
 
 /** What the registry says of a boundary, for boundary_failure rows. */
 export type RegistryLookup = (id: string) => BoundaryInfo | undefined;
@@ -210,7 +211,7 @@ export class ArtifactProvider implements DomainProvider {
     if (doc) {
       const problems = this.validateDocument(doc, kind);
       this.store.set(uri, this.name, problems.map(artifactDiagnostic), doc.version);
-      return { kind, problems: problems.length, lines: doc.lineCount };
+      return { kind, problems: diagnosticTotal(problems), lines: doc.lineCount };
     }
     const cancelled: ValidateArtifactFileResult = { kind, problems: 0, lines: 0 };
     if (kind === 'runRecord') {
@@ -234,7 +235,8 @@ export class ArtifactProvider implements DomainProvider {
     if (result === undefined || token.isCancellationRequested) return cancelled;
     this.validated.set(uri, { kind, summaries: result.summaries, lineIndex: result.lineIndex });
     this.store.set(uri, this.name, result.problems.map(artifactDiagnostic));
-    return { kind, problems: result.problems.length, lines: result.summaries.length, ...(result.refused !== undefined ? { refused: result.refused } : {}) };
+    // Every problem found, those the cap left out included (its note counts them).
+    return { kind, problems: diagnosticTotal(result.problems), lines: result.summaries.length, ...(result.refused !== undefined ? { refused: result.refused } : {}) };
   }
 
   /** A transcript changed on disk: open run records pointing at it are verified again. */
@@ -321,7 +323,11 @@ export class ArtifactProvider implements DomainProvider {
       selectionRange: { start: { line: node.line, character: 0 }, end: { line: node.line, character: lengthOf(node.line) } },
       children: node.children.map(convert),
     });
-    return artifactOutline(rows, v.kind).map(convert);
+    // At most MAX_OUTLINE_SYMBOLS symbols, then one saying how many more there are (outlineCap.ts).
+    const { nodes, omitted, firstOmitted } = capOutline(artifactOutline(rows, v.kind));
+    const symbols = nodes.map(convert);
+    if (omitted > 0) symbols.push(omittedSymbolsNote(omitted, { line: firstOmitted ?? 0, character: 0 }));
+    return symbols;
   }
 
 }

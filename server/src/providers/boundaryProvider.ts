@@ -20,7 +20,10 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { entryMarkdown, fixesFor, idCompletions, kindCompletions, liveHarnProblems, registeredIds } from '../boundaries/assist';
-import { BOUNDARY_SOURCE, GATE_UTF8, gateIsInactive, gateRunDiagnostics } from '../boundaries/diagnostics';
+import { BOUNDARY_SOURCE, GATE_UTF8, gateIsInactive, gateRunDiagnosticSteps } from '../boundaries/diagnostics';
+import { runSteps, Steps } from '../boundaries/steps';
+import { DiagnosticCap, finishWorkbenchCap, workbenchCapView } from '../diagnosticCap';
+import { WorkbenchDiagnostic } from '../diagnostics';
 import { boundaryFieldAt, scanHarnBoundaries } from '../boundaries/harnSites';
 import { harnIdAt, IdAtCursor, registryIdAt, rustIdAt } from '../boundaries/idAt';
 import { applyEdits, TextEdit } from '../boundaries/registryEdits';
@@ -30,6 +33,7 @@ import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } f
 import { internalErrorDiagnostic, invalidUtf8Diagnostics } from '../diagnostics';
 import { DiagnosticsStore } from '../features/diagnosticsStore';
 import { describeError } from '../features/handler';
+import { runInSlices } from '../features/slices';
 import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { DocumentKind } from '../features/router';
 import { stringContent } from '../harn/strings';
@@ -58,6 +62,8 @@ export class BoundaryProvider implements DomainProvider {
   private readonly onGateRun: Array<() => void> = [];
   private readonly pendingEdits = new PendingEdits();
   private lookupOf: { registry: Registry | undefined; lookup: (id: string) => BoundaryInfo | undefined } | undefined;
+  /** The gate run in progress (it runs in slices between requests); cancelled when a newer one starts. */
+  private running: { cancelled: boolean } | undefined;
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
@@ -67,12 +73,13 @@ export class BoundaryProvider implements DomainProvider {
     private readonly logError: (message: string) => void = log,
   ) {}
 
-  configure(root: string | undefined, settings: WorkbenchSettings): void {
-    if (root) this.start(root, settings.boundaries);
+  /** Resolves once the first gate run is done (the workspace is scanned; requests are answered meanwhile). */
+  async configure(root: string | undefined, settings: WorkbenchSettings): Promise<void> {
+    if (root) await this.start(root, settings.boundaries);
   }
 
-  /** Starts (or restarts with new settings) the gate for a workspace root. */
-  start(root: string, settings: Partial<GateSettings>): void {
+  /** Starts (or restarts with new settings) the gate for a workspace root; resolves when its first run ends. */
+  start(root: string, settings: Partial<GateSettings>): Promise<void> {
     const merged: GateSettings = { ...DEFAULT_GATE_SETTINGS, ...stripUndefined(settings) };
     this.gate = new BoundaryGateWorkspace(root, merged, {
       // Unsaved text of open documents, but only for files on disk: a document whose file was deleted,
@@ -82,7 +89,7 @@ export class BoundaryProvider implements DomainProvider {
         return doc && fs.existsSync(absolute) ? doc.getText() : undefined;
       },
     });
-    this.runNow('workspace opened');
+    return this.runNow('workspace opened');
   }
 
   get root(): string | undefined {
@@ -138,6 +145,14 @@ export class BoundaryProvider implements DomainProvider {
     if (relevant) this.schedule();
   }
 
+  /**
+   * What a run in progress has read may predate a change (it reads files as it goes, between requests): it
+   * is dropped, and the scheduled run starts over, so that a publication is always of one state of the tree.
+   */
+  private supersedeRunning(): void {
+    if (this.running) this.running.cancelled = true;
+  }
+
   /** The registry or the funnel is edited in an editor: the gate, its fixes and the live checks follow it before it is saved. */
   documentChanged(uri: string): void {
     if (!this.gate) return;
@@ -161,6 +176,7 @@ export class BoundaryProvider implements DomainProvider {
   }
 
   private schedule(delay = GATE_DELAY_MS): void {
+    this.supersedeRunning();
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -171,41 +187,91 @@ export class BoundaryProvider implements DomainProvider {
         this.log(`loud-boundary gate: waiting for the rest of a multi-file fix (at most ${Math.round(hold - performance.now())} ms)`);
         return this.schedule(Math.max(1, hold - performance.now()));
       }
-      this.runNow('files changed');
+      void this.runNow('files changed');
     }, delay);
   }
 
-  private runNow(reason: string): void {
-    if (!this.gate) return;
-    try {
-      const started = performance.now();
-      const run = this.gate.run();
-      this.publish(run);
-      const ms = (performance.now() - started).toFixed(1);
-      for (const failure of run.failures) {
-        this.logError(`loud-boundary gate: scanning ${failure.path} failed (the other files were checked): ${describeError(failure.error)}`);
-      }
-      this.log(`loud-boundary gate (${reason}): ${run.result.findings.length} finding(s), ${run.scannedFiles} file(s) scanned, ${ms} ms`);
-      for (const listener of this.onGateRun) listener();
-    } catch (error) {
-      this.logError(`loud-boundary gate failed: ${describeError(error)}`);
-      // Said on the registry too, so the gate's silence is never read as "no findings".
-      const registry = pathToUri(path.join(this.gate.root, this.gate.settings.registryPath));
-      this.store.replaceAll('gate', new Map([[registry, [toLspDiagnostic(internalErrorDiagnostic('loud-boundary gate', error))]]]));
-    }
+  /**
+   * Runs the gate in slices (features/slices.ts), answering requests in between; a run started meanwhile
+   * supersedes this one, which then stops at its next slice and publishes nothing.
+   */
+  private runNow(reason: string): Promise<void> {
+    const gate = this.gate;
+    if (!gate) return Promise.resolve();
+    if (this.running) this.running.cancelled = true;
+    const ticket = { cancelled: false };
+    this.running = ticket;
+    const started = performance.now();
+    const superseded = (): boolean => ticket.cancelled || this.gate !== gate;
+    const steps = function* (provider: BoundaryProvider): Steps<{ run: GateRun; diagnostics: Map<string, Diagnostic[]> }> {
+      const run = yield* gate.runSteps();
+      return { run, diagnostics: yield* provider.diagnosticSteps(run) };
+    };
+    return runInSlices(steps(this), superseded)
+      .then((done) => {
+        if (done === undefined || superseded()) {
+          this.log(`loud-boundary gate (${reason}): superseded by a newer run`);
+          return;
+        }
+        const { run, diagnostics } = done;
+        this.store.replaceAll('gate', diagnostics);
+        const ms = (performance.now() - started).toFixed(1);
+        for (const failure of run.failures) {
+          this.logError(`loud-boundary gate: scanning ${failure.path} failed (the other files were checked): ${describeError(failure.error)}`);
+        }
+        this.log(`loud-boundary gate (${reason}): ${run.result.findings.length} finding(s), ${run.scannedFiles} file(s) scanned, ${ms} ms`);
+        for (const listener of this.onGateRun) listener();
+      })
+      .catch((error: unknown) => {
+        this.logError(`loud-boundary gate failed: ${describeError(error)}`);
+        // Said on the registry too, so the gate's silence is never read as "no findings".
+        const registry = pathToUri(path.join(gate.root, gate.settings.registryPath));
+        this.store.replaceAll('gate', new Map([[registry, [toLspDiagnostic(internalErrorDiagnostic('loud-boundary gate', error))]]]));
+      })
+      .finally(() => {
+        if (this.running === ticket) this.running = undefined;
+      });
+  }
+
+  /**
+   * The registry for a request: its current text's, parsed now if need be (an edit re-parses only the entries it
+   * touched). While a gate run is in progress it is parsing the registry in slices, perhaps for the first time
+   * (seconds for 50,000 entries): a request then gets the parse at hand or the last run's, never parsing itself.
+   */
+  private registryNow(): Registry | undefined {
+    const gate = this.gate;
+    if (!gate) return undefined;
+    if (this.running) return gate.parsedCurrentRegistry() ?? gate.last?.registry;
+    return gate.currentRegistry();
   }
 
   /** Publishes the gate's findings on the files where they are fixed. */
   private publish(run: GateRun): void {
+    this.store.replaceAll('gate', runSteps(this.diagnosticSteps(run)));
+  }
+
+  /**
+   * The gate's diagnostics per document, in steps: capped per file as they are made (diagnosticCap.ts; the
+   * store folds the note into its own), so that a registry of 50,000 findings converts a thousand of them.
+   */
+  private *diagnosticSteps(run: GateRun): Steps<Map<string, Diagnostic[]>> {
     const gate = this.gate;
-    if (!gate) return;
     const byUri = new Map<string, Diagnostic[]>();
-    if (!gateIsInactive(run)) {
-      const uriOf = (relative: string): string => pathToUri(path.join(gate.root, relative));
-      // Live checks own unknown ids in open .harn documents (they follow unsaved text).
-      const ownedByLiveChecks = (f: { kind: string; location: { path: string } }): boolean =>
-        f.kind === 'unknown_boundary' && f.location.path.endsWith('.harn') && this.documents.get(uriOf(f.location.path)) !== undefined;
-      for (const [relative, list] of gateRunDiagnostics(run, (r) => gate.readFile(r), ownedByLiveChecks)) byUri.set(uriOf(relative), list.map(toLspDiagnostic));
+    if (!gate || gateIsInactive(run)) return byUri;
+    const uriOf = (relative: string): string => pathToUri(path.join(gate.root, relative));
+    // Live checks own unknown ids in open .harn documents (they follow unsaved text).
+    const ownedByLiveChecks = (f: { kind: string; location: { path: string } }): boolean =>
+      f.kind === 'unknown_boundary' && f.location.path.endsWith('.harn') && this.documents.get(uriOf(f.location.path)) !== undefined;
+    const caps = new Map<string, DiagnosticCap<WorkbenchDiagnostic>>();
+    const collect = (relative: string, diagnostic: WorkbenchDiagnostic): void => {
+      let cap = caps.get(relative);
+      if (!cap) caps.set(relative, (cap = new DiagnosticCap(workbenchCapView)));
+      cap.add(diagnostic);
+    };
+    yield* gateRunDiagnosticSteps(run, (r) => gate.readFile(r), ownedByLiveChecks, collect);
+    for (const [relative, cap] of caps) {
+      const { kept, note } = finishWorkbenchCap(cap);
+      byUri.set(uriOf(relative), (note ? [...kept, note] : kept).map(toLspDiagnostic));
     }
     // Files read from disk that are not UTF-8 (an open document's own text is checked as the editor holds it).
     for (const [relative, bad] of gate.filesNotUtf8) {
@@ -213,7 +279,7 @@ export class BoundaryProvider implements DomainProvider {
       if (this.documents.get(uri)) continue;
       byUri.set(uri, [...(byUri.get(uri) ?? []), ...invalidUtf8Diagnostics(bad.invalid, bad.lineIndex, GATE_UTF8).map(toLspDiagnostic)]);
     }
-    this.store.replaceAll('gate', byUri);
+    return byUri;
   }
 
   /** As-you-type checks of `.harn` documents (the gate's findings on other files are its own bucket). */
@@ -240,7 +306,7 @@ export class BoundaryProvider implements DomainProvider {
   // ------------------------------------------------------------------------------------ hover
 
   hover({ doc, kind }: DocumentRequest, position: Position): Hover | undefined {
-    const registry = this.gate?.currentRegistry();
+    const registry = this.registryNow();
     // Without a readable registry there is nothing to say about an id; other hovers answer instead.
     if (!this.gate || !doc || !registry?.parsed) return undefined;
     const id = this.idAt(doc, kind, doc.offsetAt(position), registry);

@@ -29,7 +29,7 @@ import { OutlineKind, OutlineSymbol } from '../harn/outline';
 import { HarnAnalysis } from '../harn/analysis';
 import { hexBytes } from '../text/utf8';
 import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
-import { toLspDiagnostic } from './convert';
+import { omittedSymbolsNote, toLspDiagnostic } from './convert';
 
 const SYMBOL_KINDS: Record<OutlineKind, SymbolKind> = {
   pipeline: SymbolKind.Module,
@@ -129,9 +129,13 @@ export class HarnProvider implements DomainProvider {
     return out;
   }
 
+  /** At most MAX_OUTLINE_SYMBOLS symbols, then one saying how many more there are (outlineCap.ts). */
   documentSymbol({ doc }: OpenDocumentRequest): DocumentSymbol[] {
     const analysis = this.analysisOf(doc);
-    return toDocumentSymbols(analysis.outline, analysis);
+    const { symbols, omitted, firstOmitted } = analysis.cappedOutline;
+    const converted = toDocumentSymbols(symbols, analysis);
+    if (omitted > 0) converted.push(omittedSymbolsNote(omitted, analysis.lineIndex.positionAt(firstOmitted ?? analysis.text.length)));
+    return converted;
   }
 
   foldingRange({ doc }: OpenDocumentRequest): FoldingRange[] {

@@ -1,6 +1,7 @@
 // Renders diagnostics for the CLI: text for people, JSON (the DESIGN.md contract), GitHub workflow
 // commands and SARIF 2.1.0 for code scanning.
 
+import { capNoteDiagnostic, DiagnosticCap, noCounts, SeverityCounts, sumCounts, workbenchCapView } from '../diagnosticCap';
 import { Severity, SEVERITY_ORDER, WorkbenchDiagnostic } from '../diagnostics';
 
 export type OutputFormat = 'text' | 'json' | 'github' | 'sarif';
@@ -21,13 +22,69 @@ export function sortDiagnostics(diagnostics: FileDiagnostic[]): FileDiagnostic[]
   );
 }
 
-export function renderJson(diagnostics: FileDiagnostic[]): string {
+export interface CappedReport {
+  /** What is listed: at most MAX_DIAGNOSTICS_PER_FILE per file, each capped file's note right after its last one. */
+  diagnostics: FileDiagnostic[];
+  /** Every diagnostic found, listed or not, per severity. */
+  total: SeverityCounts;
+  /** How many were left out, over all files. */
+  omitted: number;
+}
+
+/**
+ * The CLI's one place for the cap (diagnosticCap.ts): each file's diagnostics capped, in the order given
+ * (`given`: the gate's finding order) or sorted by path and position (`position`).
+ */
+export function capPerFile(diagnostics: Iterable<FileDiagnostic>, order: 'given' | 'position'): CappedReport {
+  interface Numbered {
+    d: FileDiagnostic;
+    seq: number;
+  }
+  const caps = new Map<string, DiagnosticCap<Numbered>>();
+  let seq = 0;
+  for (const d of diagnostics) {
+    let cap = caps.get(d.path);
+    if (cap === undefined) caps.set(d.path, (cap = new DiagnosticCap<Numbered>((n) => workbenchCapView(n.d))));
+    cap.add({ d, seq: seq++ });
+  }
+  const kept: Numbered[] = [];
+  const notes = new Map<string, FileDiagnostic>();
+  const total = noCounts();
+  let omitted = 0;
+  for (const [path, cap] of caps) {
+    const result = cap.finish();
+    for (const n of result.kept) kept.push(n);
+    for (const s of Object.keys(total) as Severity[]) total[s] += result.total[s];
+    omitted += sumCounts(result.omitted);
+    const note = capNoteDiagnostic(result);
+    if (note !== undefined) notes.set(path, { ...note, path });
+  }
+  const listed = order === 'position' ? sortDiagnostics(kept.map((n) => n.d)) : kept.sort((a, b) => a.seq - b.seq).map((n) => n.d);
+  if (notes.size === 0) return { diagnostics: listed, total, omitted };
+  // Each note after its file's last diagnostic.
+  const last = new Map<string, number>();
+  listed.forEach((d, i) => last.set(d.path, i));
+  const out: FileDiagnostic[] = [];
+  listed.forEach((d, i) => {
+    out.push(d);
+    const note = notes.get(d.path);
+    if (note !== undefined && last.get(d.path) === i) {
+      out.push(note);
+      notes.delete(d.path);
+    }
+  });
+  for (const note of notes.values()) out.push(note);
+  return { diagnostics: out, total, omitted };
+}
+
+/** The JSON report: `{"version": 1, "diagnostics": [...]}`, and `"omitted": N` when the cap left N out. */
+export function renderJson(diagnostics: FileDiagnostic[], omitted = 0): string {
   const out = diagnostics.map((d) => {
     const o: Record<string, unknown> = { path: d.path, range: d.range, severity: d.severity, source: d.source, code: d.code, message: d.message };
     if (d.data) o.data = d.data;
     return o;
   });
-  return JSON.stringify({ version: 1, diagnostics: out }, null, 2);
+  return JSON.stringify(omitted > 0 ? { version: 1, diagnostics: out, omitted } : { version: 1, diagnostics: out }, null, 2);
 }
 
 export function renderText(diagnostics: FileDiagnostic[], summary: string): string {
