@@ -406,6 +406,8 @@ export class FuzzSession {
   readonly classes = new Map<string, { count: number; first: FuzzFailure }>();
   readonly slowest = new Map<string, number>();
   peakRssMb = 0;
+  /** Set when the server hung or died: nothing more is sent to it until it is restarted. */
+  private lost = false;
   /** Failures of ignored kinds. */
   ignored = 0;
   private readonly filesWritten = new Map<string, number>();
@@ -435,6 +437,7 @@ export class FuzzSession {
   async start(): Promise<void> {
     const client = new TestClient({ nodeArgs: ['--enable-source-maps'] });
     this.client = client;
+    this.lost = false;
     this.pubMark = client.mark();
     this.logIndex = 0;
     this.stderrIndex = 0;
@@ -452,7 +455,7 @@ export class FuzzSession {
       ]);
     } catch (error) {
       this.fail('startup', `the server did not start in the fuzz workspace: ${error instanceof Error ? error.message : String(error)}`);
-      throw new ServerLost('startup');
+      throw this.lose('startup');
     }
     this.record('startup', performance.now() - started);
     if (this.rssTimer) clearInterval(this.rssTimer);
@@ -484,12 +487,18 @@ export class FuzzSession {
     fs.rmSync(this.outsideDir, { recursive: true, force: true });
   }
 
+  /** Marks the server lost; the error to throw so that the step ends. */
+  private lose(why: string): ServerLost {
+    this.lost = true;
+    return new ServerLost(why);
+  }
+
   private alive(client: TestClient): boolean {
     return client.exitCode === null && client.signalCode === null;
   }
 
   private get server(): TestClient {
-    if (!this.client) throw new ServerLost('no server');
+    if (!this.client || this.lost) throw new ServerLost('no server');
     return this.client;
   }
 
@@ -574,7 +583,7 @@ export class FuzzSession {
     const client = this.server;
     if (this.alive(client)) return;
     this.fail('crash', `the server exited (code ${client.exitCode}, signal ${client.signalCode}); stderr: ${client.stderr.join('').slice(-4000)}`);
-    throw new ServerLost('crash');
+    throw this.lose('crash');
   }
 
   // -------------------------------------------------------------------------------------------------------
@@ -724,7 +733,7 @@ export class FuzzSession {
 
   /** Whether a server is running (it is not after a hang or a crash, until restarted). */
   get running(): boolean {
-    return this.client !== undefined && this.alive(this.client);
+    return this.client !== undefined && !this.lost && this.alive(this.client);
   }
 
   /** The latest diagnostics published for `uri`. */
@@ -851,7 +860,7 @@ export class FuzzSession {
         this.checkAlive();
         if (!ok) {
           this.fail('no-publication', `${action.path}: no diagnostics for version ${version} within ${this.options.requestTimeoutMs} ms`);
-          throw new ServerLost('no publication');
+          throw this.lose('no publication');
         }
         return undefined;
       }
@@ -905,11 +914,11 @@ export class FuzzSession {
     if ('timeout' in outcome) {
       source.cancel();
       this.fail('hang', `${method} did not answer within ${this.options.requestTimeoutMs} ms (params ${JSON.stringify(params).slice(0, 300)})`);
-      throw new ServerLost('hang');
+      throw this.lose('hang');
     }
     if ('died' in outcome) {
       this.checkAlive();
-      throw new ServerLost('died');
+      throw this.lose('died');
     }
     if ('error' in outcome) {
       const error = outcome.error;
