@@ -600,8 +600,10 @@ function generateHarn(r: Rand, src: Sources, step: string, limits: GeneratorLimi
   const corpus = (): string => r.pick(src.harn)[1];
   const roll = r.int(20);
   if (roll < 7) return base('harn/corpus-mutation', mutated(r, corpus(), FRAGMENTS));
-  if (roll < 9) return base('harn/chain', harnChain(r, limits));
-  if (roll < 10) return base('harn/nesting', harnNesting(r, limits));
+  // The gate parses only `.harn` files that say `boundary`: half the deep ones do.
+  const site = (): string => (r.chance(0.5) ? 'let d = {boundary: "chat_turn_cap", kind: "capped"}\n' : '');
+  if (roll < 9) return base('harn/chain', site() + harnChain(r, limits));
+  if (roll < 10) return base('harn/nesting', site() + harnNesting(r, limits));
   if (roll < 11) return base('harn/binary', garbage(r, limits));
   if (roll < 12) return base('harn/huge-line', harnHugeLine(r, limits));
   if (roll < 13) return base('harn/line-endings', lineEndings(r, r.chance(0.5) ? corpus() : mutated(r, corpus(), FRAGMENTS)));

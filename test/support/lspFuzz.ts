@@ -153,6 +153,8 @@ export type Action =
   | { op: 'diagnostics'; path: string }
   | { op: 'request'; method: RequestMethod; path: string; position: Position; range?: Range; trigger?: string }
   | { op: 'validateFile'; path: string }
+  /** Requests sent together, then (optionally) an edit before any answer, as an editor does while typing. */
+  | { op: 'burst'; path: string; requests: Array<Extract<Action, { op: 'request' }>>; changes?: TextDocumentContentChangeEvent[] }
   | { op: 'settle' };
 
 export interface FailureFile {
@@ -878,6 +880,12 @@ export class FuzzSession {
         }
         return result;
       }
+      case 'burst': {
+        // Each request reads the text it is checked against when it is sent, before the edit.
+        const pending = action.requests.map((request) => this.documentRequest(request));
+        if (action.changes) await this.run({ op: 'change', path: action.path, changes: action.changes });
+        return Promise.all(pending);
+      }
       case 'settle':
         await sleep(150);
         await this.request('harn/documentDigest', { uri: this.uri('settle.harn') });
@@ -935,6 +943,7 @@ export class FuzzSession {
     const textDocument = { uri };
     // A file the editor does not sync is answered from the disk.
     const text = model ? model.doc.getText() : this.diskText(uri);
+    const sentVersion = model?.doc.version;
     const check = (range: unknown, what: string): void => {
       const problem = text === undefined ? undefined : rangeProblem(range, tableOf(text), what);
       if (problem) this.fail('range', `${action.method} at ${action.position.line}:${action.position.character} of ${action.path}: ${problem}`);
@@ -1115,14 +1124,15 @@ export class FuzzSession {
         if (!Array.isArray(result)) return result;
         for (const a of result.slice(0, 200)) {
           if (!isRecord(a) || !isRecord(a.edit)) continue;
-          this.checkWorkspaceEdit(a.edit, `code action "${String(a.title).slice(0, 60)}" on ${action.path}`);
+          this.checkWorkspaceEdit(a.edit, `code action "${String(a.title).slice(0, 60)}" on ${action.path}`, { uri, text, version: sentVersion });
         }
         return result;
       }
     }
   }
 
-  private checkWorkspaceEdit(edit: Record<string, unknown>, what: string): void {
+  /** `asked`: the document the action was asked for, as it was when asked (an edit may have followed). */
+  private checkWorkspaceEdit(edit: Record<string, unknown>, what: string, asked: { uri: string; text: string | undefined; version: number | undefined }): void {
     const perDocument: Array<{ uri: string; edits: unknown[]; version: unknown }> = [];
     if (isRecord(edit.changes))
       for (const [uri, edits] of Object.entries(edit.changes)) if (Array.isArray(edits)) perDocument.push({ uri, edits, version: undefined });
@@ -1137,13 +1147,15 @@ export class FuzzSession {
       if (!this.insideWorkspace(uri)) this.fail('outside-root', `${what}: edits ${uri}, outside the workspace`);
       const rel = this.relOfUri(uri);
       const model = rel === undefined ? undefined : this.models.get(rel);
-      if (typeof version === 'number' && model && version !== model.doc.version) {
-        this.fail('stale-edit', `${what}: an edit of ${rel} for version ${version}, the document is at ${model.doc.version}`);
+      const self = uri === asked.uri;
+      const expectedVersion = self ? asked.version : model?.doc.version;
+      if (typeof version === 'number' && expectedVersion !== undefined && version !== expectedVersion) {
+        this.fail('stale-edit', `${what}: an edit of ${rel} for version ${version}, the document was at ${expectedVersion}`);
       }
       const ranges: Range[] = [];
       for (const e of edits) {
         if (!isRecord(e)) continue;
-        const problem = this.checkRangeIn(uri, e.range, 'edit range', model?.doc.getText());
+        const problem = this.checkRangeIn(uri, e.range, 'edit range', self ? asked.text : model?.doc.getText());
         if (problem) {
           this.fail('range', `${what}: ${rel}: ${problem}`);
           return;
@@ -1183,6 +1195,8 @@ export function describeAction(action: Action): string {
       return `symlink ${action.path} → ${action.target}`;
     case 'settle':
       return 'settle';
+    case 'burst':
+      return `${action.requests.map((q) => q.method).join(', ')} at once on ${action.path}${action.changes ? ', then an edit' : ''}`;
     default:
       return `${action.op} ${action.path}`;
   }
@@ -1303,6 +1317,7 @@ export async function randomStep(session: FuzzSession, r: Rand, src: Sources, st
       await session.exec({ op: 'digest', path: doc.path });
       await session.exec({ op: 'diagnostics', path: doc.path });
       await requests(session, r, doc.path, r.between(2, 8));
+      if (doc.kind === 'registry') await probeRegistry(session, r, step, text);
       for (let batch = r.between(0, 12); batch > 0; batch--) {
         const model = session.model(doc.path);
         if (!model) break;
@@ -1318,6 +1333,7 @@ export async function randomStep(session: FuzzSession, r: Rand, src: Sources, st
         await session.exec({ op: 'digest', path: doc.path });
         if (r.chance(0.5)) await session.exec({ op: 'diagnostics', path: doc.path });
         await requests(session, r, doc.path, r.between(0, 4));
+        if (r.chance(0.15)) await burst(session, r, doc.path, doc.kind, options.maxChars);
         if (mode === 'both' && r.chance(0.15)) {
           const current = session.model(doc.path);
           if (current) await session.exec({ op: 'write', path: doc.path, content: { text: current.doc.getText() } });
@@ -1327,6 +1343,7 @@ export async function randomStep(session: FuzzSession, r: Rand, src: Sources, st
       if (ARTIFACT_KINDS.has(doc.kind) && mode === 'both' && r.chance(0.4)) await session.exec({ op: 'validateFile', path: doc.path });
       await session.exec({ op: 'close', path: doc.path });
     }
+    if (mode === 'disk' && doc.kind === 'registry') await probeRegistry(session, r, step, decoded(doc.content));
     if (mode !== 'open' && ARTIFACT_KINDS.has(doc.kind)) {
       // Streamed from disk, then hovers read from the disk through the line index.
       await session.exec({ op: 'validateFile', path: doc.path });
@@ -1357,6 +1374,53 @@ async function requests(session: FuzzSession, r: Rand, rel: string, count: numbe
     const published = session.publishedFor(model.doc.uri);
     await session.exec(randomRequest(r, rel, model.doc.getText(), published));
   }
+}
+
+/**
+ * While a hostile registry is in effect: hovers and completions where its ids and titles reach Markdown — the
+ * `boundary: "…"` sites of a `.harn` file and the `boundary_failure` rows of an event log naming its ids.
+ */
+async function probeRegistry(session: FuzzSession, r: Rand, step: number, registry: string): Promise<void> {
+  const ids = [...new Set([...registry.matchAll(/\bid\s*=\s*"((?:[^"\\\r\n]|\\.)*)"/g)].map((m) => m[1] ?? ''))].slice(0, 30);
+  if (ids.length === 0) return;
+  await session.exec({ op: 'settle' }); // the gate has read the registry
+  const harnPath = `crates/harn-stdlib/src/stdlib/fz/probe${step}.harn`;
+  const harn = ids.map((id, i) => `let d${i} = {boundary: "${id}", kind: "capped"}`).join('\n') + '\n';
+  const logPath = `runs/fz${step}/event_log.jsonl`;
+  const log =
+    ids.map((id, i) => JSON.stringify({ index: i, type: 'boundary_failure', session_id: 's', boundary: id, kind: 'dropped', owner: 'harness' })).join('\n') +
+    '\n';
+  for (const [rel, text, languageId] of [
+    [harnPath, harn, 'harn'],
+    [logPath, log, 'jsonl'],
+  ] as const) {
+    await session.exec({ op: 'open', path: rel, languageId, text });
+    const doc = TextDocument.create('probe', languageId, 1, text);
+    for (let k = r.between(2, 6); k > 0; k--) {
+      const line = r.int(ids.length);
+      const at = text.split('\n')[line]?.indexOf('boundary') ?? 0;
+      const position = doc.positionAt(doc.offsetAt({ line, character: 0 }) + at + 11 + r.int(3));
+      await session.exec({ op: 'request', method: r.chance(0.7) ? 'hover' : 'completion', path: rel, position });
+    }
+    await session.exec({ op: 'close', path: rel });
+  }
+}
+
+/** Several requests at once, and an edit right behind them (the answers of async handlers must not mix versions). */
+async function burst(session: FuzzSession, r: Rand, rel: string, kind: FuzzKind, maxChars: number): Promise<void> {
+  const model = session.model(rel);
+  if (!model) return;
+  const text = model.doc.getText();
+  const published = session.publishedFor(model.doc.uri);
+  const requests: Array<Extract<Action, { op: 'request' }>> = [];
+  for (let k = r.between(2, 6); k > 0; k--) {
+    const request = randomRequest(r, rel, text, published);
+    if (request.op === 'request') requests.push(request);
+  }
+  const scratch = TextDocument.create(model.doc.uri, model.doc.languageId, model.doc.version, text);
+  const changes = r.chance(0.7) ? [randomChange(r, scratch, kind, maxChars)] : undefined;
+  await session.exec({ op: 'burst', path: rel, requests, changes });
+  if (changes) await session.exec({ op: 'digest', path: rel });
 }
 
 /** Removes what the step wrote and restores the registry or funnel it overwrote, telling the server. */
