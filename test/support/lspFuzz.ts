@@ -821,7 +821,14 @@ export class FuzzSession {
         const version = await client.change(model.doc.uri, action.changes);
         model.doc = TextDocument.update(model.doc, action.changes, version);
         model.texts.set(version, model.doc.getText());
-        for (const v of [...model.texts.keys()]) if (v < version - 8) model.texts.delete(v);
+        // Every version is kept (a publication may carry findings of one long gone) within 32M characters.
+        let total = 0;
+        for (const t of model.texts.values()) total += t.length;
+        for (const v of [...model.texts.keys()]) {
+          if (total <= 32_000_000 || v === version) break;
+          total -= model.texts.get(v)?.length ?? 0;
+          model.texts.delete(v);
+        }
         this.counters.edits += action.changes.length;
         return undefined;
       }
