@@ -12,7 +12,8 @@
 //   - harn/documentDigest is the client's text hash, at the client's version;
 //   - published diagnostics per file are bounded, and none is an `internal_error`;
 //   - hovers and completion documentation render without images, raw HTML or links to other than
-//     file/http(s) targets; definitions and links stay inside the workspace.
+//     file/http(s) targets; definitions and links stay inside the workspace;
+//   - no answer or message shows a value found on Object.prototype (`[native code]`, `[object Object]`).
 // Each step (one document) is recorded as a list of actions; a failure writes them to a JSON file that
 // `--replay FILE` runs again on a fresh server.
 
@@ -298,6 +299,9 @@ export function unsafeMarkdown(source: string): string[] {
   }
   return bad;
 }
+
+/** What a value from a prototype (a vocabulary lookup that found `constructor`, `toString`, …) prints as. */
+const PROTOTYPE_LEAK = /\[native code\]|\[object Object\]/;
 
 function markdownOf(contents: unknown): string[] {
   if (typeof contents === 'string') return [contents];
@@ -694,6 +698,7 @@ export class FuzzSession {
       for (const d of p.diagnostics) {
         const message = typeof d.message === 'string' ? d.message : d.message.value;
         if (d.code === 'internal_error') this.fail('internal-error', `${rel}: ${message}`);
+        if (PROTOTYPE_LEAK.test(message)) this.fail('prototype-leak', `diagnostic ${String(d.code)} of ${rel}: ${JSON.stringify(message.slice(0, 300))}`);
         const what = `diagnostic ${String(d.code)} "${message.slice(0, 80)}" range`;
         const problem = this.checkRangeIn(p.uri, d.range, what, exact);
         if (!problem || reported++ > 0) continue;
@@ -955,7 +960,16 @@ export class FuzzSession {
       const problem = text === undefined ? undefined : rangeProblem(range, tableOf(text), what);
       if (problem) this.fail('range', `${action.method} at ${action.position.line}:${action.position.character} of ${action.path}: ${problem}`);
     };
+    const leak = (value: unknown, what: string): void => {
+      if (typeof value === 'string' && PROTOTYPE_LEAK.test(value)) {
+        this.fail(
+          'prototype-leak',
+          `${what} at ${action.position.line}:${action.position.character} of ${action.path}: ${JSON.stringify(value.slice(0, 400))}`,
+        );
+      }
+    };
     const markdownCheck = (source: string, what: string): void => {
+      leak(source, what);
       const bad = unsafeMarkdown(source);
       if (bad.length > 0)
         this.fail('markdown', `${what} of ${action.path} renders ${bad.slice(0, 3).join(' ')}; markdown: ${JSON.stringify(source.slice(0, 600))}`);
@@ -994,6 +1008,8 @@ export class FuzzSession {
             count++;
             if (!isRecord(s)) continue;
             if (reported > 2) return;
+            leak(s.name, 'symbol name');
+            leak(s.detail, 'symbol detail');
             if (typeof s.name !== 'string' || s.name === '') {
               this.fail(
                 'symbol',
@@ -1118,6 +1134,8 @@ export class FuzzSession {
           }
           if (Array.isArray(item.additionalTextEdits))
             for (const e of item.additionalTextEdits) if (isRecord(e)) check(e.range, 'completion additionalTextEdit range');
+          leak(item.label, 'completion label');
+          leak(item.detail, 'completion detail');
           for (const md of markdownOf(item.documentation)) markdownCheck(md, `completion "${String(item.label).slice(0, 40)}" documentation`);
           if (this.failures.length > before) reported++;
         }
@@ -1130,6 +1148,7 @@ export class FuzzSession {
         const result = await this.request(CodeActionRequest.method, { textDocument, range, context: { diagnostics } });
         if (!Array.isArray(result)) return result;
         for (const a of result.slice(0, 200)) {
+          if (isRecord(a)) leak(a.title, 'code action title');
           if (!isRecord(a) || !isRecord(a.edit)) continue;
           this.checkWorkspaceEdit(a.edit, `code action "${String(a.title).slice(0, 60)}" on ${action.path}`, { uri, text, version: sentVersion });
         }
