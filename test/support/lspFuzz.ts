@@ -698,7 +698,8 @@ export class FuzzSession {
       for (const d of p.diagnostics) {
         const message = typeof d.message === 'string' ? d.message : d.message.value;
         if (d.code === 'internal_error') this.fail('internal-error', `${rel}: ${message}`);
-        if (PROTOTYPE_LEAK.test(message)) this.fail('prototype-leak', `diagnostic ${String(d.code)} of ${rel}: ${JSON.stringify(message.slice(0, 300))}`);
+        if (PROTOTYPE_LEAK.test(message))
+          this.fail('prototype-leak', `diagnostic ${String(d.code)} shows a value of Object.prototype\n${rel}: ${JSON.stringify(message.slice(0, 300))}`);
         const what = `diagnostic ${String(d.code)} "${message.slice(0, 80)}" range`;
         const problem = this.checkRangeIn(p.uri, d.range, what, exact);
         if (!problem || reported++ > 0) continue;
@@ -964,7 +965,7 @@ export class FuzzSession {
       if (typeof value === 'string' && PROTOTYPE_LEAK.test(value)) {
         this.fail(
           'prototype-leak',
-          `${what} at ${action.position.line}:${action.position.character} of ${action.path}: ${JSON.stringify(value.slice(0, 400))}`,
+          `${what} of a ${this.stepKind ?? 'file'} shows a value of Object.prototype\n${action.method} at ${action.position.line}:${action.position.character} of ${action.path}: ${JSON.stringify(value.slice(0, 400))}`,
         );
       }
     };
@@ -972,7 +973,10 @@ export class FuzzSession {
       leak(source, what);
       const bad = unsafeMarkdown(source);
       if (bad.length > 0)
-        this.fail('markdown', `${what} of ${action.path} renders ${bad.slice(0, 3).join(' ')}; markdown: ${JSON.stringify(source.slice(0, 600))}`);
+        this.fail(
+          'markdown',
+          `${what} renders ${bad.slice(0, 3).join(' ')}\nat ${action.position.line}:${action.position.character} of ${action.path}; markdown: ${JSON.stringify(source.slice(0, 600))}`,
+        );
     };
     const target = (targetUri: unknown, what: string): void => {
       if (typeof targetUri !== 'string') {
