@@ -449,19 +449,22 @@ export class FuzzSession {
     this.stderrIndex = 0;
     this.models.clear();
     const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         (async () => {
           await client.initialize(this.root);
           await client.waitForNotification('window/logMessage', (p) => isRecord(p) && p.message === 'Harn language server ready', 30_000);
         })(),
-        sleep(30_000).then(() => {
-          throw new Error('no "ready" within 30 s');
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error('no "ready" within 30 s')), 30_000);
         }),
       ]);
     } catch (error) {
       this.fail('startup', `the server did not start in the fuzz workspace: ${error instanceof Error ? error.message : String(error)}`);
       throw this.lose('startup');
+    } finally {
+      clearTimeout(timer);
     }
     this.record('startup', performance.now() - started);
     if (this.rssTimer) clearInterval(this.rssTimer);
@@ -480,7 +483,9 @@ export class FuzzSession {
     if (!client) return;
     if (!this.alive(client)) return;
     try {
-      await Promise.race([client.shutdown(), sleep(3000)]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([client.shutdown(), new Promise<void>((resolve) => (timer = setTimeout(resolve, 3000)))]);
+      clearTimeout(timer);
     } finally {
       client.kill();
     }
