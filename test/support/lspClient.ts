@@ -273,10 +273,4 @@ export class TestClient {
   get pid(): number | undefined {
     return this.child.pid;
   }
-
-  /** Kills the server at once, without the shutdown handshake (a hung server cannot answer it). */
-  kill(): void {
-    this.connection.dispose();
-    this.child.kill('SIGKILL');
-  }
 }

@@ -19,7 +19,6 @@
 
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
@@ -57,6 +56,7 @@ import {
   Sources,
 } from './hostile';
 import { TestClient } from './lspClient';
+import { md } from './markdownRender';
 import { prng } from './random';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -248,14 +248,7 @@ function sha256Hex(text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Markdown: what a hover may not contain
-
-type MarkdownRenderer = { render(src: string): string; validateLink: (url: string) => boolean };
-const requireCjs = createRequire(__filename);
-const MarkdownIt = requireCjs('markdown-it') as new (options: { html: boolean; linkify: boolean }) => MarkdownRenderer;
-const markdown = new MarkdownIt({ html: true, linkify: true });
-// markdown-it drops javascript:/file: links by default; accept every target so that any injected link shows up.
-markdown.validateLink = () => true;
+// Markdown: what a hover may not contain (rendered as VS Code would, test/support/markdownRender)
 
 const ALLOWED_TAGS = new Set([
   'p',
@@ -288,7 +281,7 @@ const ALLOWED_TAGS = new Set([
 /** Tags in the rendered Markdown that a file could have put there: images, raw HTML, links not to file/http(s). */
 export function unsafeMarkdown(source: string): string[] {
   if (source.length > 300_000) return [];
-  const html = markdown.render(source);
+  const html = md.render(source);
   const bad: string[] = [];
   for (const m of html.matchAll(/<([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>/g)) {
     const tag = (m[1] ?? '').toLowerCase();
