@@ -34,8 +34,8 @@ export interface FuzzCase {
   operations: string[];
 }
 
-/** Applies 1–4 random edits (deletions, duplications, insertions, truncations, swaps) to `original`. */
-export function mutate(original: string, rng: () => number): { text: string; operations: string[] } {
+/** Applies 1–4 random edits (deletions, duplications, insertions of `fragments`, truncations, swaps) to `original`. */
+export function mutate(original: string, rng: () => number, fragments: readonly string[] = FRAGMENTS): { text: string; operations: string[] } {
   const int = (n: number): number => Math.floor(rng() * n);
   let text = original;
   const operations: string[] = [];
@@ -54,7 +54,7 @@ export function mutate(original: string, rng: () => number): { text: string; ope
         break;
       case 2:
       case 3: {
-        const fragment = FRAGMENTS[int(FRAGMENTS.length)];
+        const fragment = fragments[int(fragments.length)];
         text = text.slice(0, at) + fragment + text.slice(at);
         operations.push(`insert ${JSON.stringify(fragment)} at ${at}`);
         break;

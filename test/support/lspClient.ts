@@ -59,8 +59,10 @@ export class TestClient {
   readonly notifications: ReceivedNotification[] = [];
   private readonly versions = new Map<string, number>();
 
-  constructor() {
-    this.child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /** `nodeArgs`: options for node before the server's script (e.g. `--enable-source-maps` for stack traces in the sources). */
+  constructor(options: { nodeArgs?: readonly string[] } = {}) {
+    const script = path.join(REPO_ROOT, 'dist', 'server.js');
+    this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const { stdin, stdout, stderr } = this.child;
     // Always there with stdio 'pipe'; checked so that the types say so.
     if (!stdin || !stdout || !stderr) throw new Error('the server was spawned without pipes');
@@ -145,6 +147,19 @@ export class TestClient {
   /** The sequence number of the last publication so far: pass it as `since` to wait only for later ones. */
   mark(): number {
     return this.seq;
+  }
+
+  /** Every publication of every URI after the mark `since`, in arrival order. */
+  allPublicationsSince(since: number): PublishDiagnosticsParams[] {
+    const out: { seq: number; params: PublishDiagnosticsParams }[] = [];
+    for (const list of this.diagnostics.values()) for (const p of list) if (p.seq > since) out.push(p);
+    return out.sort((a, b) => a.seq - b.seq).map((p) => p.params);
+  }
+
+  /** Drops the publications recorded so far (all, or those of `uri`), so that a long session does not keep them all. */
+  forgetDiagnostics(uri?: string): void {
+    if (uri === undefined) this.diagnostics.clear();
+    else this.diagnostics.delete(uri);
   }
 
   /** The latest publication of every URI that had one. */
@@ -247,5 +262,15 @@ export class TestClient {
 
   get exitCode(): number | null {
     return this.child.exitCode;
+  }
+
+  /** The signal that ended the server, if one did. */
+  get signalCode(): NodeJS.Signals | null {
+    return this.child.signalCode;
+  }
+
+  /** The server's process id. */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 }
