@@ -64,7 +64,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         status.severity = vscode.LanguageStatusSeverity.Warning;
         status.text = '$(warning) Harn: server stopped';
         // Say it once; the client restarts the server on its own after a crash.
-        if (crashes === 1) void vscode.window.showWarningMessage('The Harn language server stopped unexpectedly and is being restarted. See the "Harn Workbench" log.');
+        if (crashes === 1)
+          void vscode.window.showWarningMessage('The Harn language server stopped unexpectedly and is being restarted. See the "Harn Workbench" log.');
       }
     }),
     client.onNotification(StatusNotification, (s: ServerStatus) => {

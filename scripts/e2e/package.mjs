@@ -27,6 +27,4 @@ const vsce = join(dirname(require.resolve('@vscode/vsce/package.json')), 'vsce')
 // --allow-missing-repository keeps vsce from prompting (there is no stdin in CI).
 run([vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsixPath]);
 const bytes = statSync(vsixPath).size;
-console.log(
-  `[package] ${vsixPath}: ${bytes} bytes (${(bytes / 1024).toFixed(1)} KiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-);
+console.log(`[package] ${vsixPath}: ${bytes} bytes (${(bytes / 1024).toFixed(1)} KiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);

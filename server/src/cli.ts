@@ -283,7 +283,8 @@ function runCheckLoudBoundaries(args: ParsedArgs): number {
   const run = gate.run();
   traceFailures(run);
   const io = run.result.findings.find(
-    (f) => f.kind === 'missing_registry' || f.kind === 'missing_funnel' || f.kind === 'unreadable_file' || (run.result.refused && f.kind === 'path_outside_root'),
+    (f) =>
+      f.kind === 'missing_registry' || f.kind === 'missing_funnel' || f.kind === 'unreadable_file' || (run.result.refused && f.kind === 'path_outside_root'),
   );
   if (io) throw new IoError(io.message);
   if (format === 'text') {

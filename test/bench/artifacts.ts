@@ -54,7 +54,25 @@ const WORDS = (
   'should would could will must may might fix bug build run pass fail ticket invoice customer refund label'
 ).split(' ');
 /** Non-ASCII words: accents, Cyrillic, Greek, Arabic, CJK, Hangul, emoji (outside the BMP). */
-const WIDE_WORDS = ['naïve', 'Größe', 'café', 'ñandú', 'данные', 'ошибка', 'Ελληνικά', 'مرحبا', '日本語', 'テスト', '中文字符', '파일', '😀', '🚀', '✅', 'über', 'façade'];
+const WIDE_WORDS = [
+  'naïve',
+  'Größe',
+  'café',
+  'ñandú',
+  'данные',
+  'ошибка',
+  'Ελληνικά',
+  'مرحبا',
+  '日本語',
+  'テスト',
+  '中文字符',
+  '파일',
+  '😀',
+  '🚀',
+  '✅',
+  'über',
+  'façade',
+];
 const TOOLS = ['read_file', 'write_file', 'run_tests', 'search_code', 'list_dir', 'apply_patch', 'git_diff', 'lookup_invoice', 'http_get', 'shell'];
 const PROVIDERS: [string, string][] = [
   ['anthropic', 'claude-sonnet-4'],
@@ -344,7 +362,13 @@ function turn(w: TranscriptWriter, s: Session): void {
       tool_parse_errors: [],
     });
   }
-  const assistant = message(w, s, 'assistant', w.chance(0.1) ? [{ type: 'text', text }] : text, s.format === 'native' && toolCount > 0 ? { tool_calls: native } : {});
+  const assistant = message(
+    w,
+    s,
+    'assistant',
+    w.chance(0.1) ? [{ type: 'text', text }] : text,
+    s.format === 'native' && toolCount > 0 ? { tool_calls: native } : {},
+  );
   for (const c of calls) {
     w.write({
       ...envelope(w, 'tool_call'),
@@ -357,9 +381,10 @@ function turn(w: TranscriptWriter, s: Session): void {
     });
   }
   for (const c of calls) {
-    const output = w.chance(0.5) ? w.text(w.outputLength()) : JSON.stringify({ ok: true, path: c.arguments.path, lines: w.int(1, 5000), content: w.text(w.outputLength()) });
-    const index =
-      s.format === 'native' ? message(w, s, 'tool', output, { tool_call_id: c.id, name: c.name }) : message(w, s, 'user', output);
+    const output = w.chance(0.5)
+      ? w.text(w.outputLength())
+      : JSON.stringify({ ok: true, path: c.arguments.path, lines: w.int(1, 5000), content: w.text(w.outputLength()) });
+    const index = s.format === 'native' ? message(w, s, 'tool', output, { tool_call_id: c.id, name: c.name }) : message(w, s, 'user', output);
     w.write({
       ...envelope(w, 'tool_result'),
       schema_version: 'harn.llm_tool_result_receipt.v1',

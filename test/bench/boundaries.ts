@@ -118,10 +118,36 @@ const WORDS = (
   .split(' ')
   .filter((w) => !KEYWORDS.has(w)); // names in generated .harn must not be Harn keywords
 const CRATES = [
-  'harn-vm', 'harn-vm', 'harn-vm', 'harn-vm', 'harn-stdlib', 'harn-parser', 'harn-lexer', 'harn-cli', 'harn-serve',
-  'harn-lsp', 'harn-fmt', 'harn-hostlib', 'harn-runtime', 'harn-mcp', 'harn-test-utils',
+  'harn-vm',
+  'harn-vm',
+  'harn-vm',
+  'harn-vm',
+  'harn-stdlib',
+  'harn-parser',
+  'harn-lexer',
+  'harn-cli',
+  'harn-serve',
+  'harn-lsp',
+  'harn-fmt',
+  'harn-hostlib',
+  'harn-runtime',
+  'harn-mcp',
+  'harn-test-utils',
 ];
-const RUST_TYPES = ['String', 'usize', 'u64', 'i64', 'bool', 'Vec<String>', 'Option<String>', 'Arc<Mutex<State>>', 'BTreeMap<String, Value>', 'HashMap<u64, Span>', '&\'static str', 'Duration'];
+const RUST_TYPES = [
+  'String',
+  'usize',
+  'u64',
+  'i64',
+  'bool',
+  'Vec<String>',
+  'Option<String>',
+  'Arc<Mutex<State>>',
+  'BTreeMap<String, Value>',
+  'HashMap<u64, Span>',
+  "&'static str",
+  'Duration',
+];
 
 class Gen {
   constructor(readonly random: () => number) {}
@@ -486,9 +512,24 @@ function registrySource(): string {
     ].join('\n'),
   );
   const audited = AUDITED.map((a) =>
-    ['[[audited]]', `id = "${a.id}"`, `title = "The ${a.id.replace(/_/g, ' ')} path"`, `event = "agent_event:${a.marker}"`, `anchors = ["${a.anchor}"]`, `marker = "${a.marker}"`, ''].join('\n'),
+    [
+      '[[audited]]',
+      `id = "${a.id}"`,
+      `title = "The ${a.id.replace(/_/g, ' ')} path"`,
+      `event = "agent_event:${a.marker}"`,
+      `anchors = ["${a.anchor}"]`,
+      `marker = "${a.marker}"`,
+      '',
+    ].join('\n'),
   );
-  return ['# Loud-boundary registry (generated for the benchmark).', '', ...entries, '# Audited: already loud through their own typed event.', '', ...audited].join('\n');
+  return [
+    '# Loud-boundary registry (generated for the benchmark).',
+    '',
+    ...entries,
+    '# Audited: already loud through their own typed event.',
+    '',
+    ...audited,
+  ].join('\n');
 }
 
 interface Tree {
@@ -527,7 +568,13 @@ function generateTree(seed: number): Tree {
     if (taken.has(b.test)) continue;
     const testsOf = BOUNDARIES.filter((o) => o.test === b.test);
     if (b.test.endsWith('.rs')) {
-      put(b.test, rustFile(g, g.size(), { uses: [BOUNDARY_USE], testAssertions: testsOf.map((o) => `        assert_eq!(event.boundary, BoundaryId::${o.variant}.as_str()); // "${o.id}"`) }));
+      put(
+        b.test,
+        rustFile(g, g.size(), {
+          uses: [BOUNDARY_USE],
+          testAssertions: testsOf.map((o) => `        assert_eq!(event.boundary, BoundaryId::${o.variant}.as_str()); // "${o.id}"`),
+        }),
+      );
     } else {
       put(b.test, harnFile(g, g.size(), { marker: testsOf.map((o) => o.id).join(' '), pipeline: true, prose: true }));
     }
@@ -559,14 +606,22 @@ function generateTree(seed: number): Tree {
     const rel = uniquePath(taken, () => randomHarnPath(g, layout));
     put(rel, harnFile(g, Math.round(g.size() * 0.7), { prose: g.chance(0.12), pipeline: rel.startsWith('conformance/') }));
   }
-  while (contents.size < TOTAL_FILES) put(uniquePath(taken, () => randomDocPath(g, layout)), docFile(g, g.size()));
+  while (contents.size < TOTAL_FILES)
+    put(
+      uniquePath(taken, () => randomDocPath(g, layout)),
+      docFile(g, g.size()),
+    );
 
   // Ignored build output: mentions and sites that must never be scanned.
   const ignored = new Map<string, string>();
   for (let i = 0; i < 400; i++) {
     const hash = (Math.floor(g.random() * 0xffffffff) >>> 0).toString(16);
     const r = g.random();
-    if (r < 0.5) ignored.set(`target/debug/build/harn-vm-${hash}/out/${g.snake(2)}.rs`, rustFile(g, g.size(), { uses: [BOUNDARY_USE], sites: [`        let _ = BoundaryId::GhostBoundary;`] }));
+    if (r < 0.5)
+      ignored.set(
+        `target/debug/build/harn-vm-${hash}/out/${g.snake(2)}.rs`,
+        rustFile(g, g.size(), { uses: [BOUNDARY_USE], sites: [`        let _ = BoundaryId::GhostBoundary;`] }),
+      );
     else if (r < 0.8) ignored.set(`target/debug/deps/${g.snake(2)}-${hash}.d`, docFile(g, 2000));
     else ignored.set(`target/debug/incremental/${g.snake(1)}-${hash}/${g.snake(1)}.rs`, rustFile(g, 3000));
   }

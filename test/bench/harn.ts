@@ -118,6 +118,8 @@ function keystroke(sources: string[], metric: Metric): void {
     serverWork(offset, random() < 0.7);
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
-  console.log(`keystroke: ${doc.lineCount} lines, ${doc.getText().length} chars; median ${median(samples).toFixed(2)} ms, max ${Math.max(...samples).toFixed(2)} ms`);
+  console.log(
+    `keystroke: ${doc.lineCount} lines, ${doc.getText().length} chars; median ${median(samples).toFixed(2)} ms, max ${Math.max(...samples).toFixed(2)} ms`,
+  );
   metric('keystroke_p95_ms', percentile(samples, 95), 'ms', '<=15');
 }

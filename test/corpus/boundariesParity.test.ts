@@ -181,13 +181,15 @@ function evaluate(registry: Dict, wireStrings: Map<string, string>, sites: Site[
     const live = sitesFor(sites, id);
     if (live.length === 0) findings.push({ kind: 'stale_entry', id, path: REGISTRY_PATH, message: 'no file constructs this boundary any more' });
     for (const p of live) {
-      if (!anchorSet.has(p)) findings.push({ kind: 'unregistered_site', id, path: p, message: `constructs \`${id}\` but is not one of its registered anchors` });
+      if (!anchorSet.has(p))
+        findings.push({ kind: 'unregistered_site', id, path: p, message: `constructs \`${id}\` but is not one of its registered anchors` });
     }
     // entry_test_findings
     const testPath = toStr(field(entry, 'test') ?? '');
     if (testPath === '') findings.push({ kind: 'no_test', id, path: REGISTRY_PATH, message: 'entry declares no `test`' });
     else if (!existing.has(testPath)) findings.push({ kind: 'missing_test', id, path: testPath, message: 'test file does not exist' });
-    else if (!(contents.get(testPath) ?? '').includes(id)) findings.push({ kind: 'inert_test', id, path: testPath, message: `test file never mentions \`${id}\`` });
+    else if (!(contents.get(testPath) ?? '').includes(id))
+      findings.push({ kind: 'inert_test', id, path: testPath, message: `test file never mentions \`${id}\`` });
   }
   for (const site of sites) {
     if (!registered.has(site.id)) {
@@ -397,41 +399,67 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
 
   describe('agreement', () => {
     test('the corpus tree as it is', () => {
-      agree(() => {}, (f) => {
-        // The corpus holds only a few of the anchors: the tree is far from clean, which exercises the rules.
-        // Every finding, in upstream's order (text_tool_parse, whose anchors are all there, has none).
-        const entry = (id: string, anchors: string[], test: string): Triple[] => [
-          ...anchors.map((a): Triple => ['missing_anchor', id, a]),
-          ['stale_entry', id, REGISTRY_PATH],
-          ['missing_test', id, test],
-        ];
-        assert.deepEqual(f, [
-          ...entry('response_content_extraction', ['crates/harn-vm/src/llm/api/response/boundary.rs', 'crates/harn-vm/src/llm/api/response.rs'], 'crates/harn-vm/src/llm/api/response/boundary/tests.rs'),
-          ...entry('visible_text_sanitize', ['crates/harn-vm/src/visible_text.rs'], 'crates/harn-vm/src/visible_text.rs'),
-          ...entry('host_event_ingest', ['crates/harn-vm/src/agent_events/from_host.rs'], 'crates/harn-vm/src/agent_events/from_host_tests.rs'),
-          ...entry('provider_admission_gate', ['crates/harn-vm/src/llm/agent_observe/provider_errors.rs'], 'crates/harn-vm/src/llm/agent_observe/provider_errors_boundary_tests.rs'),
-          ['stale_entry', 'chat_turn_cap', REGISTRY_PATH],
-          ['missing_audited_anchor', 'agent_loop_budget', 'crates/harn-stdlib/src/stdlib/agent/loop_turn_options.harn'],
-          ['missing_audited_anchor', 'agent_loop_stall', 'crates/harn-stdlib/src/stdlib/agent/stall_observation.harn'],
-          ['missing_audited_anchor', 'streaming_tool_detect', 'crates/harn-vm/src/llm/tools/parse/streaming.rs'],
-          ['missing_audited_anchor', 'llm_transport', 'crates/harn-vm/src/llm/call.rs'],
-          ['missing_audited_anchor', 'acp_prompt_ingest', 'crates/harn-serve/src/adapters/acp/schema.rs'],
-        ]);
-      });
+      agree(
+        () => {},
+        (f) => {
+          // The corpus holds only a few of the anchors: the tree is far from clean, which exercises the rules.
+          // Every finding, in upstream's order (text_tool_parse, whose anchors are all there, has none).
+          const entry = (id: string, anchors: string[], test: string): Triple[] => [
+            ...anchors.map((a): Triple => ['missing_anchor', id, a]),
+            ['stale_entry', id, REGISTRY_PATH],
+            ['missing_test', id, test],
+          ];
+          assert.deepEqual(f, [
+            ...entry(
+              'response_content_extraction',
+              ['crates/harn-vm/src/llm/api/response/boundary.rs', 'crates/harn-vm/src/llm/api/response.rs'],
+              'crates/harn-vm/src/llm/api/response/boundary/tests.rs',
+            ),
+            ...entry('visible_text_sanitize', ['crates/harn-vm/src/visible_text.rs'], 'crates/harn-vm/src/visible_text.rs'),
+            ...entry('host_event_ingest', ['crates/harn-vm/src/agent_events/from_host.rs'], 'crates/harn-vm/src/agent_events/from_host_tests.rs'),
+            ...entry(
+              'provider_admission_gate',
+              ['crates/harn-vm/src/llm/agent_observe/provider_errors.rs'],
+              'crates/harn-vm/src/llm/agent_observe/provider_errors_boundary_tests.rs',
+            ),
+            ['stale_entry', 'chat_turn_cap', REGISTRY_PATH],
+            ['missing_audited_anchor', 'agent_loop_budget', 'crates/harn-stdlib/src/stdlib/agent/loop_turn_options.harn'],
+            ['missing_audited_anchor', 'agent_loop_stall', 'crates/harn-stdlib/src/stdlib/agent/stall_observation.harn'],
+            ['missing_audited_anchor', 'streaming_tool_detect', 'crates/harn-vm/src/llm/tools/parse/streaming.rs'],
+            ['missing_audited_anchor', 'llm_transport', 'crates/harn-vm/src/llm/call.rs'],
+            ['missing_audited_anchor', 'acp_prompt_ingest', 'crates/harn-serve/src/adapters/acp/schema.rs'],
+          ]);
+        },
+      );
     });
 
     test('an anchor removed', () => {
-      agree((t) => t.remove(TOOL_CALLS), (f) => changes(f, [['missing_anchor', 'text_tool_parse', TOOL_CALLS], ['stale_entry', 'text_tool_parse', REGISTRY_PATH]]));
+      agree(
+        (t) => t.remove(TOOL_CALLS),
+        (f) =>
+          changes(f, [
+            ['missing_anchor', 'text_tool_parse', TOOL_CALLS],
+            ['stale_entry', 'text_tool_parse', REGISTRY_PATH],
+          ]),
+      );
     });
 
     test('an unregistered .harn site (a new, untracked file)', () => {
       const p = `${HARN}/cap_notice.harn`;
-      agree((t) => t.write(p, emission('boundary: "text_tool_parse",')), (f) => changes(f, [['unregistered_site', 'text_tool_parse', p]]));
+      agree(
+        (t) => t.write(p, emission('boundary: "text_tool_parse",')),
+        (f) => changes(f, [['unregistered_site', 'text_tool_parse', p]]),
+      );
     });
 
     test("a typo'd id in a .harn payload", () => {
-      agree((t) => t.edit(TOOL_CALLS, 'boundary: "text_tool_parse"', 'boundary: "text_tool_prase"'), (f) =>
-        changes(f, [['unknown_boundary', 'text_tool_prase', TOOL_CALLS], ['stale_entry', 'text_tool_parse', REGISTRY_PATH]]),
+      agree(
+        (t) => t.edit(TOOL_CALLS, 'boundary: "text_tool_parse"', 'boundary: "text_tool_prase"'),
+        (f) =>
+          changes(f, [
+            ['unknown_boundary', 'text_tool_prase', TOOL_CALLS],
+            ['stale_entry', 'text_tool_parse', REGISTRY_PATH],
+          ]),
       );
     });
 
@@ -439,29 +467,43 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
       agree(
         (t) => {
           t.edit(FUNNEL_PATH, '    ChatTurnCap,\n}', '    ChatTurnCap,\n    StreamTruncate,\n}');
-          t.edit(FUNNEL_PATH, 'Self::ChatTurnCap => "chat_turn_cap",', 'Self::ChatTurnCap => "chat_turn_cap",\n            Self::StreamTruncate => "stream_truncate",');
+          t.edit(
+            FUNNEL_PATH,
+            'Self::ChatTurnCap => "chat_turn_cap",',
+            'Self::ChatTurnCap => "chat_turn_cap",\n            Self::StreamTruncate => "stream_truncate",',
+          );
         },
         (f) => changes(f, [['unregistered_boundary', 'stream_truncate', FUNNEL_PATH]]),
       );
     });
 
     test('a variant renamed with its wire string (and variants out of alphabetical order)', () => {
-      agree((t) => t.edit(FUNNEL_PATH, 'Self::ChatTurnCap => "chat_turn_cap"', 'Self::AChatTurnLimit => "chat_turn_limit"'), (f) =>
-        changes(f, [['unregistered_boundary', 'chat_turn_limit', FUNNEL_PATH], ['orphan_entry', 'chat_turn_cap', REGISTRY_PATH]]),
+      agree(
+        (t) => t.edit(FUNNEL_PATH, 'Self::ChatTurnCap => "chat_turn_cap"', 'Self::AChatTurnLimit => "chat_turn_limit"'),
+        (f) =>
+          changes(f, [
+            ['unregistered_boundary', 'chat_turn_limit', FUNNEL_PATH],
+            ['orphan_entry', 'chat_turn_cap', REGISTRY_PATH],
+          ]),
       );
     });
 
     test('a test that stops mentioning its id', () => {
-      agree((t) => t.write(CONFORMANCE, t.read(CONFORMANCE).replaceAll('chat_turn_cap', 'chat_cap')), (f) =>
-        changes(f, [['inert_test', 'chat_turn_cap', CONFORMANCE]]),
+      agree(
+        (t) => t.write(CONFORMANCE, t.read(CONFORMANCE).replaceAll('chat_turn_cap', 'chat_cap')),
+        (f) => changes(f, [['inert_test', 'chat_turn_cap', CONFORMANCE]]),
       );
     });
 
     test('an audited marker present, then renamed', () => {
       const p = 'crates/harn-vm/src/llm/tools/parse/streaming.rs';
-      agree((t) => t.write(p, 'pub enum Update { ParseAborted { reason: String } }\n'), (f) => changes(f, [], [['missing_audited_anchor', 'streaming_tool_detect', p]]));
-      agree((t) => t.write(p, 'pub enum Update { ParseCancelled { reason: String } }\n'), (f) =>
-        changes(f, [['audited_event_gone', 'streaming_tool_detect', p]], [['missing_audited_anchor', 'streaming_tool_detect', p]]),
+      agree(
+        (t) => t.write(p, 'pub enum Update { ParseAborted { reason: String } }\n'),
+        (f) => changes(f, [], [['missing_audited_anchor', 'streaming_tool_detect', p]]),
+      );
+      agree(
+        (t) => t.write(p, 'pub enum Update { ParseCancelled { reason: String } }\n'),
+        (f) => changes(f, [['audited_event_gone', 'streaming_tool_detect', p]], [['missing_audited_anchor', 'streaming_tool_detect', p]]),
       );
     });
 
@@ -531,7 +573,7 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
       );
     });
 
-    test('a .gitignore\'d site is not read; an untracked one is (beside tracked files)', () => {
+    test("a .gitignore'd site is not read; an untracked one is (beside tracked files)", () => {
       agree(
         (t) => {
           t.write('.gitignore', 'crates/harn-vm/src/generated/\n*.bak.harn\n');
@@ -631,7 +673,11 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
 
     test('.harn: `boundary: "id"` inside a string is not a site (upstream: it is)', () => {
       const p = `${HARN}/doc_string.harn`;
-      differ((t) => t.write(p, `pub fn help() -> string {\n  return """\n    Emit with boundary: "text_tool_parse", kind and detail.\n    """\n}\n`), [], [site(p)]);
+      differ(
+        (t) => t.write(p, `pub fn help() -> string {\n  return """\n    Emit with boundary: "text_tool_parse", kind and detail.\n    """\n}\n`),
+        [],
+        [site(p)],
+      );
     });
 
     test('.harn: a `boundary:` payload split over lines is a site (upstream: not)', () => {
@@ -697,7 +743,11 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
         'crates/harn-vm/src/bracket.rs': 'let all = [BoundaryId::TextToolParse];\n',
         'crates/harn-vm/src/arrow.rs': 'match b { BoundaryId::TextToolParse=> 1, _ => 0 };\n',
       };
-      differ((t) => Object.entries(files).forEach(([p, text]) => t.write(p, text)), Object.keys(files).map((p) => site(p)), []);
+      differ(
+        (t) => Object.entries(files).forEach(([p, text]) => t.write(p, text)),
+        Object.keys(files).map((p) => site(p)),
+        [],
+      );
     });
 
     test('Rust: a path spaced or split over lines, and a use-group, are sites (upstream: not)', () => {
@@ -706,7 +756,11 @@ describe('loud-boundary gate: parity with upstream on the Harn 0.10 tree', { ski
         'crates/harn-vm/src/split.rs': 'let b = BoundaryId::\n    TextToolParse.as_str();\n',
         'crates/harn-vm/src/group.rs': 'use crate::boundary::BoundaryId::{TextToolParse};\n',
       };
-      differ((t) => Object.entries(files).forEach(([p, text]) => t.write(p, text)), Object.keys(files).map((p) => site(p)), []);
+      differ(
+        (t) => Object.entries(files).forEach(([p, text]) => t.write(p, text)),
+        Object.keys(files).map((p) => site(p)),
+        [],
+      );
     });
 
     test('Rust: `OtherBoundaryId::X,` is not a BoundaryId path (upstream: a site of X)', () => {

@@ -31,9 +31,17 @@ const EXPECTED_FAILURES: Record<string, string[]> = {
   'harn-0.10/conformance/errors/syntax/hitl_keyword_shadow_let.harn': [
     "5:7-5:23 syntax_error: Expected variable name or destructuring pattern, got 'request_approval' (reserved keyword)",
   ],
-  'harn-v0.7/conformance/errors/syntax/default_after_required.harn': ['1:16-1:17 syntax_error: Required parameter cannot follow a parameter with a default value'],
-  'harn-v0.7/conformance/errors/syntax/missing_close_brace.harn': ["1:15-1:16 syntax_error: This '{' is never closed", '2:1-2:1 syntax_error: Unexpected end of file, expected }'],
-  'harn-v0.7/conformance/errors/syntax/multiple_parse_errors.harn': ["2:11-2:12 syntax_error: Expected expression, got ')'", "4:11-4:12 syntax_error: Expected expression, got ')'"],
+  'harn-v0.7/conformance/errors/syntax/default_after_required.harn': [
+    '1:16-1:17 syntax_error: Required parameter cannot follow a parameter with a default value',
+  ],
+  'harn-v0.7/conformance/errors/syntax/missing_close_brace.harn': [
+    "1:15-1:16 syntax_error: This '{' is never closed",
+    '2:1-2:1 syntax_error: Unexpected end of file, expected }',
+  ],
+  'harn-v0.7/conformance/errors/syntax/multiple_parse_errors.harn': [
+    "2:11-2:12 syntax_error: Expected expression, got ')'",
+    "4:11-4:12 syntax_error: Expected expression, got ')'",
+  ],
   'harn-v0.7/conformance/errors/syntax/unexpected_character.harn': ["2:11-2:12 unexpected_character: Unexpected character '`' at 2:11"],
   'harn-v0.7/conformance/errors/syntax/unexpected_token.harn': ['2:1-2:1 syntax_error: Unexpected end of file, expected expression'],
   'harn-v0.7/conformance/errors/syntax/unterminated_string.harn': ['2:11-2:24 unterminated_string: Unterminated string at 2:11'],

@@ -373,9 +373,11 @@ export class Editor {
     for (const [i, segment] of segments.entries()) {
       const isFile = i === segments.length - 1;
       const found: { index: number; level: number } = await waitFor(`the explorer item ${segments.slice(0, i + 1).join('/')}`, 30_000, async () => {
-        const rows = await tree.getByRole('treeitem', { name: segment, exact: true }).evaluateAll((nodes: PageElement[]) =>
-          nodes.map((node) => ({ index: Number(node.getAttribute('data-index')), level: Number(node.getAttribute('aria-level')) })),
-        );
+        const rows = await tree
+          .getByRole('treeitem', { name: segment, exact: true })
+          .evaluateAll((nodes: PageElement[]) =>
+            nodes.map((node) => ({ index: Number(node.getAttribute('data-index')), level: Number(node.getAttribute('aria-level')) })),
+          );
         const above = parent;
         const candidates = above
           ? rows.filter((r) => r.index > above.index && r.level === above.level + 1)
@@ -389,9 +391,7 @@ export class Editor {
         await item.click();
       } else if ((await item.getAttribute('aria-expanded')) !== 'true') {
         await item.click();
-        await waitFor(`the folder ${segment} to expand`, 30_000, async () =>
-          (await item.getAttribute('aria-expanded')) === 'true' ? true : undefined,
-        );
+        await waitFor(`the folder ${segment} to expand`, 30_000, async () => ((await item.getAttribute('aria-expanded')) === 'true' ? true : undefined));
       }
       parent = found;
     }
@@ -426,8 +426,15 @@ export class Editor {
     const box = await this.page.evaluate(
       ({ lineText, column }) => {
         // The project compiles without the DOM library: name the few browser APIs used here.
-        interface Rect { x: number; y: number; width: number; height: number }
-        interface DomNode { textContent: string | null }
+        interface Rect {
+          x: number;
+          y: number;
+          width: number;
+          height: number;
+        }
+        interface DomNode {
+          textContent: string | null;
+        }
         interface Browser {
           document: {
             querySelectorAll(selector: string): ArrayLike<DomNode>;
@@ -478,9 +485,11 @@ export class Editor {
 
   /** The rendered lines of the active editor, top to bottom (only the lines in view). */
   async visibleLines(): Promise<string[]> {
-    const lines = await this.page.locator('.editor-instance .monaco-editor .view-lines .view-line').evaluateAll((nodes: PageElement[]) =>
-      nodes.map((node) => ({ top: parseFloat(node.style.top) || 0, text: (node.textContent ?? '').replace(/\u00a0/g, ' ') })),
-    );
+    const lines = await this.page
+      .locator('.editor-instance .monaco-editor .view-lines .view-line')
+      .evaluateAll((nodes: PageElement[]) =>
+        nodes.map((node) => ({ top: parseFloat(node.style.top) || 0, text: (node.textContent ?? '').replace(/\u00a0/g, ' ') })),
+      );
     return lines.sort((a, b) => a.top - b.top).map((l) => l.text);
   }
 
@@ -546,14 +555,12 @@ export class Editor {
     const widget = this.page.locator('.editor-instance .monaco-editor .suggest-widget.visible');
     await widget.waitFor({ state: 'visible', timeout: timeoutMs });
     return waitFor('rows in the suggest widget', timeoutMs, async () => {
-      const labels = await widget
-        .locator('.monaco-list-row')
-        .evaluateAll((nodes: PageElement[]) =>
-          nodes.map((node) => {
-            const name = node.querySelector('.label-name');
-            return (name?.textContent ?? node.getAttribute('aria-label') ?? '').trim();
-          }),
-        );
+      const labels = await widget.locator('.monaco-list-row').evaluateAll((nodes: PageElement[]) =>
+        nodes.map((node) => {
+          const name = node.querySelector('.label-name');
+          return (name?.textContent ?? node.getAttribute('aria-label') ?? '').trim();
+        }),
+      );
       return labels.length ? labels : undefined;
     });
   }
@@ -563,7 +570,9 @@ export class Editor {
     await this.page.keyboard.press('Control+Period');
     const rows = this.page.locator('.action-widget .monaco-list-row');
     await rows.first().waitFor({ state: 'visible', timeout: timeoutMs });
-    return rows.evaluateAll((nodes: PageElement[]) => nodes.map((node) => (node.getAttribute('aria-label') || node.textContent || '').replace(/\s+/g, ' ').trim()));
+    return rows.evaluateAll((nodes: PageElement[]) =>
+      nodes.map((node) => (node.getAttribute('aria-label') || node.textContent || '').replace(/\s+/g, ' ').trim()),
+    );
   }
 
   /** Clicks the item of the open Quick Fix menu whose title matches, and waits for the menu to close. */
@@ -655,9 +664,7 @@ export class Editor {
       await panel.waitFor({ state: 'visible', timeout: timeoutMs });
     }
     const rows = panel.locator('.monaco-list-row');
-    await waitFor(`${expectAtLeast} row(s) in the Problems panel`, timeoutMs, async () =>
-      (await rows.count()) >= expectAtLeast ? true : undefined,
-    );
+    await waitFor(`${expectAtLeast} row(s) in the Problems panel`, timeoutMs, async () => ((await rows.count()) >= expectAtLeast ? true : undefined));
     const raw = await rows.evaluateAll((nodes: PageElement[]) =>
       nodes.map((node) => ({
         label: node.getAttribute('aria-label') ?? '',
@@ -675,7 +682,10 @@ export class Editor {
 
   /** Expands the Outline view in the explorer side bar and returns its item names. */
   async readOutline(expectAtLeast = 1, timeoutMs = 30_000): Promise<string[]> {
-    const header = this.page.locator('.pane-header').filter({ hasText: /^\s*outline/i }).first();
+    const header = this.page
+      .locator('.pane-header')
+      .filter({ hasText: /^\s*outline/i })
+      .first();
     await header.waitFor({ state: 'visible', timeout: timeoutMs });
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     const rows = this.page.locator('.outline-pane .monaco-list-row, .pane-body .outline-element').first();
@@ -830,7 +840,9 @@ export class Editor {
     const view = this.page.locator('.panel .output-view .view-lines').first();
     await view.waitFor({ state: 'visible', timeout: timeoutMs });
     const text = await view.evaluate((node) => {
-      const lines = Array.from((node as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null; style: { top: string } }> }).querySelectorAll('.view-line'));
+      const lines = Array.from(
+        (node as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null; style: { top: string } }> }).querySelectorAll('.view-line'),
+      );
       return lines
         .map((l) => ({ top: parseFloat(l.style.top) || 0, text: (l.textContent ?? '').replace(/\u00a0/g, ' ') }))
         .sort((a, b) => a.top - b.top)
@@ -870,19 +882,32 @@ export class Editor {
 
   /** The names shown in the Outline view right now (it is expanded first if needed); [] when empty. */
   async outlineNow(timeoutMs = 10_000): Promise<{ names: string[]; message: string }> {
-    const header = this.page.locator('.pane-header').filter({ hasText: /^\s*outline/i }).first();
+    const header = this.page
+      .locator('.pane-header')
+      .filter({ hasText: /^\s*outline/i })
+      .first();
     await header.waitFor({ state: 'visible', timeout: timeoutMs });
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     const names = await this.page
       .locator('.outline-pane .monaco-list-row .outline-element .monaco-highlighted-label')
       .evaluateAll((nodes: PageElement[]) => nodes.map((node) => (node.textContent ?? '').trim()).filter(Boolean));
-    const message = (await this.page.locator('.outline-pane .outline-message').allInnerTexts().catch(() => [])).join(' ').trim();
+    const message = (
+      await this.page
+        .locator('.outline-pane .outline-message')
+        .allInnerTexts()
+        .catch(() => [])
+    )
+      .join(' ')
+      .trim();
     return { names, message };
   }
 
   /** Collapses the Outline view if it is expanded. */
   async collapseOutline(timeoutMs = 10_000): Promise<void> {
-    const header = this.page.locator('.pane-header').filter({ hasText: /^\s*outline/i }).first();
+    const header = this.page
+      .locator('.pane-header')
+      .filter({ hasText: /^\s*outline/i })
+      .first();
     await header.waitFor({ state: 'visible', timeout: timeoutMs });
     if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
   }

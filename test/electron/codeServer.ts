@@ -13,7 +13,15 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { ensureToolchain } from '../e2e/harness';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SETTINGS = {
   'workbench.startupEditor': 'none',
   'telemetry.telemetryLevel': 'off',
@@ -45,7 +53,13 @@ export interface CodeServerRun {
 }
 
 /** Runs the bundled suite in code-server opened on `workspace`; `root` holds its user data. */
-export async function runInCodeServer(options: { repoRoot: string; workspace: string; root: string; extensionTestsPath: string; timeoutMs: number }): Promise<CodeServerRun> {
+export async function runInCodeServer(options: {
+  repoRoot: string;
+  workspace: string;
+  root: string;
+  extensionTestsPath: string;
+  timeoutMs: number;
+}): Promise<CodeServerRun> {
   const found = ensureToolchain();
   if (!found.ok) throw new Error(`the code-server toolchain is unavailable: ${found.reason}`);
   const toolchain = found.toolchain;

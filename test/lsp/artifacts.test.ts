@@ -188,7 +188,21 @@ describe('run artifacts over LSP', () => {
     test('hover on a provider_call_response row: the Markdown summary', async () => {
       const hover = await hoverAt(doc.uri, 4, 10);
       const value = markdown(hover);
-      for (const fact of ['**provider_call_response**', 'call `c-11`', 'iteration 0', '`m-small`', '`ollama`', '1,234 in', '41 out', '$0.0006', '1,290 ms', '**Tool calls** (2, parsed from `<tool_call>` text)', '`lookup_invoice` `tc_0`', '`issue_refund` `tc_1`', '*Line 5 ·']) {
+      for (const fact of [
+        '**provider_call_response**',
+        'call `c-11`',
+        'iteration 0',
+        '`m-small`',
+        '`ollama`',
+        '1,234 in',
+        '41 out',
+        '$0.0006',
+        '1,290 ms',
+        '**Tool calls** (2, parsed from `<tool_call>` text)',
+        '`lookup_invoice` `tc_0`',
+        '`issue_refund` `tc_1`',
+        '*Line 5 ·',
+      ]) {
         assert.ok(value.includes(fact), `${fact} in:\n${value}`);
       }
       assert.deepEqual(hover?.range, { start: { line: 4, character: 0 }, end: { line: 4, character: doc.line(4).length } });
@@ -208,14 +222,32 @@ describe('run artifacts over LSP', () => {
       assert.match(session.detail ?? '', /^done · 2 iterations · 2 calls · 2,624 in \/ 43 out$/);
       assert.deepEqual(session.range, { start: { line: 0, character: 0 }, end: { line: 18, character: doc.line(18).length } });
       const iterations = childrenOf(session).filter((c) => c.kind === SymbolKind.Number);
-      assert.deepEqual(iterations.map((i) => i.name), ['iteration 0', 'iteration 1']);
-      const calls = iterations.map((i) => childrenOf(i).filter((c) => c.kind === SymbolKind.Function).map((c) => c.name));
+      assert.deepEqual(
+        iterations.map((i) => i.name),
+        ['iteration 0', 'iteration 1'],
+      );
+      const calls = iterations.map((i) =>
+        childrenOf(i)
+          .filter((c) => c.kind === SymbolKind.Function)
+          .map((c) => c.name),
+      );
       assert.deepEqual(calls, [['m-small · c-11'], ['m-small · c-12']]);
       const first = defined(
         childrenOf(iterations[0]).find((c) => c.name === 'm-small · c-11'),
         'the call m-small · c-11',
       );
-      assert.deepEqual(childrenOf(first).map((c) => c.name), ['request', 'response', 'tool_call lookup_invoice', 'tool_call issue_refund', 'tool_result lookup_invoice', 'tool_result lookup_invoice', 'tool_result lookup_invoice']);
+      assert.deepEqual(
+        childrenOf(first).map((c) => c.name),
+        [
+          'request',
+          'response',
+          'tool_call lookup_invoice',
+          'tool_call issue_refund',
+          'tool_result lookup_invoice',
+          'tool_result lookup_invoice',
+          'tool_result lookup_invoice',
+        ],
+      );
       assert.deepEqual(first.selectionRange, { start: { line: 3, character: 0 }, end: { line: 3, character: doc.line(3).length } });
       assert.ok(childrenOf(session).some((c) => c.kind === SymbolKind.Key && c.name === 'agent_session_finalized'));
     });
@@ -269,9 +301,16 @@ describe('run artifacts over LSP', () => {
         diagnostics.find((d) => d.code === 'boundary_failure'),
         'the boundary_failure diagnostic',
       );
-      assert.equal(messageOf(failure), 'response_content_extraction (Provider response ingestion) lost model output: dropped (owner harness), 1 dropped, 86 bytes');
+      assert.equal(
+        messageOf(failure),
+        'response_content_extraction (Provider response ingestion) lost model output: dropped (owner harness), 1 dropped, 86 bytes',
+      );
       assert.deepEqual(
-        { boundary: (failure.data as Record<string, unknown>).boundary, kind: (failure.data as Record<string, unknown>).kind, droppedBytes: (failure.data as Record<string, unknown>).droppedBytes },
+        {
+          boundary: (failure.data as Record<string, unknown>).boundary,
+          kind: (failure.data as Record<string, unknown>).kind,
+          droppedBytes: (failure.data as Record<string, unknown>).droppedBytes,
+        },
         { boundary: 'response_content_extraction', kind: 'dropped', droppedBytes: 86 },
       );
       const unreported = diagnostics.find((d) => d.code === 'unreported_boundary_failure');
@@ -314,10 +353,19 @@ describe('run artifacts over LSP', () => {
 
     test('documentSymbol: session → iterations → events', async () => {
       const symbols = (await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })) as DocumentSymbol[];
-      assert.deepEqual(symbols.map((s) => s.name), ['session s-77']);
+      assert.deepEqual(
+        symbols.map((s) => s.name),
+        ['session s-77'],
+      );
       const iterations = childrenOf(symbols[0]).filter((c) => c.kind === SymbolKind.Number);
-      assert.deepEqual(iterations.map((i) => i.name), ['iteration 0', 'iteration 1']);
-      assert.deepEqual(childrenOf(iterations[1]).map((c) => c.name), ['boundary_failure response_content_extraction']);
+      assert.deepEqual(
+        iterations.map((i) => i.name),
+        ['iteration 0', 'iteration 1'],
+      );
+      assert.deepEqual(
+        childrenOf(iterations[1]).map((c) => c.name),
+        ['boundary_failure response_content_extraction'],
+      );
     });
   });
 
@@ -383,7 +431,8 @@ describe('run artifacts over LSP', () => {
         assert.ok(found.has(`path_traversal ${at(5, 'descriptor', 'relative_path')}`));
         assert.ok(found.has(`missing_path ${at(6, 'descriptor', 'path')}`));
         // Every pointer that gets as far as resolving its transcript cannot: the run's folder is gone.
-        for (const i of [2, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14]) assert.ok(found.has(`invalid_run_path ${at(i, 'descriptor', 'relative_path')}`), `pointer ${i}: ${[...found].join('\n')}`);
+        for (const i of [2, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14])
+          assert.ok(found.has(`invalid_run_path ${at(i, 'descriptor', 'relative_path')}`), `pointer ${i}: ${[...found].join('\n')}`);
         const first = diagnostics.find((d) => d.code === 'invalid_run_path');
         assert.match(messageOf(first), /The run record's folder .*broken-moved cannot be resolved \(ENOENT\)/);
         assert.ok(!diagnostics.some((d) => ['digest_mismatch', 'byte_len_mismatch', 'unavailable'].includes(String(d.code))), 'no transcript is read');
@@ -401,15 +450,63 @@ describe('run artifacts over LSP', () => {
       const padding = 'p'.repeat(180);
       for (let i = 0; rows.length < 24000; i++) {
         const callId = `c-${i}`;
-        rows.push(JSON.stringify({ type: 'provider_call_request', timestamp: '1767225600.010', span_id: i, call_id: callId, iteration: i, model: 'm-big', provider: 'ollama', tool_format: 'text', message_count: 2 * i + 1 }));
-        rows.push(JSON.stringify({ type: 'provider_call_response', timestamp: '1767225600.500', span_id: i, iteration: i, call_id: callId, provider: 'ollama', model: 'm-big', text: `answer ${i} ${padding}`, tool_calls: [], parsed_tool_calls: [], input_tokens: 1000 + i, output_tokens: 7 }));
-        rows.push(JSON.stringify({ type: 'message', timestamp: '1767225600.501', span_id: null, session_id: 's-big', message_index: i, role: 'assistant', content: `answer ${i} ${padding}`, message: { role: 'assistant', content: `answer ${i}` } }));
+        rows.push(
+          JSON.stringify({
+            type: 'provider_call_request',
+            timestamp: '1767225600.010',
+            span_id: i,
+            call_id: callId,
+            iteration: i,
+            model: 'm-big',
+            provider: 'ollama',
+            tool_format: 'text',
+            message_count: 2 * i + 1,
+          }),
+        );
+        rows.push(
+          JSON.stringify({
+            type: 'provider_call_response',
+            timestamp: '1767225600.500',
+            span_id: i,
+            iteration: i,
+            call_id: callId,
+            provider: 'ollama',
+            model: 'm-big',
+            text: `answer ${i} ${padding}`,
+            tool_calls: [],
+            parsed_tool_calls: [],
+            input_tokens: 1000 + i,
+            output_tokens: 7,
+          }),
+        );
+        rows.push(
+          JSON.stringify({
+            type: 'message',
+            timestamp: '1767225600.501',
+            span_id: null,
+            session_id: 's-big',
+            message_index: i,
+            role: 'assistant',
+            content: `answer ${i} ${padding}`,
+            message: { role: 'assistant', content: `answer ${i}` },
+          }),
+        );
       }
       const MALFORMED = 3000;
       const INVALID = 12001; // a response row
       rows[MALFORMED] = defined(rows[MALFORMED], 'the row to cut').slice(0, 60);
       rows[INVALID] = defined(rows[INVALID], 'the row to invalidate').replace('"output_tokens":7', '"output_tokens":-7');
-      rows.push(JSON.stringify({ type: 'agent_session_finalized', timestamp: '1767225699.000', span_id: null, session_id: 's-big', final_status: 'done', iterations: 8000, terminal: true }));
+      rows.push(
+        JSON.stringify({
+          type: 'agent_session_finalized',
+          timestamp: '1767225699.000',
+          span_id: null,
+          session_id: 's-big',
+          final_status: 'done',
+          iterations: 8000,
+          terminal: true,
+        }),
+      );
       const text = rows.join('\n') + '\n';
       fs.writeFileSync(file, text);
       assert.ok(text.length >= 5 * 1024 * 1024, `${text.length} bytes`);

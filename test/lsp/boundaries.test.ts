@@ -115,8 +115,15 @@ class OpenDoc {
   /** Sends edits (LSP ranges in the current text) as incremental changes, last first, as an editor does. */
   async edit(edits: TextEdit[]): Promise<number> {
     const ordered = [...edits].sort((a, b) => this.doc.offsetAt(b.range.start) - this.doc.offsetAt(a.range.start));
-    const version = await this.client.change(this.uri, ordered.map((e) => ({ range: e.range, text: e.newText })));
-    this.doc = TextDocument.update(this.doc, ordered.map((e) => ({ range: e.range, text: e.newText })), version);
+    const version = await this.client.change(
+      this.uri,
+      ordered.map((e) => ({ range: e.range, text: e.newText })),
+    );
+    this.doc = TextDocument.update(
+      this.doc,
+      ordered.map((e) => ({ range: e.range, text: e.newText })),
+      version,
+    );
     assert.equal(this.doc.version, version);
     return version;
   }
@@ -585,10 +592,13 @@ describe('boundary completion and hover over stdio', () => {
     const content = rangeIn(doc.text, 'chat_t');
     for (const delta of [0, 3, 6]) {
       const typed = await demo.complete(doc, positionIn(doc.text, 'chat_t', delta));
-      assert.deepEqual(typed.map((i) => i.textEdit), [
-        { range: content, newText: 'response_content_extraction' },
-        { range: content, newText: 'chat_turn_cap' },
-      ]);
+      assert.deepEqual(
+        typed.map((i) => i.textEdit),
+        [
+          { range: content, newText: 'response_content_extraction' },
+          { range: content, newText: 'chat_turn_cap' },
+        ],
+      );
     }
     // Outside the string: the ordinary Harn completion.
     const outside = await demo.complete(doc, positionIn(doc.text, 'agent_emit_event', 3));
@@ -620,12 +630,18 @@ describe('boundary completion and hover over stdio', () => {
     await doc.type('{\n  ', 4, 'agent_emit_event(s, "boundary_failure", {boundary: "ch');
     const end = positionIn(doc.text, '"ch', 3);
     const ids = await demo.complete(doc, end);
-    assert.deepEqual(ids.map((i) => i.label), ['response_content_extraction', 'chat_turn_cap']);
+    assert.deepEqual(
+      ids.map((i) => i.label),
+      ['response_content_extraction', 'chat_turn_cap'],
+    );
     assert.deepEqual(ids[1]?.textEdit, { range: { start: positionIn(doc.text, '"ch', 1), end }, newText: 'chat_turn_cap' });
 
     await doc.type('"ch', 3, 'at_turn_cap", kind: "');
     const kinds = await demo.complete(doc, positionIn(doc.text, 'kind: "', 7));
-    assert.deepEqual(kinds.map((i) => i.label), ['dropped', 'unrecognized', 'truncated', 'killed', 'capped']);
+    assert.deepEqual(
+      kinds.map((i) => i.label),
+      ['dropped', 'unrecognized', 'truncated', 'killed', 'capped'],
+    );
     await demo.close(doc);
 
     const raw = await demo.open('crates/harn-stdlib/src/raw.harn', 'pub fn report(s: string) {\n  let payload = {boundary: r"ch"}\n}\n');
@@ -887,7 +903,10 @@ describe('boundary code actions over stdio', () => {
   test('an empty id while typing is not reported (completion offers the ids there)', async () => {
     const doc = await demo.open(NOTES, EMITTER.replace('"chat_turn_cap"', '""'));
     const published = await demo.live(doc, () => true);
-    assert.deepEqual(codes(published).filter((c) => c === 'unknown_boundary'), []);
+    assert.deepEqual(
+      codes(published).filter((c) => c === 'unknown_boundary'),
+      [],
+    );
   });
 
   test('unregistered_site: "Add <file> to the anchors", applied in the open registry, clears the site', async () => {
@@ -1032,7 +1051,11 @@ describe('boundary code actions over stdio', () => {
 
 describe('a broken registry over stdio', () => {
   let demo: Demo;
-  const broken = replaceOnce(ORIGINAL_REGISTRY, 'was_silent = true\nevent = "agent_event:boundary_failure"\nanchors = ["crates/harn-stdlib', 'was_silent = yes\nevent = "agent_event:boundary_failure"\nanchors = ["crates/harn-stdlib');
+  const broken = replaceOnce(
+    ORIGINAL_REGISTRY,
+    'was_silent = true\nevent = "agent_event:boundary_failure"\nanchors = ["crates/harn-stdlib',
+    'was_silent = yes\nevent = "agent_event:boundary_failure"\nanchors = ["crates/harn-stdlib',
+  );
   before(async () => {
     demo = await Demo.start((root) => fs.writeFileSync(path.join(root, REGISTRY), broken));
   });

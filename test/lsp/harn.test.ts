@@ -104,7 +104,10 @@ describe('language server over stdio', () => {
       symbols.find((s) => s.name === 'Color'),
       'the Color symbol',
     );
-    assert.deepEqual(color.children?.map((c) => c.name), ['Red', 'Green']);
+    assert.deepEqual(
+      color.children?.map((c) => c.name),
+      ['Red', 'Green'],
+    );
     assert.deepEqual(color.selectionRange.start, positionOf(BROKEN, 'Color'));
   });
 
@@ -131,17 +134,26 @@ describe('language server over stdio', () => {
   });
 
   test('go to definition within the file and across the import', async () => {
-    const local = (await client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: mainUri }, position: positionOf(BROKEN, 'add(1') })) as LocationLink[];
+    const local = (await client.connection.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri: mainUri },
+      position: positionOf(BROKEN, 'add(1'),
+    })) as LocationLink[];
     assert.equal(local.length, 1);
     assert.equal(local[0]?.targetUri, mainUri);
     assert.deepEqual(local[0]?.targetSelectionRange.start, positionOf(BROKEN, 'add'));
 
-    const remote = (await client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: mainUri }, position: positionOf(BROKEN, 'greet("x")') })) as LocationLink[];
+    const remote = (await client.connection.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri: mainUri },
+      position: positionOf(BROKEN, 'greet("x")'),
+    })) as LocationLink[];
     assert.equal(remote.length, 1);
     assert.equal(remote[0]?.targetUri, URI.file(path.join(root, 'lib.harn')).toString());
     assert.deepEqual(remote[0]?.targetSelectionRange.start, positionOf(LIB, 'greet'));
 
-    const module = (await client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: mainUri }, position: positionOf(BROKEN, '"./lib"', 0, 2) })) as LocationLink[];
+    const module = (await client.connection.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri: mainUri },
+      position: positionOf(BROKEN, '"./lib"', 0, 2),
+    })) as LocationLink[];
     assert.equal(module[0]?.targetUri, URI.file(path.join(root, 'lib.harn')).toString());
   });
 
@@ -199,7 +211,10 @@ describe('language server over stdio', () => {
         ['p', 'let', 14],
       ],
     );
-    const items = (await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: positionOf(text, 'lib.\n', 0, 4) })) as CompletionItem[];
+    const items = (await client.connection.sendRequest(CompletionRequest.type, {
+      textDocument: { uri },
+      position: positionOf(text, 'lib.\n', 0, 4),
+    })) as CompletionItem[];
     assert.deepEqual(
       items.map((i) => i.label),
       ['greet', 'Point'],
@@ -208,7 +223,10 @@ describe('language server over stdio', () => {
     const value = (hover?.contents as MarkupContent).value;
     assert.match(value, /pub fn greet\(name: string\) -> string/);
     assert.match(value, /from `lib\.harn`/);
-    const definition = (await client.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: positionOf(text, 'greet') })) as LocationLink[];
+    const definition = (await client.connection.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri },
+      position: positionOf(text, 'greet'),
+    })) as LocationLink[];
     assert.deepEqual(
       definition.map((d) => [d.targetUri, d.targetSelectionRange.start]),
       [[libUri, positionOf(LIB, 'greet')]],
@@ -229,7 +247,10 @@ describe('language server over stdio', () => {
     text = text.replace('log(greet', 'let 名前 = "🙂" let z = 2\n  log(greet');
     published = await client.waitForDiagnostics(mainUri, (p) => p.version === version);
     const expected = harnSyntaxDiagnostics(new HarnAnalysis(text)).map((d) => ({ range: d.range, message: d.message }));
-    assert.deepEqual(published.diagnostics.map((d) => ({ range: d.range, message: d.message })), expected);
+    assert.deepEqual(
+      published.diagnostics.map((d) => ({ range: d.range, message: d.message })),
+      expected,
+    );
     assert.equal(expected.length, 1);
     assert.deepEqual(expected[0]?.range.start, positionOf(text, 'let z'));
   });

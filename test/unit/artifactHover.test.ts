@@ -7,16 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import {
-  formatInt,
-  formatMs,
-  formatUsd,
-  msIso,
-  rowHover,
-  shortJson,
-  timestampIso,
-  type RowHoverContext,
-} from '../../server/src/artifacts/hover';
+import { formatInt, formatMs, formatUsd, msIso, rowHover, shortJson, timestampIso, type RowHoverContext } from '../../server/src/artifacts/hover';
 import { artifactOutline, type OutlineNode, type OutlineRow } from '../../server/src/artifacts/outline';
 import { code, codeBlock, escapeText } from '../../server/src/text/markdown';
 import { defined } from '../support/assertions';
@@ -220,7 +211,11 @@ describe('formatting helpers', () => {
 });
 
 function unescapeHtml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -256,7 +251,13 @@ describe('rowHover: transcript rows', () => {
       'Request snapshot: not stored (only with `HARN_LLM_TRANSCRIPT_VERBOSE=1`)',
       '*Line 1 · 2026-01-01T00:00:01.000Z (`1767225601.000`) · span 6*',
     ]);
-    const verbose = hover({ type: 'provider_call_request', call_id: 'c-2', model: 'm', thinking: { mode: 'disabled', enabled: false }, request_snapshot: { messages: [{}, {}, {}] } });
+    const verbose = hover({
+      type: 'provider_call_request',
+      call_id: 'c-2',
+      model: 'm',
+      thinking: { mode: 'disabled', enabled: false },
+      request_snapshot: { messages: [{}, {}, {}] },
+    });
     includesAll(verbose, ['Thinking: `disabled`', 'Request snapshot: stored (`HARN_LLM_TRANSCRIPT_VERBOSE=1`), 3 messages']);
   });
 
@@ -330,13 +331,25 @@ describe('rowHover: transcript rows', () => {
 
   test('message (spec row): role, index, session, content preview', () => {
     const out = hover(SPEC_MESSAGE);
-    includesAll(out, ['**message** · `user` · #0 · session `s-42`', 'Content (8 chars):', '```text\nfix a.ts\n```', '*Line 1 · 2026-01-01T00:00:00.003Z (`1767225600.003`)*']);
+    includesAll(out, [
+      '**message** · `user` · #0 · session `s-42`',
+      'Content (8 chars):',
+      '```text\nfix a.ts\n```',
+      '*Line 1 · 2026-01-01T00:00:00.003Z (`1767225600.003`)*',
+    ]);
   });
 
   test('message: long content truncated to 200 chars with the full length; tool call id with both receipts linked', () => {
     const long = 'é'.repeat(150) + '😀'.repeat(100);
     const out = hover(
-      { type: 'message', session_id: 's-42', message_index: 3, role: 'tool', content: long, message: { role: 'tool', content: long, tool_call_id: 'call_a', name: 'edit' } },
+      {
+        type: 'message',
+        session_id: 's-42',
+        message_index: 3,
+        role: 'tool',
+        content: long,
+        message: { role: 'tool', content: long, tool_call_id: 'call_a', name: 'edit' },
+      },
       { partner: (kind, sid, id) => (sid === 's-42' && id === 'call_a' ? { line: kind === 'tool_call' ? 10 : 12 } : undefined) },
     );
     includesAll(out, [
@@ -367,8 +380,18 @@ describe('rowHover: transcript rows', () => {
     includesAll(out, ['Content blocks: `text`, `tool_use`', 'Opening the file.', '**Tool calls** (1, native):', '1. `open_doc` `tu_1` — `{"uri":"a.ts"}`']);
     const envelope =
       '<context-directives speaker="harness">\nFollow each directive according to its authority and lifetime.\n<directive authority="corrective" ttl_turns="1">\nRun the tests before closing.\n</directive>\n</context-directives>';
-    const directive = hover({ type: 'message', session_id: 's', message_index: 5, role: 'user', content: envelope, message: { role: 'user', content: envelope, _harn_directive_ids: ['r-7'] } });
-    includesAll(directive, ['Directive ids: `["r-7"]` (*UNCONFIRMED:* the key name `_harn_directive_ids`)', 'Context-directive envelope: 1 directive · speaker `harness`']);
+    const directive = hover({
+      type: 'message',
+      session_id: 's',
+      message_index: 5,
+      role: 'user',
+      content: envelope,
+      message: { role: 'user', content: envelope, _harn_directive_ids: ['r-7'] },
+    });
+    includesAll(directive, [
+      'Directive ids: `["r-7"]` (*UNCONFIRMED:* the key name `_harn_directive_ids`)',
+      'Context-directive envelope: 1 directive · speaker `harness`',
+    ]);
     const bookkeeping = hover({ type: 'message', role: 'assistant', content: 'x', message: { role: 'assistant', harn_bookkeeping_turn: true } });
     includesAll(bookkeeping, ['Bookkeeping turn']);
   });
@@ -400,7 +423,10 @@ describe('rowHover: transcript rows', () => {
   });
 
   test('tool_result receipt (spec row): outcome, partner tool_call link present and absent, schema mismatch', () => {
-    const linked = hover(SPEC_TOOL_RESULT, { line: 4, partner: (kind, sid, id) => (kind === 'tool_call' && sid === 's-42' && id === 'tc_0' ? { line: 2 } : undefined) });
+    const linked = hover(SPEC_TOOL_RESULT, {
+      line: 4,
+      partner: (kind, sid, id) => (kind === 'tool_call' && sid === 's-42' && id === 'tc_0' ? { line: 2 } : undefined),
+    });
     includesAll(linked, [
       '**tool_result** · receipt · `open_doc` · call `tc_0` · **ok**',
       '- Tool format: `text`',
@@ -409,7 +435,11 @@ describe('rowHover: transcript rows', () => {
       '- Schema: `harn.llm_tool_result_receipt.v1`',
     ]);
     const alone = hover({ ...SPEC_TOOL_RESULT, ok: false, schema_version: 'harn.llm_tool_result_receipt.v2' });
-    includesAll(alone, ['**failed**', '- Call: no `tool_call` receipt for this call in the file', '⚠ Schema: `harn.llm_tool_result_receipt.v2`, expected `harn.llm_tool_result_receipt.v1`']);
+    includesAll(alone, [
+      '**failed**',
+      '- Call: no `tool_call` receipt for this call in the file',
+      '⚠ Schema: `harn.llm_tool_result_receipt.v2`, expected `harn.llm_tool_result_receipt.v1`',
+    ]);
     assert.ok(!alone.includes('](file:'));
   });
 
@@ -431,18 +461,39 @@ describe('rowHover: transcript rows', () => {
       '- Content hash: `blake3:ab`',
       'You are a careful agent.',
     ]);
-    includesAll(hover({ type: 'context_manifest', hash: 'h', content_hash: 'blake3:cd', manifest: { files: ['a.ts'] } }), ['**context_manifest**', '- Manifest: `{"files":["a.ts"]}`']);
+    includesAll(hover({ type: 'context_manifest', hash: 'h', content_hash: 'blake3:cd', manifest: { files: ['a.ts'] } }), [
+      '**context_manifest**',
+      '- Manifest: `{"files":["a.ts"]}`',
+    ]);
     includesAll(hover({ type: 'tool_schemas', schemas: [{ name: 'open_doc' }, { function: { name: 'edit' } }], hash: 'cat-7', content_hash: 'blake3:ef' }), [
       '**tool_schemas** · 2 tools',
       '- Tools: `open_doc`, `edit`',
       '- Hash: `cat-7`',
     ]);
     includesAll(
-      hover({ type: 'routing_decision', call_id: 'c-01', iteration: 0, policy: 'cheapest', requested_quality: 'high', selected_provider: 'ollama', selected_model: 'm-small', fallback_chain: ['m-big'], alternatives: [{}, {}] }),
+      hover({
+        type: 'routing_decision',
+        call_id: 'c-01',
+        iteration: 0,
+        policy: 'cheapest',
+        requested_quality: 'high',
+        selected_provider: 'ollama',
+        selected_model: 'm-small',
+        fallback_chain: ['m-big'],
+        alternatives: [{}, {}],
+      }),
       ['**routing_decision** · call `c-01` · iteration 0', '- Selected: `m-small` · provider `ollama`', '- Policy: `cheapest`', '- Alternatives: 2'],
     );
     includesAll(
-      hover({ type: 'interpreted_response', call_id: 'c-01', iteration: 0, tool_format: 'text', prose: '', tool_calls: [{ id: 'tc_0', name: 'open_doc', arguments: { uri: 'a.ts' } }], tool_parse_errors: ['bad json'] }),
+      hover({
+        type: 'interpreted_response',
+        call_id: 'c-01',
+        iteration: 0,
+        tool_format: 'text',
+        prose: '',
+        tool_calls: [{ id: 'tc_0', name: 'open_doc', arguments: { uri: 'a.ts' } }],
+        tool_parse_errors: ['bad json'],
+      }),
       ['**interpreted_response** · call `c-01`', '- Tool parse errors: **1** — first `bad json`', '1. `open_doc` `tc_0` — `{"uri":"a.ts"}`'],
     );
   });
@@ -469,7 +520,8 @@ describe('rowHover: agent events', () => {
     const out = hover(SPEC_BOUNDARY, {
       kind: 'eventLog',
       line: 4,
-      registryEntry: (id) => (id === 'text_tool_parse' ? { title: 'Text-channel tool-call parsing', drops: 'tool calls in a dialect the parser does not recognise' } : undefined),
+      registryEntry: (id) =>
+        id === 'text_tool_parse' ? { title: 'Text-channel tool-call parsing', drops: 'tool calls in a dialect the parser does not recognise' } : undefined,
     });
     assert.equal(
       out,
@@ -510,7 +562,15 @@ describe('rowHover: agent events', () => {
     assert.ok(!untitled.includes('Drops:'));
 
     const capped = hover(
-      { type: 'boundary_failure', session_id: 's', boundary: 'chat_turn_cap', kind: 'capped', owner: 'harness', detail: 'turn cap 40 reached', unreported: true },
+      {
+        type: 'boundary_failure',
+        session_id: 's',
+        boundary: 'chat_turn_cap',
+        kind: 'capped',
+        owner: 'harness',
+        detail: 'turn cap 40 reached',
+        unreported: true,
+      },
       { kind: 'eventLog' },
     );
     includesAll(capped, [
@@ -525,8 +585,26 @@ describe('rowHover: agent events', () => {
   });
 
   test('budget_exhausted', () => {
-    const out = hover({ index: 9, emitted_at_ms: 1767225700000, type: 'budget_exhausted', session_id: 's-42', max_iterations: 25, kind: 'cost', cost_usd: 1.5, wall_clock_ms: 90500 }, { kind: 'eventLog' });
-    includesAll(out, ['**budget_exhausted** · `cost` · session `s-42`', '- Max iterations: 25', '- Cost: $1.5000', '- Wall clock: 90,500 ms (90.5 s)', 'event #9 · emitted 2026-01-01T00:01:40.000Z']);
+    const out = hover(
+      {
+        index: 9,
+        emitted_at_ms: 1767225700000,
+        type: 'budget_exhausted',
+        session_id: 's-42',
+        max_iterations: 25,
+        kind: 'cost',
+        cost_usd: 1.5,
+        wall_clock_ms: 90500,
+      },
+      { kind: 'eventLog' },
+    );
+    includesAll(out, [
+      '**budget_exhausted** · `cost` · session `s-42`',
+      '- Max iterations: 25',
+      '- Cost: $1.5000',
+      '- Wall clock: 90,500 ms (90.5 s)',
+      'event #9 · emitted 2026-01-01T00:01:40.000Z',
+    ]);
   });
 
   test('agent_loop_stall_warning', () => {
@@ -559,11 +637,17 @@ describe('rowHover: agent events', () => {
       '- Arguments: `{"uri":"a.ts"}`',
       '- Arguments digest: `sha256:aa`',
     ]);
-    includesAll(hover({ type: 'agent_loop_stall_warning', session_id: 's', warning: { tool_name: 't', hard_stop: true } }, { kind: 'eventLog' }), ['**hard stop**']);
+    includesAll(hover({ type: 'agent_loop_stall_warning', session_id: 's', warning: { tool_name: 't', hard_stop: true } }, { kind: 'eventLog' }), [
+      '**hard stop**',
+    ]);
   });
 
   test('tool_call_update (spec row): status, error category, retraction; link to its tool_call event', () => {
-    const out = hover(SPEC_UPDATE, { kind: 'eventLog', line: 5, partner: (kind, sid, id) => (kind === 'tool_call' && sid === 's-42' && id === 'cand-3' ? { line: 3 } : undefined) });
+    const out = hover(SPEC_UPDATE, {
+      kind: 'eventLog',
+      line: 5,
+      partner: (kind, sid, id) => (kind === 'tool_call' && sid === 's-42' && id === 'cand-3' ? { line: 3 } : undefined),
+    });
     includesAll(out, [
       '**tool_call_update** · `open_doc` · `cand-3`',
       '- Status: **`failed`**',
@@ -575,15 +659,44 @@ describe('rowHover: agent events', () => {
       '*Line 6 · event #5 · emitted 2026-01-01T00:00:01.510Z · execution `x-1`*',
     ]);
     const done = hover(
-      { type: 'tool_call_update', session_id: 's', tool_call_id: 't1', tool_name: 'edit', status: 'completed', raw_output: 'ok', error: null, mutation_status: 'applied', duration_ms: 42, execution_duration_ms: 40, executor: { kind: 'host_bridge' }, changed_paths: ['a.ts', 'b.ts'] },
+      {
+        type: 'tool_call_update',
+        session_id: 's',
+        tool_call_id: 't1',
+        tool_name: 'edit',
+        status: 'completed',
+        raw_output: 'ok',
+        error: null,
+        mutation_status: 'applied',
+        duration_ms: 42,
+        execution_duration_ms: 40,
+        executor: { kind: 'host_bridge' },
+        changed_paths: ['a.ts', 'b.ts'],
+      },
       { kind: 'eventLog' },
     );
-    includesAll(done, ['- Status: `completed`', '- Duration: 42 ms · execution 40 ms', '- Executor: `host_bridge`', '- Changed paths: 2 — `a.ts`, `b.ts`', '- Output: `ok`']);
+    includesAll(done, [
+      '- Status: `completed`',
+      '- Duration: 42 ms · execution 40 ms',
+      '- Executor: `host_bridge`',
+      '- Changed paths: 2 — `a.ts`, `b.ts`',
+      '- Output: `ok`',
+    ]);
     assert.ok(!done.includes('Error'));
   });
 
   test('tool_call event vs transcript receipt: decided by the document kind, or by shape in plain JSONL', () => {
-    const ev = { index: 3, emitted_at_ms: 1767225601400, type: 'tool_call', session_id: 's-42', tool_call_id: 'cand-3', tool_name: 'open_doc', kind: 'read', status: 'pending', raw_input: { uri: 'a.ts' } };
+    const ev = {
+      index: 3,
+      emitted_at_ms: 1767225601400,
+      type: 'tool_call',
+      session_id: 's-42',
+      tool_call_id: 'cand-3',
+      tool_name: 'open_doc',
+      kind: 'read',
+      status: 'pending',
+      raw_input: { uri: 'a.ts' },
+    };
     for (const kind of ['eventLog', 'jsonl'] as const) {
       includesAll(hover(ev, { kind }), ['**tool_call** · event · `open_doc` · `cand-3`', '- Status: `pending`', '- Input: `{"uri":"a.ts"}`', 'event #3']);
     }
@@ -616,8 +729,13 @@ describe('rowHover: event-log topic records (file backend, §7)', () => {
       '*Line 3 · topic record #3 · occurred 2026-01-01T00:00:01.200Z · provenance `harn-eventlog-provenance-v1`*',
     ]);
     const { index: _i, emitted_at_ms: _e, frame_depth: _f, execution_id: _x, type: _t, ...boundary } = SPEC_BOUNDARY;
-    includesAll(hover({ id: 9, event: { kind: 'boundary_failure', payload: boundary } }, { kind: 'jsonl' }), ['**boundary_failure** · `text_tool_parse` · `unrecognized`', '- Dropped: 1 item · 31 bytes']);
-    includesAll(hover({ id: 1, event: { kind: 'tool_call', payload: { session_id: 's', tool_call_id: 'k', tool_name: 'x' } } }, { kind: 'jsonl' }), ['**tool_call** · event']);
+    includesAll(hover({ id: 9, event: { kind: 'boundary_failure', payload: boundary } }, { kind: 'jsonl' }), [
+      '**boundary_failure** · `text_tool_parse` · `unrecognized`',
+      '- Dropped: 1 item · 31 bytes',
+    ]);
+    includesAll(hover({ id: 1, event: { kind: 'tool_call', payload: { session_id: 's', tool_call_id: 'k', tool_name: 'x' } } }, { kind: 'jsonl' }), [
+      '**tool_call** · event',
+    ]);
   });
 });
 
@@ -640,8 +758,24 @@ describe('rowHover: Markdown injection', () => {
   test('content, names, ids, arguments, detail, excerpt and registry prose never become HTML or links', () => {
     for (const a of attacks) {
       const rows: unknown[] = [
-        { type: 'message', session_id: a, message_index: 0, role: a, content: a, message: { role: a, content: a, tool_call_id: a, name: a, tool_calls: [{ id: a, function: { name: a, arguments: a } }] } },
-        { type: 'provider_call_response', call_id: a, iteration: a, model: a, provider: a, text: a, stop_reason: a, parsed_tool_calls: [{ id: a, name: a, arguments: { [a]: a } }] },
+        {
+          type: 'message',
+          session_id: a,
+          message_index: 0,
+          role: a,
+          content: a,
+          message: { role: a, content: a, tool_call_id: a, name: a, tool_calls: [{ id: a, function: { name: a, arguments: a } }] },
+        },
+        {
+          type: 'provider_call_response',
+          call_id: a,
+          iteration: a,
+          model: a,
+          provider: a,
+          text: a,
+          stop_reason: a,
+          parsed_tool_calls: [{ id: a, name: a, arguments: { [a]: a } }],
+        },
         { type: 'provider_call_request', call_id: a, model: a, provider: a, tool_format: a, thinking: { mode: a, level: a } },
         { type: 'tool_call', session_id: a, call_id: a, tool_name: a, arguments: { a }, schema_version: a },
         { type: 'tool_result', session_id: a, call_id: a, tool_name: a, ok: a, tool_format: a },
@@ -688,7 +822,10 @@ describe('rowHover: Markdown injection', () => {
 /** A readable tree: "kind name — detail [line-endLine]" per node, indented. */
 function tree(nodes: OutlineNode[], depth = 0): string {
   return nodes
-    .map((n) => `${'  '.repeat(depth)}${n.kind} ${n.name}${n.detail ? ` — ${n.detail}` : ''} [${n.line}-${n.endLine}]${n.children.length ? '\n' + tree(n.children, depth + 1) : ''}`)
+    .map(
+      (n) =>
+        `${'  '.repeat(depth)}${n.kind} ${n.name}${n.detail ? ` — ${n.detail}` : ''} [${n.line}-${n.endLine}]${n.children.length ? '\n' + tree(n.children, depth + 1) : ''}`,
+    )
     .join('\n');
 }
 
@@ -718,12 +855,43 @@ function transcriptSessionRows(sid: string): unknown[] {
       stop_reason: last ? 'natural' : 'tool_use',
       parsed_tool_calls: last ? [] : [{ id: `tc_${it}`, name: 'open_doc', arguments: { uri: 'a.ts' } }],
     });
-    rows.push({ type: 'message', session_id: sid, message_index: index, role: 'assistant', content: last ? 'done' : '<tool_call>…</tool_call>', message: { role: 'assistant' } });
+    rows.push({
+      type: 'message',
+      session_id: sid,
+      message_index: index,
+      role: 'assistant',
+      content: last ? 'done' : '<tool_call>…</tool_call>',
+      message: { role: 'assistant' },
+    });
     if (!last) {
-      rows.push({ type: 'tool_call', schema_version: 'harn.llm_tool_call_receipt.v1', session_id: sid, assistant_message_index: index, call_id: `tc_${it}`, tool_name: 'open_doc', arguments: { uri: 'a.ts' } });
+      rows.push({
+        type: 'tool_call',
+        schema_version: 'harn.llm_tool_call_receipt.v1',
+        session_id: sid,
+        assistant_message_index: index,
+        call_id: `tc_${it}`,
+        tool_name: 'open_doc',
+        arguments: { uri: 'a.ts' },
+      });
       index++;
-      rows.push({ type: 'message', session_id: sid, message_index: index, role: 'user', content: 'let x = 1', message: { role: 'user', content: 'let x = 1' } });
-      rows.push({ type: 'tool_result', schema_version: 'harn.llm_tool_result_receipt.v1', session_id: sid, message_index: index, call_id: `tc_${it}`, tool_name: 'open_doc', ok: true, tool_format: 'text' });
+      rows.push({
+        type: 'message',
+        session_id: sid,
+        message_index: index,
+        role: 'user',
+        content: 'let x = 1',
+        message: { role: 'user', content: 'let x = 1' },
+      });
+      rows.push({
+        type: 'tool_result',
+        schema_version: 'harn.llm_tool_result_receipt.v1',
+        session_id: sid,
+        message_index: index,
+        call_id: `tc_${it}`,
+        tool_name: 'open_doc',
+        ok: true,
+        tool_format: 'text',
+      });
     }
     index++;
   }
@@ -769,7 +937,9 @@ describe('artifactOutline', () => {
         '      event response — 3,000 in / 10 out · natural [19-19]',
         '    message assistant #5 — done [20-20]',
         '  terminal agent_session_finalized — done · 3 iterations [21-21]',
-      ].join('\n') + '\n' + tree(outline.slice(1)),
+      ].join('\n') +
+        '\n' +
+        tree(outline.slice(1)),
     );
     // Session B: its system_prompt row (no session id, after A's terminal row) waits for B.
     const b = defined(outline[1], 'session B');
@@ -902,7 +1072,10 @@ describe('artifactOutline', () => {
       ['session a [0-1]', 'session b [2-3]', '(no session) [4-4]'],
     );
     // Only messages, no provider rows: the messages sit under the session.
-    assert.equal(tree(artifactOutline(rowsOf([SPEC_MESSAGE]), 'jsonl')), 'session session s-42 — 0 iterations · 0 calls [0-0]\n  message user #0 — fix a.ts [0-0]');
+    assert.equal(
+      tree(artifactOutline(rowsOf([SPEC_MESSAGE]), 'jsonl')),
+      'session session s-42 — 0 iterations · 0 calls [0-0]\n  message user #0 — fix a.ts [0-0]',
+    );
     assert.deepEqual(artifactOutline([], 'transcript'), []);
   });
 
@@ -931,7 +1104,9 @@ describe('artifactOutline', () => {
     ];
     assert.equal(
       tree(artifactOutline(rowsOf(events), 'jsonl')),
-      ['session session s — 1 iteration · 3 events [0-2]', '  iteration iteration 0 — 1 event [0-2]', '    tool tool_call_update x — k · completed [1-1]'].join('\n'),
+      ['session session s — 1 iteration · 3 events [0-2]', '  iteration iteration 0 — 1 event [0-2]', '    tool tool_call_update x — k · completed [1-1]'].join(
+        '\n',
+      ),
     );
   });
 

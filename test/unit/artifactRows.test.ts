@@ -11,9 +11,25 @@ import { transcriptFacts } from '../../server/src/artifacts/runRecord';
 import { rowIdentity, validateArtifact, validateLine, type RowSummary } from '../../server/src/artifacts/validate';
 
 const CALL = (session: string, callId: string, index = 1): string =>
-  JSON.stringify({ type: 'tool_call', schema_version: 'harn.llm_tool_call_receipt.v1', session_id: session, assistant_message_index: index, call_id: callId, tool_name: 't', arguments: {} });
+  JSON.stringify({
+    type: 'tool_call',
+    schema_version: 'harn.llm_tool_call_receipt.v1',
+    session_id: session,
+    assistant_message_index: index,
+    call_id: callId,
+    tool_name: 't',
+    arguments: {},
+  });
 const RESULT = (session: string | undefined, callId: string, index = 2): string =>
-  JSON.stringify({ type: 'tool_result', schema_version: 'harn.llm_tool_result_receipt.v1', session_id: session, message_index: index, call_id: callId, tool_name: 't', ok: true });
+  JSON.stringify({
+    type: 'tool_result',
+    schema_version: 'harn.llm_tool_result_receipt.v1',
+    session_id: session,
+    message_index: index,
+    call_id: callId,
+    tool_name: 't',
+    ok: true,
+  });
 
 const TRANSCRIPT_LINES = [
   '{"type":"message","session_id":"s1","message_index":0,"role":"user","content":"x"}', // 0: row 1
@@ -97,7 +113,10 @@ describe('rowNumberAt', () => {
 
   test('leading blank lines are row 0; lines past the end and before the start are clamped', () => {
     const withLeadingBlanks = summariesOf('transcript', ['', ' ', '{"type":"message"}']);
-    assert.deepEqual([0, 1, 2].map((line) => rowNumberAt(withLeadingBlanks, line)), [0, 0, 1]);
+    assert.deepEqual(
+      [0, 1, 2].map((line) => rowNumberAt(withLeadingBlanks, line)),
+      [0, 0, 1],
+    );
     assert.equal(rowNumberAt(summaries, 100), 8);
     assert.equal(rowNumberAt(summaries, -1), 0);
     assert.equal(rowNumberAt([], 0), 0);
@@ -133,8 +152,15 @@ describe('one row identity', () => {
     assert.equal(identityOf(undefined, 5), 'row:5');
   });
 
-  test('run.json descriptors keep upstream\'s rule instead: the first key present, then only if a string', () => {
-    const facts = transcriptFacts(Buffer.from(rows.map((r) => JSON.stringify(r)).slice(0, 4).join('\n')));
+  test("run.json descriptors keep upstream's rule instead: the first key present, then only if a string", () => {
+    const facts = transcriptFacts(
+      Buffer.from(
+        rows
+          .map((r) => JSON.stringify(r))
+          .slice(0, 4)
+          .join('\n'),
+      ),
+    );
     assert.equal(facts.last_event_id, 'row:4');
   });
 

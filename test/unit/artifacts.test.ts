@@ -9,14 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import {
-  firstInvalidUtf8,
-  forEachLine,
-  forEachTextLine,
-  readFirstLines,
-  readLineAt,
-  splitLines,
-} from '../../server/src/artifacts/jsonl';
+import { firstInvalidUtf8, forEachLine, forEachTextLine, readFirstLines, readLineAt, splitLines } from '../../server/src/artifacts/jsonl';
 import {
   BoundaryFailureEventSchema,
   EVENT_ROW_SCHEMAS,
@@ -106,27 +99,62 @@ const TRANSCRIPT_ROWS = byName({
   context_manifest: { type: 'context_manifest', ...ts, hash: 42, content_hash: 'blake3:cd', manifest: { files: ['a.ts'] } },
   tool_schemas: { type: 'tool_schemas', ...ts, schemas: [{ name: 'open_doc', parameters: { type: 'object' } }], hash: 99, content_hash: 'blake3:ef' },
   routing_decision: {
-    type: 'routing_decision', ...ts, call_id: 'c-01', iteration: 0, policy: 'cheap', requested_quality: 'high',
-    selected_provider: 'ollama', selected_model: 'm-small', fallback_chain: [], alternatives: [{ provider: 'x' }],
+    type: 'routing_decision',
+    ...ts,
+    call_id: 'c-01',
+    iteration: 0,
+    policy: 'cheap',
+    requested_quality: 'high',
+    selected_provider: 'ollama',
+    selected_model: 'm-small',
+    fallback_chain: [],
+    alternatives: [{ provider: 'x' }],
   },
   provider_call_request: {
-    type: 'provider_call_request', ...ts, call_id: 'c-01', iteration: 0, model: 'm-small', provider: 'ollama',
-    call_role: 'agent', actor_chain: ['root'], max_tokens: 4096, temperature: 0.2,
-    thinking: { mode: 'adaptive', enabled: true, budget_tokens: 1024, level: 'medium' }, tool_choice: 'auto',
-    tool_format: 'text', native_tool_count: 0, message_count: 3,
-    served_context: { schema_version: 'harn.llm.served_context.v1' }, context_token_breakdown: { system: 10 },
-    structural_experiment: null, route_policy: 'default', fallback_chain: [], routing_decision: null,
+    type: 'provider_call_request',
+    ...ts,
+    call_id: 'c-01',
+    iteration: 0,
+    model: 'm-small',
+    provider: 'ollama',
+    call_role: 'agent',
+    actor_chain: ['root'],
+    max_tokens: 4096,
+    temperature: 0.2,
+    thinking: { mode: 'adaptive', enabled: true, budget_tokens: 1024, level: 'medium' },
+    tool_choice: 'auto',
+    tool_format: 'text',
+    native_tool_count: 0,
+    message_count: 3,
+    served_context: { schema_version: 'harn.llm.served_context.v1' },
+    context_token_breakdown: { system: 10 },
+    structural_experiment: null,
+    route_policy: 'default',
+    fallback_chain: [],
+    routing_decision: null,
     request_snapshot: { system: 'sys', context_manifest: null, messages: [{ role: 'user', content: 'hi' }], tool_schemas: [], native_tools: [] },
   },
   provider_call_response: JSON.parse(SPEC_TRANSCRIPT[1]) as Record<string, unknown>,
   interpreted_response: {
-    type: 'interpreted_response', ...ts, call_id: 'c-01', iteration: 0, tool_format: 'text', prose: '',
-    tool_calls: [{ id: 'tc_0', name: 'open_doc' }], tool_parse_errors: [],
+    type: 'interpreted_response',
+    ...ts,
+    call_id: 'c-01',
+    iteration: 0,
+    tool_format: 'text',
+    prose: '',
+    tool_calls: [{ id: 'tc_0', name: 'open_doc' }],
+    tool_parse_errors: [],
   },
   message: JSON.parse(SPEC_TRANSCRIPT[0]) as Record<string, unknown>,
   tool_call: {
-    type: 'tool_call', ...ts, schema_version: 'harn.llm_tool_call_receipt.v1', session_id: 's-42',
-    assistant_message_index: 1, call_id: 'tc_0', tool_name: 'open_doc', arguments: { uri: 'a.ts' },
+    type: 'tool_call',
+    ...ts,
+    schema_version: 'harn.llm_tool_call_receipt.v1',
+    session_id: 's-42',
+    assistant_message_index: 1,
+    call_id: 'tc_0',
+    tool_name: 'open_doc',
+    arguments: { uri: 'a.ts' },
   },
   tool_result: JSON.parse(SPEC_TRANSCRIPT[2]) as Record<string, unknown>,
   agent_session_finalized: JSON.parse(SPEC_TRANSCRIPT[3]) as Record<string, unknown>,
@@ -140,16 +168,34 @@ const EVENT_ROWS = byName({
   boundary_failure: JSON.parse(SPEC_EVENTS[0]) as Record<string, unknown>,
   tool_call_update: JSON.parse(SPEC_EVENTS[1]) as Record<string, unknown>,
   tool_call: {
-    ...env(0), type: 'tool_call', session_id: 's-42', tool_call_id: 'cand-3', tool_name: 'open_doc', kind: 'read',
-    status: 'in_progress', raw_input: { uri: 'a.ts' }, parsing: true,
+    ...env(0),
+    type: 'tool_call',
+    session_id: 's-42',
+    tool_call_id: 'cand-3',
+    tool_name: 'open_doc',
+    kind: 'read',
+    status: 'in_progress',
+    raw_input: { uri: 'a.ts' },
+    parsing: true,
   },
   budget_exhausted: { ...env(0), type: 'budget_exhausted', session_id: 's-42', max_iterations: 40, kind: 'iterations', cost_usd: 0.5, wall_clock_ms: 1000 },
   agent_loop_stall_warning: {
-    ...env(0), type: 'agent_loop_stall_warning', session_id: 's-42',
+    ...env(0),
+    type: 'agent_loop_stall_warning',
+    session_id: 's-42',
     warning: {
-      iteration: 7, tool_name: 'open_doc', repeat_count: 3, threshold: 3, arguments_digest: 'sha256:00ff',
-      signature_digest: 'sha256:11', pattern: 'repeat', signature: 'open_doc(a.ts)', count: 3, consecutive_trips: 1,
-      hard_stop: false, arguments: { uri: 'a.ts' },
+      iteration: 7,
+      tool_name: 'open_doc',
+      repeat_count: 3,
+      threshold: 3,
+      arguments_digest: 'sha256:00ff',
+      signature_digest: 'sha256:11',
+      pattern: 'repeat',
+      signature: 'open_doc(a.ts)',
+      count: 3,
+      consecutive_trips: 1,
+      hard_stop: false,
+      arguments: { uri: 'a.ts' },
     },
   },
   feedback_injected: { ...env(0), type: 'feedback_injected', session_id: 's-42', iteration: 2, tool_name: 'x', turn_claimed_for_repair: true },
@@ -258,11 +304,7 @@ describe('jsonl: streaming lines from bytes', () => {
 
   test('invalid UTF-8: reported at the first bad byte in UTF-16 characters, then read with U+FFFD', () => {
     // "😀" (2 UTF-16 units) and "é" precede the bad byte 0xff.
-    const bytes = Buffer.concat([
-      Buffer.from('{"ok":1}\n{"a":"😀é'),
-      Buffer.from([0xff]),
-      Buffer.from('x"}\n'),
-    ]);
+    const bytes = Buffer.concat([Buffer.from('{"ok":1}\n{"a":"😀é'), Buffer.from([0xff]), Buffer.from('x"}\n')]);
     const lines: string[] = [];
     const scan = forEachLine(bytes, (line) => {
       lines.push(line);
@@ -300,9 +342,15 @@ describe('jsonl: streaming lines from bytes', () => {
   test('an unreadable file is a problem, never a throw', () => {
     const scan = forEachLine(path.join(dir, 'missing.jsonl'), () => undefined);
     assert.equal(scan.complete, false);
-    assert.deepEqual(scan.problems.map((p) => p.code), ['unreadable_file']);
+    assert.deepEqual(
+      scan.problems.map((p) => p.code),
+      ['unreadable_file'],
+    );
     const dirScan = forEachLine(dir, () => undefined);
-    assert.deepEqual(dirScan.problems.map((p) => p.code), ['unreadable_file']);
+    assert.deepEqual(
+      dirScan.problems.map((p) => p.code),
+      ['unreadable_file'],
+    );
   });
 
   test('readFirstLines reads only what it needs', () => {
@@ -337,7 +385,10 @@ describe('schemas: every named row type and event variant', () => {
       assert.deepEqual(result.problems, [], type);
       assert.equal(result.summary.known, true, type);
     }
-    assert.deepEqual([...TRANSCRIPT_ROW_SCHEMAS.keys()].filter((t) => !(t in TRANSCRIPT_ROWS) && !t.includes('terminal')), []);
+    assert.deepEqual(
+      [...TRANSCRIPT_ROW_SCHEMAS.keys()].filter((t) => !(t in TRANSCRIPT_ROWS) && !t.includes('terminal')),
+      [],
+    );
   });
 
   test('a synthetic row of every detailed event variant validates cleanly', () => {
@@ -351,7 +402,10 @@ describe('schemas: every named row type and event variant', () => {
   test('UNCONFIRMED fields accept every described form', () => {
     assert.ok(ToolSchemasRowSchema.safeParse({ ...TRANSCRIPT_ROWS.tool_schemas, hash: 'cat-7' }).success);
     assert.ok(ToolSchemasRowSchema.safeParse({ ...TRANSCRIPT_ROWS.tool_schemas, hash: Number('18446744073709551615') }).success); // u64::MAX as JSON.parse reads it (2^64)
-    const blocks = [{ type: 'text', text: 'hi' }, { type: 'tool_result', tool_use_id: 'x', content: 'y' }];
+    const blocks = [
+      { type: 'text', text: 'hi' },
+      { type: 'tool_result', tool_use_id: 'x', content: 'y' },
+    ];
     assert.ok(MessageRowSchema.safeParse({ ...TRANSCRIPT_ROWS.message, content: blocks }).success);
     assert.ok(MessageRowSchema.safeParse({ ...TRANSCRIPT_ROWS.message, content: 'plain' }).success);
     assert.ok(!MessageRowSchema.safeParse({ ...TRANSCRIPT_ROWS.message, content: 5 }).success);
@@ -389,7 +443,7 @@ function assertRejected(kind: JsonlKind, o: Record<string, unknown>, property: s
   assert.equal(result.summary.valid, false);
 }
 
-describe('schemas: a wrong type is rejected on the property\'s exact range', () => {
+describe("schemas: a wrong type is rejected on the property's exact range", () => {
   const cases: [keyof typeof TRANSCRIPT_ROWS, string, unknown, string, RegExp][] = [
     ['system_prompt', 'content', 5, '"content":5', /must be a string, got the number 5/],
     ['system_prompt', 'content_hash', 'sha1:x', '"content_hash":"sha1:x"', /must start with "blake3:"/],
@@ -447,9 +501,10 @@ describe('schemas: a wrong type is rejected on the property\'s exact range', () 
     const event = { ...EVENT_ROWS.budget_exhausted };
     delete event.max_iterations;
     const eventText = row(event);
-    assert.deepEqual(validateLine('eventLog', eventText).problems.map((p) => p.message), [
-      'Invalid budget_exhausted event: `max_iterations` is required.',
-    ]);
+    assert.deepEqual(
+      validateLine('eventLog', eventText).problems.map((p) => p.message),
+      ['Invalid budget_exhausted event: `max_iterations` is required.'],
+    );
   });
 
   test('a missing nested field points at its parent property', () => {
@@ -463,7 +518,19 @@ describe('schemas: a wrong type is rejected on the property\'s exact range', () 
   });
 
   test('many problems in one row are capped, the last saying how many more', () => {
-    const text = row({ type: 'provider_call_response', call_id: 1, iteration: 'x', provider: 1, model: 1, text: 1, tool_calls: 1, input_tokens: 'a', output_tokens: 'b', cost_usd: 'c', cache_hit: 1 });
+    const text = row({
+      type: 'provider_call_response',
+      call_id: 1,
+      iteration: 'x',
+      provider: 1,
+      model: 1,
+      text: 1,
+      tool_calls: 1,
+      input_tokens: 'a',
+      output_tokens: 'b',
+      cost_usd: 'c',
+      cache_hit: 1,
+    });
     const problems = validateLine('transcript', text).problems;
     assert.equal(problems.length, 8);
     assert.equal(problems.filter((p) => /\(and 2 more problems in this row\)\.?$/.test(p.message)).length, 1);
@@ -474,7 +541,7 @@ describe('schemas: a wrong type is rejected on the property\'s exact range', () 
 // validate.ts: one line.
 
 describe('validateLine', () => {
-  test('malformed_jsonl at the JSON error\'s position, counting UTF-16 units after emoji and CJK', () => {
+  test("malformed_jsonl at the JSON error's position, counting UTF-16 units after emoji and CJK", () => {
     // 😀 is two UTF-16 units, 漢字 two: the `}` after the stray comma is at character 18.
     const text = '{"a":"😀漢字","b":1,}';
     const result = validateLine('transcript', text);
@@ -511,7 +578,12 @@ describe('validateLine', () => {
     assert.deepEqual(eventResult.problems.map(whereLine), [`${eventRange.start}-${eventRange.end} unknown_row_type`]);
     // …but the envelope of an unknown event is still checked.
     const badEnvelope = row({ index: -1, emitted_at_ms: 1, type: 'agent_thought_chunk' });
-    assert.deepEqual(validateLine('eventLog', badEnvelope).problems.map((p) => p.code).sort(), ['invalid_row', 'unknown_row_type']);
+    assert.deepEqual(
+      validateLine('eventLog', badEnvelope)
+        .problems.map((p) => p.code)
+        .sort(),
+      ['invalid_row', 'unknown_row_type'],
+    );
   });
 
   test('a row without `type`, a non-string type, a row that is not an object', () => {
@@ -546,7 +618,13 @@ describe('validateLine', () => {
     const range = span(padded, '"message_index":"0"');
     assert.deepEqual(result.problems.map(whereLine), [`${range.start}-${range.end} invalid_row`]);
     // The descriptor scan (upstream's rules) counts the same rows.
-    const text = ['{"type":"system_prompt","content":"x"}', '\u0085', padded.replace('"0"', '0'), '{"type":"agent_session_finalized","session_id":"s","final_status":"done"}'].join('\n') + '\n';
+    const text =
+      [
+        '{"type":"system_prompt","content":"x"}',
+        '\u0085',
+        padded.replace('"0"', '0'),
+        '{"type":"agent_session_finalized","session_id":"s","final_status":"done"}',
+      ].join('\n') + '\n';
     assert.deepEqual(problemsOf('transcript', text).map(where), ['1:0-1:1 blank_line']);
     const facts = transcriptFacts(Buffer.from(text));
     assert.equal(facts.error, null);
@@ -561,7 +639,12 @@ describe('validateLine', () => {
     const result = validateLine('transcript', text);
     const range = span(text, '"message_index":"0"');
     // Sorted by position: the two missing fields (session_id, role) on the whole row, then message_index.
-    assert.deepEqual(result.problems.map(whereLine), ['0-1 utf8_bom', `1-${text.length} invalid_row`, `1-${text.length} invalid_row`, `${range.start}-${range.end} invalid_row`]);
+    assert.deepEqual(result.problems.map(whereLine), [
+      '0-1 utf8_bom',
+      `1-${text.length} invalid_row`,
+      `1-${text.length} invalid_row`,
+      `${range.start}-${range.end} invalid_row`,
+    ]);
     assert.equal(result.summary.type, 'message');
     assert.equal(result.summary.length, text.length);
   });
@@ -608,7 +691,10 @@ describe('validateLine', () => {
     const hugeSession = 'S'.repeat(1_000_000);
     const lines = [row({ ...env(0), type: 'iteration_start', session_id: hugeSession }), row({ ...env(0), type: 'iteration_start', session_id: hugeSession })];
     const cross = problemsOf('eventLog', lines.join('\n'));
-    assert.deepEqual(cross.map((p) => p.code), ['event_index_duplicate']);
+    assert.deepEqual(
+      cross.map((p) => p.code),
+      ['event_index_duplicate'],
+    );
     assert.ok(defined(cross[0]).message.length < 300);
   });
 
@@ -695,9 +781,28 @@ function transcript(session = 's-42'): [Row, Row, Row, Row, Row, Row, Row, Row, 
     { type: 'provider_call_request', ...ts, call_id: 'c-01', iteration: 0, model: 'm', provider: 'p', tool_format: 'text' },
     { type: 'provider_call_response', ...ts, call_id: 'c-01', iteration: 0, text: '<tool_call>…</tool_call>', tool_calls: [] },
     { type: 'message', ...ts, session_id: session, message_index: 1, role: 'assistant', content: '<tool_call>…</tool_call>' },
-    { type: 'tool_call', ...ts, schema_version: 'harn.llm_tool_call_receipt.v1', session_id: session, assistant_message_index: 1, call_id: 'tc_0', tool_name: 'open_doc', arguments: {} },
+    {
+      type: 'tool_call',
+      ...ts,
+      schema_version: 'harn.llm_tool_call_receipt.v1',
+      session_id: session,
+      assistant_message_index: 1,
+      call_id: 'tc_0',
+      tool_name: 'open_doc',
+      arguments: {},
+    },
     { type: 'message', ...ts, session_id: session, message_index: 2, role: 'user', content: 'let x = 1' },
-    { type: 'tool_result', ...ts, schema_version: 'harn.llm_tool_result_receipt.v1', session_id: session, message_index: 2, call_id: 'tc_0', tool_name: 'open_doc', ok: true, tool_format: 'text' },
+    {
+      type: 'tool_result',
+      ...ts,
+      schema_version: 'harn.llm_tool_result_receipt.v1',
+      session_id: session,
+      message_index: 2,
+      call_id: 'tc_0',
+      tool_name: 'open_doc',
+      ok: true,
+      tool_format: 'text',
+    },
     { type: 'agent_session_finalized', ...ts, session_id: session, final_status: 'done', stop_reason: 'natural', iterations: 1, terminal: true },
   ];
 }
@@ -716,8 +821,14 @@ describe('cross-row checks', () => {
     assert.deepEqual(problems.map(where), [`7:0-7:${row(defined(rows[7], 'row 7')).length} incomplete_source`]);
     assert.equal(defined(problems[0]).severity, 'warning');
     // `terminal: true` on any row also terminates.
-    assert.deepEqual(problemsOf('transcript', jsonl([...rows, { type: 'run_terminal', status: 'ok' }])).map((p) => p.code), []);
-    assert.deepEqual(problemsOf('transcript', jsonl([...rows, { type: 'custom_end', terminal: true }])).map((p) => p.code), ['unknown_row_type']);
+    assert.deepEqual(
+      problemsOf('transcript', jsonl([...rows, { type: 'run_terminal', status: 'ok' }])).map((p) => p.code),
+      [],
+    );
+    assert.deepEqual(
+      problemsOf('transcript', jsonl([...rows, { type: 'custom_end', terminal: true }])).map((p) => p.code),
+      ['unknown_row_type'],
+    );
   });
 
   test('empty_transcript: no rows at all', () => {
@@ -742,7 +853,10 @@ describe('cross-row checks', () => {
     unbound[7] = { ...unbound[7], note: '漢字😀', message_index: 5 };
     const otherSession = transcript();
     otherSession[6] = { ...otherSession[6], session_id: 's-other' };
-    for (const [rowsUnderTest, index] of [[unbound, 5], [otherSession, 2]] as const) {
+    for (const [rowsUnderTest, index] of [
+      [unbound, 5],
+      [otherSession, 2],
+    ] as const) {
       const text = jsonl(rowsUnderTest, '\r\n');
       const problems = problemsOf('transcript', text);
       const line = row(rowsUnderTest[7]);
@@ -771,10 +885,18 @@ describe('cross-row checks', () => {
     assert.deepEqual(problems.map(where), [`6:${range.start}-6:${range.end} unpaired_tool_call`]);
     assert.equal(defined(problems[0]).severity, 'warning');
     // A session without a terminal row has not ended: its open calls are not reported (only incomplete_source).
-    assert.deepEqual(problemsOf('transcript', jsonl(withUnanswered.slice(0, -1))).map((p) => p.code), ['incomplete_source']);
+    assert.deepEqual(
+      problemsOf('transcript', jsonl(withUnanswered.slice(0, -1))).map((p) => p.code),
+      ['incomplete_source'],
+    );
     // A result after the terminal row does not answer it.
     const late = [...withUnanswered, { ...rows[7], call_id: 'tc_1', message_index: 2 }];
-    assert.deepEqual(problemsOf('transcript', jsonl(late)).map((p) => p.code).sort(), ['duplicate_tool_result_receipt', 'row_after_terminal', 'unpaired_tool_call']);
+    assert.deepEqual(
+      problemsOf('transcript', jsonl(late))
+        .map((p) => p.code)
+        .sort(),
+      ['duplicate_tool_result_receipt', 'row_after_terminal', 'unpaired_tool_call'],
+    );
   });
 
   test('text-channel ids repeat across iterations (tc_0 each time): paired by count', () => {
@@ -789,7 +911,10 @@ describe('cross-row checks', () => {
     assert.deepEqual(problemsOf('transcript', jsonl(twice)), []);
     const unanswered = [...rows.slice(0, 8), ...secondRound.slice(0, 3), rows[8]];
     const problems = problemsOf('transcript', jsonl(unanswered));
-    assert.deepEqual(problems.map((p) => `${p.line} ${p.code}`), ['9 unpaired_tool_call']);
+    assert.deepEqual(
+      problems.map((p) => `${p.line} ${p.code}`),
+      ['9 unpaired_tool_call'],
+    );
   });
 
   test('event_index_gap and event_index_duplicate, per session, on the `index` property', () => {
@@ -809,7 +934,10 @@ describe('cross-row checks', () => {
   test('a session must start at index 0, except in a rotated segment; late events fill a gap', () => {
     const ev = (index: number) => row({ ...env(index), type: 'iteration_end', session_id: 's' });
     const text = [ev(3), ev(4)].join('\n') + '\n';
-    assert.deepEqual(problemsOf('eventLog', text).map((p) => `${p.line} ${p.code}`), ['0 event_index_gap']);
+    assert.deepEqual(
+      problemsOf('eventLog', text).map((p) => `${p.line} ${p.code}`),
+      ['0 event_index_gap'],
+    );
     assert.match(defined(problemsOf('eventLog', text)[0]).message, /start at 3, not 0/);
     assert.deepEqual(problemsOf('eventLog', text, { fileName: '/runs/event_log-000002.jsonl' }), []);
     assert.deepEqual(problemsOf('eventLog', text, { continuation: true }), []);
@@ -838,8 +966,20 @@ describe('cross-row checks', () => {
       registryTitle: (id: string) => (id === 'text_tool_parse' ? 'Text tool-call parse' : undefined),
     });
     assert.equal(defined(titled[0]).message, 'text_tool_parse (Text tool-call parse) lost model output: unrecognized (owner harness), 1 dropped, 31 bytes');
-    const capped = row({ ...env(0), type: 'boundary_failure', session_id: 's', boundary: 'chat_turn_cap', kind: 'capped', owner: 'policy', detail: 'cap', dropped_bytes: 1 });
-    assert.deepEqual(problemsOf('eventLog', capped).map((p) => p.message), ['chat_turn_cap lost model output: capped (owner policy), 1 byte']);
+    const capped = row({
+      ...env(0),
+      type: 'boundary_failure',
+      session_id: 's',
+      boundary: 'chat_turn_cap',
+      kind: 'capped',
+      owner: 'policy',
+      detail: 'cap',
+      dropped_bytes: 1,
+    });
+    assert.deepEqual(
+      problemsOf('eventLog', capped).map((p) => p.message),
+      ['chat_turn_cap lost model output: capped (owner policy), 1 byte'],
+    );
   });
 
   test('unreported_boundary_failure: an error on `unreported: true`', () => {
@@ -850,12 +990,24 @@ describe('cross-row checks', () => {
     assert.deepEqual(problems.map(where), [`0:${range.start}-0:${range.end} unreported_boundary_failure`]);
     const problem = defined(problems[0], 'the unreported_boundary_failure problem');
     assert.equal(problem.severity, 'error');
-    assert.match(problem.message, /^text_tool_parse lost model output: unrecognized \(owner harness\), 1 dropped, 31 bytes\. Unreported: .*Drop backstop.*harness bug/);
+    assert.match(
+      problem.message,
+      /^text_tool_parse lost model output: unrecognized \(owner harness\), 1 dropped, 31 bytes\. Unreported: .*Drop backstop.*harness bug/,
+    );
   });
 
   test('boundaryFailureMessage (shared with hover) without counts', () => {
     assert.equal(
-      boundaryFailureMessage({ boundary: 'visible_text_sanitize', kind: 'truncated', owner: undefined, detail: undefined, excerpt: undefined, droppedCount: undefined, droppedBytes: undefined, unreported: false }),
+      boundaryFailureMessage({
+        boundary: 'visible_text_sanitize',
+        kind: 'truncated',
+        owner: undefined,
+        detail: undefined,
+        excerpt: undefined,
+        droppedCount: undefined,
+        droppedBytes: undefined,
+        unreported: false,
+      }),
       'visible_text_sanitize lost model output: truncated (owner harness)',
     );
   });
@@ -869,7 +1021,12 @@ describe('cross-row checks', () => {
     assert.deepEqual(problems.map(where).sort(), [`8:${cut.start}-8:40 malformed_jsonl`, '8:0-8:40 truncated_last_line', '8:0-8:40 incomplete_source'].sort());
     assert.equal(defined(only(problems, 'truncated_last_line')[0]).severity, 'information');
     // The same text with a final newline is only malformed.
-    assert.deepEqual(problemsOf('transcript', text + '\n').map((p) => p.code).sort(), ['incomplete_source', 'malformed_jsonl']);
+    assert.deepEqual(
+      problemsOf('transcript', text + '\n')
+        .map((p) => p.code)
+        .sort(),
+      ['incomplete_source', 'malformed_jsonl'],
+    );
   });
 
   test('crossRowProblems reads only summaries; refineProblemRanges narrows with the line text', () => {
@@ -884,7 +1041,10 @@ describe('cross-row checks', () => {
   });
 
   test('every code has a severity, and only the documented ones are errors', () => {
-    const errors = Object.entries(PROBLEM_SEVERITY).filter(([, s]) => s === 'error').map(([c]) => c).sort();
+    const errors = Object.entries(PROBLEM_SEVERITY)
+      .filter(([, s]) => s === 'error')
+      .map(([c]) => c)
+      .sort();
     assert.deepEqual(errors, [
       'duplicate_tool_result_receipt',
       'invalid_row',
@@ -946,17 +1106,14 @@ describe('validateArtifact and validateArtifactFile', () => {
       assert.deepEqual(fromFile.problems, fromText.problems);
       assert.deepEqual(fromFile.summaries, fromText.summaries);
       assert.equal(fromFile.summaries.length, mixed.length);
-      assert.deepEqual(
-        fromText.problems.map(where),
-        [
-          '1:0-1:0 blank_line',
-          `2:${span(mixed[2], '"message_index":"1"').start}-2:${span(mixed[2], '"message_index":"1"').end} invalid_row`,
-          '3:1-3:4 malformed_jsonl',
-          `4:1-4:${1 + '"type":"mystery"'.length} unknown_row_type`,
-          `5:0-5:${mixed[5].length} incomplete_source`,
-          `5:${span(mixed[5], '"message_index":2').start}-5:${span(mixed[5], '"message_index":2').end} unbound_tool_result_receipt`,
-        ],
-      );
+      assert.deepEqual(fromText.problems.map(where), [
+        '1:0-1:0 blank_line',
+        `2:${span(mixed[2], '"message_index":"1"').start}-2:${span(mixed[2], '"message_index":"1"').end} invalid_row`,
+        '3:1-3:4 malformed_jsonl',
+        `4:1-4:${1 + '"type":"mystery"'.length} unknown_row_type`,
+        `5:0-5:${mixed[5].length} incomplete_source`,
+        `5:${span(mixed[5], '"message_index":2').start}-5:${span(mixed[5], '"message_index":2').end} unbound_tool_result_receipt`,
+      ]);
       for (let line = 0; line < mixed.length; line++) {
         assert.equal(readLineAt(file, fromFile.lineIndex, line), mixed[line]);
       }
@@ -980,7 +1137,10 @@ describe('validateArtifact and validateArtifactFile', () => {
 
   test('an unreadable file is a problem, not a throw', () => {
     const result = validateArtifactFile('eventLog', path.join(dir, 'gone', 'event_log.jsonl'));
-    assert.deepEqual(result.problems.map((p) => p.code), ['unreadable_file']);
+    assert.deepEqual(
+      result.problems.map((p) => p.code),
+      ['unreadable_file'],
+    );
     assert.deepEqual(result.summaries, []);
   });
 
@@ -988,7 +1148,10 @@ describe('validateArtifact and validateArtifactFile', () => {
     const big = row({ ...TRANSCRIPT_ROWS.message, content: '漢'.repeat(3_500_000) });
     const bytes = Buffer.concat([Buffer.from(big + '\n'), Buffer.from([0xff, 0xfe, 0x00, 0x0a]), Buffer.from(SPEC_TRANSCRIPT[3])]);
     const result = validateArtifactFile('transcript', tmpFile('llm_transcript.jsonl', bytes));
-    assert.deepEqual(result.problems.map((p) => `${p.line} ${p.code}`), ['1 invalid_utf8', '1 malformed_jsonl']);
+    assert.deepEqual(
+      result.problems.map((p) => `${p.line} ${p.code}`),
+      ['1 invalid_utf8', '1 malformed_jsonl'],
+    );
     assert.equal(defined(result.summaries[0]).length, big.length);
     assert.equal(result.endsWithNewline, false);
   });
@@ -996,9 +1159,27 @@ describe('validateArtifact and validateArtifactFile', () => {
 
 describe('row_after_terminal with several sessions in one sidecar', () => {
   const msg = (session: string, index: number): string =>
-    row({ type: 'message', timestamp: '1.000', span_id: null, session_id: session, message_index: index, role: 'user', content: 'x', message: { role: 'user', content: 'x' } });
+    row({
+      type: 'message',
+      timestamp: '1.000',
+      span_id: null,
+      session_id: session,
+      message_index: index,
+      role: 'user',
+      content: 'x',
+      message: { role: 'user', content: 'x' },
+    });
   const fin = (session: string): string =>
-    row({ type: 'agent_session_finalized', timestamp: '2.000', span_id: null, session_id: session, final_status: 'done', stop_reason: 'natural', iterations: 1, terminal: true });
+    row({
+      type: 'agent_session_finalized',
+      timestamp: '2.000',
+      span_id: null,
+      session_id: session,
+      final_status: 'done',
+      stop_reason: 'natural',
+      iterations: 1,
+      terminal: true,
+    });
   const sessionless = row({ type: 'system_prompt', timestamp: '3.000', span_id: null, content: 'p', hash: 1, content_hash: 'blake3:0' });
 
   test('a sub-agent finishing first does not make the parent session late', () => {

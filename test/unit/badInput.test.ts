@@ -51,7 +51,10 @@ describe('NUL bytes', () => {
     const d = defined(result.diagnostics[0], 'the diagnostic');
     assert.deepEqual([d.start, d.end], [9, 12]);
     // The NULs themselves become an error statement between the two.
-    assert.deepEqual(result.file.statements.map((s) => s.kind), ['LetDecl', 'ErrorStmt', 'LetDecl']);
+    assert.deepEqual(
+      result.file.statements.map((s) => s.kind),
+      ['LetDecl', 'ErrorStmt', 'LetDecl'],
+    );
   });
 
   test('a NUL is shown escaped in the message', () => {
@@ -78,7 +81,10 @@ describe('megabyte lines', { timeout: 120_000 }, () => {
     const result = sound(text);
     assert.deepEqual(result.diagnostics, []);
     assert.equal(result.file.statements.length, 22_083);
-    assert.deepEqual(result.file.statements.map((s) => s.kind), Array.from({ length: 22_083 }, () => 'LetDecl'));
+    assert.deepEqual(
+      result.file.statements.map((s) => s.kind),
+      Array.from({ length: 22_083 }, () => 'LetDecl'),
+    );
   });
 
   test('a 1 MB expression (long operator chain) parses cleanly', () => {
@@ -127,7 +133,10 @@ describe('CRLF line endings', () => {
     const crlf = BROKEN_PROGRAM.replace(/\n/g, '\r\n');
     const a = parse(BROKEN_PROGRAM).file;
     const b = parse(crlf).file;
-    assert.deepEqual(b.statements.map((s) => s.kind), a.statements.map((s) => s.kind));
+    assert.deepEqual(
+      b.statements.map((s) => s.kind),
+      a.statements.map((s) => s.kind),
+    );
     const lfIndex = new LineIndex(BROKEN_PROGRAM);
     const crlfIndex = new LineIndex(crlf);
     for (const [i, lf] of a.statements.entries()) {
@@ -148,7 +157,10 @@ describe('CRLF line endings', () => {
       }
     }
     // An unterminated string stops before the CR.
-    const unterminated = defined(result.diagnostics.find((d) => d.code === 'unterminated_string'), 'the unterminated_string diagnostic');
+    const unterminated = defined(
+      result.diagnostics.find((d) => d.code === 'unterminated_string'),
+      'the unterminated_string diagnostic',
+    );
     assert.notEqual(crlf[unterminated.end - 1], '\r');
     assert.equal(index.positionAt(unterminated.end).character, '  let a = "unterminated'.length);
   });
@@ -157,16 +169,22 @@ describe('CRLF line endings', () => {
     const text = 'ab\r\ncd\re\nf';
     const index = new LineIndex(text);
     assert.equal(index.lineCount, 4);
-    assert.deepEqual([0, 1, 2, 3, 4].map((o) => index.positionAt(o)), [
-      { line: 0, character: 0 },
-      { line: 0, character: 1 },
-      { line: 0, character: 2 },
-      { line: 0, character: 2 },
-      { line: 1, character: 0 },
-    ]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((o) => index.positionAt(o)),
+      [
+        { line: 0, character: 0 },
+        { line: 0, character: 1 },
+        { line: 0, character: 2 },
+        { line: 0, character: 2 },
+        { line: 1, character: 0 },
+      ],
+    );
     assert.deepEqual(index.positionAt(6), { line: 1, character: 2 });
     assert.deepEqual(index.positionAt(7), { line: 2, character: 0 });
-    assert.deepEqual([0, 1, 2, 3].map((l) => index.lineText(l)), ['ab', 'cd', 'e', 'f']);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((l) => index.lineText(l)),
+      ['ab', 'cd', 'e', 'f'],
+    );
     // Characters past the content clamp to it, never onto the CR.
     assert.equal(index.offsetAt({ line: 0, character: 99 }), 2);
     assert.equal(index.offsetAt({ line: 1, character: 1 }), 5);
@@ -185,7 +203,10 @@ describe('CRLF line endings', () => {
   test('a lone CR is a line break too, as LineIndex and the editor count it', () => {
     const text = 'let a = 1\rlet b = "x\r// comment\rlet c = )';
     const result = sound(text);
-    assert.deepEqual(result.file.statements.map((s) => s.kind), ['LetDecl', 'LetDecl', 'LetDecl']);
+    assert.deepEqual(
+      result.file.statements.map((s) => s.kind),
+      ['LetDecl', 'LetDecl', 'LetDecl'],
+    );
     const index = new LineIndex(text);
     assert.deepEqual(
       result.diagnostics.map((d) => [d.code, index.positionAt(d.start), index.positionAt(d.end)]),
@@ -199,7 +220,10 @@ describe('CRLF line endings', () => {
   test('line comments and shebangs end before the CR of a CRLF', () => {
     const text = '#!/usr/bin/env harn\r\n// note\r\n/// doc\r\nfn f() {}\r\n';
     const result = sound(text);
-    assert.deepEqual(result.comments.map((c) => text.slice(c.start, c.end)), ['#!/usr/bin/env harn', '// note', '/// doc']);
+    assert.deepEqual(
+      result.comments.map((c) => text.slice(c.start, c.end)),
+      ['#!/usr/bin/env harn', '// note', '/// doc'],
+    );
     const first = defined(result.file.statements[0], 'the first statement');
     assert.equal(first.kind === 'FnDecl' && first.doc, 'doc');
   });
@@ -280,7 +304,10 @@ describe('binary garbage', () => {
     const result = sound(text);
     assert.equal(result.diagnostics.length, 1);
     assert.match(defined(result.diagnostics[0], 'the diagnostic').message, /Unexpected characters at 2:1/);
-    assert.deepEqual(result.file.statements.map((s) => s.kind), ['LetDecl', 'ErrorStmt', 'LetDecl']);
+    assert.deepEqual(
+      result.file.statements.map((s) => s.kind),
+      ['LetDecl', 'ErrorStmt', 'LetDecl'],
+    );
   });
 
   test('random bytes yield a bounded number of diagnostics', { timeout: 120_000 }, () => {
@@ -291,7 +318,11 @@ describe('binary garbage', () => {
       const text = Array.from({ length: 200000 }, () => String.fromCharCode(Math.floor(rng() * range))).join('');
       const result = sound(text);
       assert.equal(result.diagnostics.length, MAX_DIAGNOSTICS + 1, `range ${range}`);
-      assert.deepEqual(result.diagnostics[0], { start: 0, end: 1, message: `Unexpected character '${firsts[range]}' at 1:1`, code: 'unexpected_character' }, `range ${range}`);
+      assert.deepEqual(
+        result.diagnostics[0],
+        { start: 0, end: 1, message: `Unexpected character '${firsts[range]}' at 1:1`, code: 'unexpected_character' },
+        `range ${range}`,
+      );
       const last = result.diagnostics[MAX_DIAGNOSTICS];
       assert.equal(last?.code, 'too_many_errors', `range ${range}`);
       assert.match(last?.message ?? '', /^Too many syntax errors: \d+ more are not shown$/, `range ${range}`);
@@ -300,6 +331,9 @@ describe('binary garbage', () => {
 
   test('diagnostics come sorted by position', () => {
     const starts = parse(BROKEN_PROGRAM).diagnostics.map((d) => d.start);
-    assert.deepEqual(starts, [...starts].sort((a, b) => a - b));
+    assert.deepEqual(
+      starts,
+      [...starts].sort((a, b) => a - b),
+    );
   });
 });

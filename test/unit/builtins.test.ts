@@ -109,9 +109,7 @@ describe('builtin table', () => {
   test('formatSignature renders optional and rest parameters in Harn syntax', () => {
     const llmCall = BUILTINS.get('llm_call');
     assert.ok(llmCall);
-    assert.deepEqual(forms(llmCall), [
-      'fn llm_call(prompt: string, system: string | nil = nil, options: dict = nil) -> dict',
-    ]);
+    assert.deepEqual(forms(llmCall), ['fn llm_call(prompt: string, system: string | nil = nil, options: dict = nil) -> dict']);
     const pathJoin = BUILTINS.get('path_join');
     assert.ok(pathJoin);
     assert.deepEqual(forms(pathJoin), ['fn path_join(...parts: string) -> string']);
@@ -314,13 +312,14 @@ describe('corpus coverage', () => {
     // Everything tied with the 100th name counts too, so the set does not depend on tie order.
     const threshold = defined(ranked[99], 'the 100th name')[1];
     const top = ranked.filter(([, count]) => count >= threshold);
-    const missing = top
-      .filter(([name]) => !BUILTINS.has(name) && !NOT_BUILTINS.has(name))
-      .map(([name, count]) => `${name} (${count} calls)`);
+    const missing = top.filter(([name]) => !BUILTINS.has(name) && !NOT_BUILTINS.has(name)).map(([name, count]) => `${name} (${count} calls)`);
     assert.deepEqual(missing, [], `frequently called names missing from the builtin table`);
     // Sanity: the count still finds the builtins it is meant to find.
     for (const name of ['println', 'log', 'len', 'llm_call', 'agent_loop', 'json_parse']) {
-      assert.ok(top.some(([n]) => n === name), `${name} is no longer among the most-called names`);
+      assert.ok(
+        top.some(([n]) => n === name),
+        `${name} is no longer among the most-called names`,
+      );
     }
   });
 

@@ -64,7 +64,10 @@ describe('harn-workbench on the demo runs', () => {
     assert.deepEqual(json(result), []);
     const text = run(['check', 'runs/healthy', '--root', '.']);
     assert.equal(text.status, 0);
-    assert.match(text.stdout, /^0 \.harn file\(s\) and 3 run artifact\(s\) checked, loud-boundary gate: 0 finding\(s\): 0 error\(s\), 0 warning\(s\), 0 other$/m);
+    assert.match(
+      text.stdout,
+      /^0 \.harn file\(s\) and 3 run artifact\(s\) checked, loud-boundary gate: 0 finding\(s\): 0 error\(s\), 0 warning\(s\), 0 other$/m,
+    );
     assert.equal(run(['check', 'runs/healthy', '--root', '.', '--format', 'github']).stdout, '');
     const sarif = JSON.parse(run(['check', HEALTHY, '--root', DEMO, '--format', 'sarif']).stdout) as { runs: Array<{ results: unknown[] }> };
     assert.deepEqual(defined(sarif.runs[0], 'the run').results, []);
@@ -127,9 +130,15 @@ describe('harn-workbench transcript FILE --run-record PATH', () => {
     assert.equal(result.status, 1);
     const lines = result.stdout.trimEnd().split('\n');
     assert.equal(lines.length, expected().length + 1);
-    assert.match(result.stdout, /^runs\/broken\/run-llm\/llm_transcript\.jsonl:14:152: error \[harn\.artifacts\/malformed_jsonl\] Not valid JSON at character 151: unterminated string/m);
+    assert.match(
+      result.stdout,
+      /^runs\/broken\/run-llm\/llm_transcript\.jsonl:14:152: error \[harn\.artifacts\/malformed_jsonl\] Not valid JSON at character 151: unterminated string/m,
+    );
     assert.match(result.stdout, /^runs\/broken\/run\.json:\d+:\d+: error \[harn\.artifacts\/digest_mismatch\] /m);
-    assert.match(defined(lines.at(-1), 'the summary line'), /^runs\/broken\/run-llm\/llm_transcript\.jsonl checked as a transcript: 18 error\(s\), 3 warning\(s\), 1 other$/);
+    assert.match(
+      defined(lines.at(-1), 'the summary line'),
+      /^runs\/broken\/run-llm\/llm_transcript\.jsonl checked as a transcript: 18 error\(s\), 3 warning\(s\), 1 other$/,
+    );
   });
 
   test('github: workflow commands with file, line, columns and title', () => {
@@ -146,7 +155,12 @@ describe('harn-workbench transcript FILE --run-record PATH', () => {
         `endLine=${e.range.end.line + 1},endColumn=${e.range.end.character + 1},title=harn.artifacts/${e.code}::`,
     );
     assert.deepEqual(commands.sort(), wanted.sort());
-    assert.ok(lines.includes('::error file=runs/broken/run-llm/llm_transcript.jsonl,line=16,col=76,endLine=16,endColumn=91,title=harn.artifacts/invalid_row::Invalid provider_call_response row: `iteration` must be a number, got the string "1".'), lines.join('\n'));
+    assert.ok(
+      lines.includes(
+        '::error file=runs/broken/run-llm/llm_transcript.jsonl,line=16,col=76,endLine=16,endColumn=91,title=harn.artifacts/invalid_row::Invalid provider_call_response row: `iteration` must be a number, got the string "1".',
+      ),
+      lines.join('\n'),
+    );
   });
 
   test('sarif: 2.1.0, one result per diagnostic, UTF-16 columns', () => {
@@ -155,7 +169,9 @@ describe('harn-workbench transcript FILE --run-record PATH', () => {
     interface SarifResult {
       ruleId: string;
       level: string;
-      locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }>;
+      locations: Array<{
+        physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } };
+      }>;
     }
     const sarif = JSON.parse(result.stdout) as { version: string; runs: Array<{ columnKind: string; results: SarifResult[] }> };
     assert.equal(sarif.version, '2.1.0');
@@ -171,7 +187,8 @@ describe('harn-workbench transcript FILE --run-record PATH', () => {
     // Information is a SARIF note.
     const level = { error: 'error', warning: 'warning', information: 'note' } as const;
     const wanted = want.map(
-      (e) => `${e.path} harn.artifacts/${e.code} ${level[e.severity]} ${e.range.start.line + 1}:${e.range.start.character + 1}-${e.range.end.line + 1}:${e.range.end.character + 1}`,
+      (e) =>
+        `${e.path} harn.artifacts/${e.code} ${level[e.severity]} ${e.range.start.line + 1}:${e.range.start.character + 1}-${e.range.end.line + 1}:${e.range.end.character + 1}`,
     );
     assert.deepEqual(got.sort(), wanted.sort());
   });
@@ -193,7 +210,10 @@ describe('harn-workbench exit codes on artifacts', () => {
   test('0 with only warnings, 1 with errors', () => {
     const warnings = run(['transcript', UNFINISHED, '--root', '.', '--format', 'json']);
     assert.equal(warnings.status, 0);
-    assert.deepEqual(json(warnings).map((d) => d.code), ['incomplete_source']);
+    assert.deepEqual(
+      json(warnings).map((d) => d.code),
+      ['incomplete_source'],
+    );
     assert.equal(run(['transcript', TRANSCRIPT, '--root', '.']).status, 1);
     assert.equal(run(['check', 'runs', '--root', '.']).status, 1);
   });
@@ -221,7 +241,10 @@ describe('harn-workbench exit codes on artifacts', () => {
 
 describe('harn-workbench on hostile artifact files', () => {
   let root: string;
-  const healthyRows = fs.readFileSync(path.join(HEALTHY, 'run-llm', 'llm_transcript.jsonl'), 'utf8').trimEnd().split('\n');
+  const healthyRows = fs
+    .readFileSync(path.join(HEALTHY, 'run-llm', 'llm_transcript.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n');
   const finalRow = defined(healthyRows.at(-1), 'the final row');
 
   before(() => {
@@ -238,7 +261,15 @@ describe('harn-workbench on hostile artifact files', () => {
 
   test('a 10 MB line: a valid one passes, a cut-off one is reported once with a short message', () => {
     const huge = 'x'.repeat(10 * 1024 * 1024);
-    const row = JSON.stringify({ type: 'message', timestamp: '1767225600.003', span_id: null, session_id: 's-42', message_index: 0, role: 'user', content: huge });
+    const row = JSON.stringify({
+      type: 'message',
+      timestamp: '1767225600.003',
+      span_id: null,
+      session_id: 's-42',
+      message_index: 0,
+      role: 'user',
+      content: huge,
+    });
     const ok = write('big/llm_transcript.jsonl', `${row}\n${finalRow}\n`);
     const passed = run(['transcript', ok, '--root', '.', '--format', 'json'], root);
     assert.equal(passed.status, 0, passed.stderr);
@@ -248,13 +279,19 @@ describe('harn-workbench on hostile artifact files', () => {
     const result = run(['transcript', cut, '--root', '.', '--format', 'json'], root);
     assert.equal(result.status, 1, result.stderr);
     const diagnostics = json(result);
-    assert.deepEqual(diagnostics.map((d) => d.code), ['malformed_jsonl']);
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ['malformed_jsonl'],
+    );
     assert.equal(defined(diagnostics[0], 'the diagnostic').range.start.line, 0);
     assert.ok(result.stdout.length < 10_000, `the output does not echo the line (${result.stdout.length} chars)`);
   });
 
   test('invalid UTF-8: reported at the first bad byte in UTF-16 units of the line; the rest is still checked', () => {
-    const before = Buffer.from('{"type":"message","timestamp":"1767225600.003","span_id":null,"session_id":"s-42","message_index":0,"role":"user","content":"😀 caf', 'utf8');
+    const before = Buffer.from(
+      '{"type":"message","timestamp":"1767225600.003","span_id":null,"session_id":"s-42","message_index":0,"role":"user","content":"😀 caf',
+      'utf8',
+    );
     const bad = Buffer.concat([before, Buffer.from([0xe9, 0xff]), Buffer.from('"}\n' + '{"type":"tool_result"}\n' + finalRow + '\n')]);
     const file = write('utf8/llm_transcript.jsonl', bad);
     const result = run(['transcript', file, '--root', '.', '--format', 'json'], root);
@@ -268,7 +305,11 @@ describe('harn-workbench on hostile artifact files', () => {
     const row = { start: { line: 1, character: 0 }, end: { line: 1, character: '{"type":"tool_result"}'.length } };
     assert.deepEqual(
       diagnostics.slice(1).map((d) => [d.code, d.range, d.message]),
-      ['schema_version', 'session_id', 'message_index', 'call_id', 'tool_name', 'ok'].map((p) => ['invalid_row', row, `Invalid tool_result row: \`${p}\` is required.`]),
+      ['schema_version', 'session_id', 'message_index', 'call_id', 'tool_name', 'ok'].map((p) => [
+        'invalid_row',
+        row,
+        `Invalid tool_result row: \`${p}\` is required.`,
+      ]),
     );
     assert.equal(diagnostics.length, 7);
   });

@@ -54,9 +54,21 @@ const DRIFT_FINDINGS: Array<{ kind: string; id: string; path: string; shownIn: s
   },
   { kind: 'stale_entry', id: 'visible_text_sanitize', path: REGISTRY, shownIn: REGISTRY, covers: '"visible_text_sanitize"' },
   { kind: 'no_test', id: 'visible_text_sanitize', path: REGISTRY, shownIn: REGISTRY, covers: '"visible_text_sanitize"' },
-  { kind: 'missing_anchor', id: 'provider_admission_gate', path: 'crates/harn-vm/src/llm/admission_wait.rs', shownIn: REGISTRY, covers: '"crates/harn-vm/src/llm/admission_wait.rs"' },
+  {
+    kind: 'missing_anchor',
+    id: 'provider_admission_gate',
+    path: 'crates/harn-vm/src/llm/admission_wait.rs',
+    shownIn: REGISTRY,
+    covers: '"crates/harn-vm/src/llm/admission_wait.rs"',
+  },
   { kind: 'path_outside_root', id: 'provider_admission_gate', path: '../outside.rs', shownIn: REGISTRY, covers: '"../outside.rs"' },
-  { kind: 'missing_test', id: 'text_tool_parse', path: 'conformance/tests/text_tool_parse.harn', shownIn: REGISTRY, covers: '"conformance/tests/text_tool_parse.harn"' },
+  {
+    kind: 'missing_test',
+    id: 'text_tool_parse',
+    path: 'conformance/tests/text_tool_parse.harn',
+    shownIn: REGISTRY,
+    covers: '"conformance/tests/text_tool_parse.harn"',
+  },
   {
     kind: 'unknown_boundary',
     id: 'chat_turn_capp',
@@ -124,7 +136,7 @@ describe('check-loud-boundaries', () => {
     assert.equal(stderr, '');
   });
 
-  test('examples/drift, text: upstream\'s report on stderr, each kind once, exit 1', async () => {
+  test("examples/drift, text: upstream's report on stderr, each kind once, exit 1", async () => {
     const { status, stdout, stderr } = await cli(['check-loud-boundaries', '--root', 'examples/drift']);
     assert.equal(status, 1);
     assert.equal(stdout, '');
@@ -182,7 +194,10 @@ describe('check-loud-boundaries', () => {
       ].join(',');
       assert.equal(line, `::error ${props}::${d.message}`);
     });
-    assert.equal(lines[1], '::error file=scripts/loud_boundaries.toml,line=77,col=1,endLine=77,endColumn=13,title=harn.boundaries/invalid_entry::a [[boundary]] entry has no `id`');
+    assert.equal(
+      lines[1],
+      '::error file=scripts/loud_boundaries.toml,line=77,col=1,endLine=77,endColumn=13,title=harn.boundaries/invalid_entry::a [[boundary]] entry has no `id`',
+    );
   });
 
   test('examples/drift, sarif: 2.1.0, one result per finding, ruleId harn.boundaries/<kind>', async () => {
@@ -192,7 +207,12 @@ describe('check-loud-boundaries', () => {
       version: string;
       runs: Array<{
         tool: { driver: { rules: Array<{ id: string }> } };
-        results: Array<{ ruleId: string; ruleIndex: number; level: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }>;
+        results: Array<{
+          ruleId: string;
+          ruleIndex: number;
+          level: string;
+          locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }>;
+        }>;
       }>;
     };
     assert.equal(sarif.version, '2.1.0');
@@ -241,7 +261,10 @@ describe('check-loud-boundaries', () => {
       assert.equal(missing.status, 2);
       assert.equal(missing.stderr, 'harn-workbench: missing scripts/loud_boundaries.toml\n');
       // The hint names the registry in use.
-      fs.appendFileSync(path.join(root, 'config/boundaries.toml'), '\n[[boundary]]\nid = "chat_turn_cap"\nanchors = ["crates/harn-stdlib/src/stdlib/agent/chat.harn"]\ntest = "conformance/tests/boundary_events.harn"\n');
+      fs.appendFileSync(
+        path.join(root, 'config/boundaries.toml'),
+        '\n[[boundary]]\nid = "chat_turn_cap"\nanchors = ["crates/harn-stdlib/src/stdlib/agent/chat.harn"]\ntest = "conformance/tests/boundary_events.harn"\n',
+      );
       const dup = await cli(['check-loud-boundaries', '--root', root, '--registry', 'config/boundaries.toml', '--funnel', 'crates/harn-vm/src/ids.rs']);
       assert.equal(dup.status, 1);
       assert.equal(
@@ -256,14 +279,23 @@ describe('check-loud-boundaries', () => {
       fs.mkdirSync(empty);
       const cases: Array<[string[], RegExp]> = [
         [['check-loud-boundaries', '--root', empty], /^harn-workbench: missing scripts\/loud_boundaries\.toml\n$/],
-        [['check-loud-boundaries', '--root', demoCopy('nofunnel', (r) => fs.rmSync(path.join(r, FUNNEL)))], /^harn-workbench: missing the funnel definition crates\/harn-vm\/src\/boundary\.rs\n$/],
+        [
+          ['check-loud-boundaries', '--root', demoCopy('nofunnel', (r) => fs.rmSync(path.join(r, FUNNEL)))],
+          /^harn-workbench: missing the funnel definition crates\/harn-vm\/src\/boundary\.rs\n$/,
+        ],
         [['check-loud-boundaries', '--root', path.join(scratch, 'nope')], /^harn-workbench: --root is not a folder: /],
         [['check-loud-boundaries', '--root', path.join(DEMO, REGISTRY)], /^harn-workbench: --root is not a folder: /],
-        [['check-loud-boundaries', '--root', DEMO, '--frobnicate'], /^harn-workbench: unknown option --frobnicate\n\nUsage:|^harn-workbench: unknown option --frobnicate\n/],
+        [
+          ['check-loud-boundaries', '--root', DEMO, '--frobnicate'],
+          /^harn-workbench: unknown option --frobnicate\n\nUsage:|^harn-workbench: unknown option --frobnicate\n/,
+        ],
         [['check-loud-boundaries', '--root', DEMO, '--format', 'xml'], /--format must be one of text, json, github, sarif, not xml/],
         [['check-loud-boundaries', '--root'], /--root needs a value/],
         [['check-loud-boundaries', 'examples/demo'], /takes no paths/],
-        [['check-loud-boundaries', '--root', DEMO, '--registry', '../loud_boundaries.toml'], /refused: `\.\.\/loud_boundaries\.toml` leaves the repository root/],
+        [
+          ['check-loud-boundaries', '--root', DEMO, '--registry', '../loud_boundaries.toml'],
+          /refused: `\.\.\/loud_boundaries\.toml` leaves the repository root/,
+        ],
       ];
       const results = await Promise.all(cases.map(([args]) => cli(args)));
       for (const [i, [args, stderr]] of cases.entries()) {
@@ -290,13 +322,16 @@ describe('check-loud-boundaries', () => {
       assert.equal(b.status, 1);
       assert.match(b.stderr, /^::error::failed to parse scripts\/loud_boundaries\.toml: TOML syntax error: .+\n$/);
       const json = JSON.parse(brokenJson.stdout) as { diagnostics: JsonDiagnostic[] };
-      assert.deepEqual(json.diagnostics.map((d) => [d.path, d.code]), [[REGISTRY, 'toml_syntax']]);
+      assert.deepEqual(
+        json.diagnostics.map((d) => [d.path, d.code]),
+        [[REGISTRY, 'toml_syntax']],
+      );
     });
   });
 });
 
 describe('check includes the gate', () => {
-  test('check --root examples/drift --format json: the gate\'s diagnostics beside the .harn checks', async () => {
+  test("check --root examples/drift --format json: the gate's diagnostics beside the .harn checks", async () => {
     const { status, stdout } = await cli(['check', '--root', 'examples/drift', '--format', 'json']);
     assert.equal(status, 1);
     const parsed = JSON.parse(stdout) as { version: number; diagnostics: JsonDiagnostic[] };
@@ -305,7 +340,10 @@ describe('check includes the gate', () => {
     assert.deepEqual(gate.map((d) => d.code).sort(), DRIFT_FINDINGS.map((f) => f.kind).sort());
     for (const d of gate) assert.ok(!path.isAbsolute(d.path) && !d.path.includes('\\'), d.path);
     // The drift example's .harn files are otherwise clean.
-    assert.deepEqual(parsed.diagnostics.filter((d) => d.source !== 'harn.boundaries'), []);
+    assert.deepEqual(
+      parsed.diagnostics.filter((d) => d.source !== 'harn.boundaries'),
+      [],
+    );
   });
 
   test('check on examples/demo: no gate finding (exit 1 only for the deliberately broken run)', async () => {

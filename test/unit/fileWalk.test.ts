@@ -20,12 +20,30 @@ test('walkFiles agrees with git on nested .gitignore rules', { skip: gitAvailabl
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-walk-'));
   try {
     spawnSync('git', ['init', '-q'], { cwd: root });
-    write(root, '.gitignore', ['*.log', '!keep.log', 'build/', '/top-only.txt', 'docs/**/*.tmp', 'target', '# comment', '\\#hash.txt', 'spaced\\ name.txt', ''].join('\n'));
+    write(
+      root,
+      '.gitignore',
+      ['*.log', '!keep.log', 'build/', '/top-only.txt', 'docs/**/*.tmp', 'target', '# comment', '\\#hash.txt', 'spaced\\ name.txt', ''].join('\n'),
+    );
     write(root, '.git/info/exclude', 'local-only.harn\n');
     for (const rel of [
-      'a.harn', 'debug.log', 'keep.log', 'build/out.harn', 'src/build/nested.harn', 'top-only.txt', 'src/top-only.txt',
-      'docs/a/b/c.tmp', 'docs/a/b/c.harn', 'target', 'crates/x/target/y.rs', '#hash.txt', 'spaced name.txt', 'local-only.harn',
-      'crates/harn-vm/src/boundary.rs', 'crates/harn-vm/src/gen/skip.rs', 'crates/harn-vm/src/gen/keep.rs',
+      'a.harn',
+      'debug.log',
+      'keep.log',
+      'build/out.harn',
+      'src/build/nested.harn',
+      'top-only.txt',
+      'src/top-only.txt',
+      'docs/a/b/c.tmp',
+      'docs/a/b/c.harn',
+      'target',
+      'crates/x/target/y.rs',
+      '#hash.txt',
+      'spaced name.txt',
+      'local-only.harn',
+      'crates/harn-vm/src/boundary.rs',
+      'crates/harn-vm/src/gen/skip.rs',
+      'crates/harn-vm/src/gen/keep.rs',
     ]) {
       write(root, rel);
     }
@@ -35,7 +53,10 @@ test('walkFiles agrees with git on nested .gitignore rules', { skip: gitAvailabl
     write(root, 'crates/harn-vm/.gitignore', '!*.log\n');
     write(root, 'crates/harn-vm/trace.log');
 
-    const git = spawnSync('git', ['-c', 'core.excludesFile=/dev/null', 'ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' });
+    const git = spawnSync('git', ['-c', 'core.excludesFile=/dev/null', 'ls-files', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     assert.equal(git.status, 0, git.stderr);
     const expected = git.stdout.split('\n').filter(Boolean).sort();
     assert.deepEqual(walkFiles(root), expected);

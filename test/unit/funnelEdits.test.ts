@@ -35,7 +35,10 @@ function expectAdded(text: string, wire: string, expected: string, doc?: string)
   const out = applyEdits(text, edits);
   assert.equal(out, expected);
   const name = defined(boundaryVariantName(wire), `the variant name of ${wire}`);
-  assert.deepEqual(arms(out).filter((a) => a !== `${name} => ${wire}`), arms(text));
+  assert.deepEqual(
+    arms(out).filter((a) => a !== `${name} => ${wire}`),
+    arms(text),
+  );
   assert.equal(arms(out).filter((a) => a === `${name} => ${wire}`).length, 1);
   assert.deepEqual(variants(out), [...variants(text), name]);
   assert.deepEqual(edit(out, wire, doc), [], 'adding it again does nothing');
@@ -349,7 +352,9 @@ describe('addBoundaryVariant', () => {
     expectAdded(
       text,
       'b',
-      text.replace('    A, // Self::Z => "z",\n', '    A, // Self::Z => "z",\n    B,\n').replace('            Self::A => "a", /* } */\n', '            Self::A => "a", /* } */\n            Self::B => "b",\n'),
+      text
+        .replace('    A, // Self::Z => "z",\n', '    A, // Self::Z => "z",\n    B,\n')
+        .replace('            Self::A => "a", /* } */\n', '            Self::A => "a", /* } */\n            Self::B => "b",\n'),
     );
   });
 
@@ -371,7 +376,11 @@ describe('addBoundaryVariant', () => {
       '',
     );
     // parseFunnel reads only `a` here (b's right-hand side is no literal): the new arm goes after it, and the variant is new.
-    expectAdded(text, 'c', text.replace('    B,\n}', '    B,\n    C,\n}').replace('            Self::A => "a",\n', '            Self::A => "a",\n            Self::C => "c",\n'));
+    expectAdded(
+      text,
+      'c',
+      text.replace('    B,\n}', '    B,\n    C,\n}').replace('            Self::A => "a",\n', '            Self::A => "a",\n            Self::C => "c",\n'),
+    );
   });
 
   test('refusals: already there, a clash, and whatever cannot be found unambiguously', () => {
@@ -415,7 +424,10 @@ describe('addBoundaryVariant', () => {
             continue;
           }
           const out = applyEdits(text, edits);
-          assert.deepEqual(arms(out).filter((a) => a !== `${name} => ${wire}`), arms(text));
+          assert.deepEqual(
+            arms(out).filter((a) => a !== `${name} => ${wire}`),
+            arms(text),
+          );
           assert.deepEqual(variants(out), [...variants(text), name]);
           assert.ok(out.includes(`pub const ALL: [Self; ${names.size + 1}] = [`));
           // Only the line ending of the file is used.
@@ -445,7 +457,10 @@ describe('addBoundaryVariant on the real funnel', { skip: corpusSkip }, () => {
         )
         .replace('pub const ALL: [Self; 6] = [', 'pub const ALL: [Self; 7] = [')
         .replace(`        Self::ChatTurnCap,${eol}    ];`, `        Self::ChatTurnCap,${eol}        Self::ToolArgParse,${eol}    ];`)
-        .replace(`            Self::ChatTurnCap => "chat_turn_cap",${eol}`, `            Self::ChatTurnCap => "chat_turn_cap",${eol}            Self::ToolArgParse => "tool_arg_parse",${eol}`);
+        .replace(
+          `            Self::ChatTurnCap => "chat_turn_cap",${eol}`,
+          `            Self::ChatTurnCap => "chat_turn_cap",${eol}            Self::ToolArgParse => "tool_arg_parse",${eol}`,
+        );
       expectAdded(text, 'tool_arg_parse', expected, 'Tool-call argument parsing.');
 
       const funnel = parseFunnel(expected);
@@ -455,8 +470,13 @@ describe('addBoundaryVariant on the real funnel', { skip: corpusSkip }, () => {
       assert.ok(all);
       assert.equal(all[1], '7');
       assert.deepEqual(
-        defined(all[2], 'the ALL elements').split(',').map((s) => s.trim()).filter(Boolean),
-        ['TextToolParse', 'ResponseContentExtraction', 'VisibleTextSanitize', 'HostEventIngest', 'ProviderAdmissionGate', 'ChatTurnCap', 'ToolArgParse'].map((v) => `Self::${v}`),
+        defined(all[2], 'the ALL elements')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        ['TextToolParse', 'ResponseContentExtraction', 'VisibleTextSanitize', 'HostEventIngest', 'ProviderAdmissionGate', 'ChatTurnCap', 'ToolArgParse'].map(
+          (v) => `Self::${v}`,
+        ),
       );
       // BoundaryFailureKind's ALL and as_str are untouched.
       assert.ok(expected.includes('pub const ALL: [Self; 5] = ['));

@@ -67,9 +67,9 @@ describe('fuzzing the parser', () => {
   test('fast-check: balanced and unbalanced bracket nests', () => {
     const open = fc.constantFrom('(', '[', '{', '"${', 'f(', 'if x {', 'fn() {', '{ a ->', 'Foo {', 'a < b > (', 'c ? (', 'f<T>(');
     const close = fc.constantFrom(')', ']', '}', '}"', '', '\n');
-    const nest = fc.tuple(fc.array(open, { maxLength: 200, size: 'max' }), fc.array(close, { maxLength: 200, size: 'max' }), fc.constantFrom('x', '1', '', 'a.', 'let')).map(
-      ([opens, closes, middle]) => opens.join(' ') + middle + closes.join(' '),
-    );
+    const nest = fc
+      .tuple(fc.array(open, { maxLength: 200, size: 'max' }), fc.array(close, { maxLength: 200, size: 'max' }), fc.constantFrom('x', '1', '', 'a.', 'let'))
+      .map(([opens, closes, middle]) => opens.join(' ') + middle + closes.join(' '));
     fc.assert(
       fc.property(nest, (text) => {
         assert.deepEqual(checkParse(text, Infinity), [], JSON.stringify(text));

@@ -85,7 +85,9 @@ interface Run {
 /** Sites as the workspace gathers them: Rust mentions mapped through the arms, then `.harn` ids; exempt paths dropped. */
 function sitesOf(files: Record<string, string>, funnelText: string): BoundarySite[] {
   const wire = new Map(parseFunnel(funnelText).arms.map((a) => [a.variant, a.wire]));
-  const paths = Object.keys(files).filter((p) => p.startsWith('crates/')).sort();
+  const paths = Object.keys(files)
+    .filter((p) => p.startsWith('crates/'))
+    .sort();
   const sites: BoundarySite[] = [];
   for (const p of paths.filter((f) => f.endsWith('.rs'))) {
     if (p === FUNNEL || isExemptSitePath(p)) continue;
@@ -150,7 +152,7 @@ function rangeOf(text: string, needle: string, occurrence = 0): TextRange {
 }
 
 describe('gate: a clean tree', () => {
-  test('no findings, and upstream\'s OK line', () => {
+  test("no findings, and upstream's OK line", () => {
     const run = gate();
     assert.deepEqual(run.result.findings, []);
     assert.equal(run.result.refused, false);
@@ -299,7 +301,8 @@ describe('gate: one test per finding kind', () => {
   });
 
   test('unregistered_site: a Rust file outside the anchors, on every `BoundaryId::X` token in it', () => {
-    const other = 'fn a() { f(BoundaryId::TextToolParse); }\n// BoundaryId::TextToolParse in a comment\nfn b() { g(crate::boundary::BoundaryId::TextToolParse) }\n';
+    const other =
+      'fn a() { f(BoundaryId::TextToolParse); }\n// BoundaryId::TextToolParse in a comment\nfn b() { g(crate::boundary::BoundaryId::TextToolParse) }\n';
     assert.deepEqual(only(gate({ files: { ...FILES, 'crates/other.rs': other } })), {
       kind: 'unregistered_site',
       id: 'text_tool_parse',
@@ -365,7 +368,8 @@ describe('gate: one test per finding kind', () => {
       shownIn: 'crates/typo.harn',
       slices: ['"chat_turn_capp"'],
     });
-    const viaConst = 'const CAP = "chat_turn_capp"\npub fn g(s) {\n  agent_emit_event(s, "boundary_failure", {boundary: CAP, kind: "capped", detail: "d"})\n}\n';
+    const viaConst =
+      'const CAP = "chat_turn_capp"\npub fn g(s) {\n  agent_emit_event(s, "boundary_failure", {boundary: CAP, kind: "capped", detail: "d"})\n}\n';
     const run = gate({ files: { ...FILES, 'crates/typo.harn': viaConst } });
     assert.deepEqual(only(run).slices, ['CAP']);
     assert.deepEqual(defined(run.result.findings[0], 'the finding').location.ranges, [rangeOf(viaConst, 'CAP', 1)]);
@@ -399,10 +403,10 @@ describe('gate: one test per finding kind', () => {
   });
 
   test('path_outside_root: a refused anchor, test or audited anchor gets that finding and no other', () => {
-    const registry = CLEAN_REGISTRY.replace('anchors = ["crates/chat.harn"]\ntest = "tests/chat_test.harn"', 'anchors = ["crates/chat.harn", "../out.rs"]\ntest = "/etc/test.harn"').replace(
-      'anchors = ["crates/chat.harn"]\nmarker',
-      'anchors = ["crates/chat.harn", "link/out.harn"]\nmarker',
-    );
+    const registry = CLEAN_REGISTRY.replace(
+      'anchors = ["crates/chat.harn"]\ntest = "tests/chat_test.harn"',
+      'anchors = ["crates/chat.harn", "../out.rs"]\ntest = "/etc/test.harn"',
+    ).replace('anchors = ["crates/chat.harn"]\nmarker', 'anchors = ["crates/chat.harn", "link/out.harn"]\nmarker');
     const refused = {
       '../out.rs': 'refused: `../out.rs` leaves the repository root',
       '/etc/test.harn': 'refused: `/etc/test.harn` is absolute; registry paths are relative to the repository root',
@@ -443,7 +447,7 @@ describe('gate: refusals', () => {
   });
 
   test('a funnel with no `Self::X => "wire"` arm: vacuous_funnel, upstream\'s message, nothing else', () => {
-    const funnel = 'pub enum BoundaryId {\n    ChatTurnCap,\n}\n\nimpl BoundaryId {\n    pub fn as_str(self) -> &\'static str {\n        todo!()\n    }\n}\n';
+    const funnel = "pub enum BoundaryId {\n    ChatTurnCap,\n}\n\nimpl BoundaryId {\n    pub fn as_str(self) -> &'static str {\n        todo!()\n    }\n}\n";
     const run = gate({ funnel, registry: `${CLEAN_REGISTRY}\n[[boundary]]\n` });
     assert.equal(run.result.refused, true);
     assert.deepEqual(all(run), [
@@ -557,8 +561,11 @@ marker = "stall_warning"
     );
   });
 
-  test('renderGateText: upstream\'s failure form, byte for byte', () => {
-    const small = gate({ registry: CLEAN_REGISTRY.replace('test = "tests/chat_test.harn"', 'test = "tests/gone.harn"'), files: { ...FILES, 'crates/typo.harn': files['crates/typo.harn'] } });
+  test("renderGateText: upstream's failure form, byte for byte", () => {
+    const small = gate({
+      registry: CLEAN_REGISTRY.replace('test = "tests/chat_test.harn"', 'test = "tests/gone.harn"'),
+      files: { ...FILES, 'crates/typo.harn': files['crates/typo.harn'] },
+    });
     assert.equal(
       renderGateText(small.result, REGISTRY),
       '::error::loud-boundary registry failed (2 finding(s)):\n' +

@@ -83,9 +83,7 @@ function tokenize(grammar: vsctm.IGrammar, source: string): Tokenized {
 }
 
 function renderSnapshot(name: string, result: Tokenized): string {
-  const out: string[] = [
-    `# ${name}: one token per line, "line:col text  scopes" (1-based; source.harn and bare whitespace left out)`,
-  ];
+  const out: string[] = [`# ${name}: one token per line, "line:col text  scopes" (1-based; source.harn and bare whitespace left out)`];
   for (const lineTokens of result.tokens) {
     for (const token of lineTokens) {
       const innermost = token.scopes[token.scopes.length - 1] ?? '';
@@ -187,7 +185,11 @@ test('language configuration: comments, pairs and regexes', () => {
 
 // ------------------------------------------------------------------------------------------------ 1. snapshots
 
-const fixtures = existsSync(FIXTURE_DIR) ? readdirSync(FIXTURE_DIR).filter((f) => f.endsWith('.harn')).sort() : [];
+const fixtures = existsSync(FIXTURE_DIR)
+  ? readdirSync(FIXTURE_DIR)
+      .filter((f) => f.endsWith('.harn'))
+      .sort()
+  : [];
 
 test('grammar fixtures exist', () => {
   assert.deepEqual(fixtures, ['comments.harn', 'declarations.harn', 'expressions.harn', 'strings.harn'], `the fixtures in ${FIXTURE_DIR}`);

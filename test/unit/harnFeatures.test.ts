@@ -28,7 +28,8 @@ function memoryHost(files: Record<string, string>, roots: string[] = ['/ws']): M
   };
 }
 
-const shape = (symbols: OutlineSymbol[]): unknown => symbols.map((s) => (s.children.length ? { [`${s.kind} ${s.name}`]: shape(s.children) } : `${s.kind} ${s.name}`));
+const shape = (symbols: OutlineSymbol[]): unknown =>
+  symbols.map((s) => (s.children.length ? { [`${s.kind} ${s.name}`]: shape(s.children) } : `${s.kind} ${s.name}`));
 
 describe('outline', () => {
   test('every declaration kind, nested members, top-level bindings only', () => {
@@ -80,7 +81,10 @@ impl Point { fn norm(self) -> float { return 0.0 } }
       { 'interface Greeter': ['typeAlias Out', 'method greet'] },
       { 'impl Point': ['method norm'] },
     ]);
-    const add = defined(analysis.outline.find((s) => s.name === 'add'), 'the outline symbol add');
+    const add = defined(
+      analysis.outline.find((s) => s.name === 'add'),
+      'the outline symbol add',
+    );
     assert.equal(add.detail, '(a, b = 2) -> int');
     assert.equal(text.slice(add.selectionStart, add.selectionEnd), 'add');
   });

@@ -39,12 +39,18 @@ function stringInit(source: string): StringLit {
 describe('lexer: operators and punctuation (§1.1)', () => {
   test('two-character operators are single tokens', () => {
     const ops = ['==', '!=', '&&', '||', '|>', '??', '**', '?.', '->', '<=', '>=', '+=', '-=', '*=', '/=', '%='];
-    assert.deepEqual(toks(ops.join(' ')), ops.map((o) => `Punct:${o}`));
+    assert.deepEqual(
+      toks(ops.join(' ')),
+      ops.map((o) => `Punct:${o}`),
+    );
   });
 
   test('single-character operators, including the 0.10 `&`', () => {
     const ops = '= ! . + - * / % < > ? | @ { } ( ) [ ] , : ; &'.split(' ');
-    assert.deepEqual(toks(ops.join(' ')), ops.map((o) => `Punct:${o}`));
+    assert.deepEqual(
+      toks(ops.join(' ')),
+      ops.map((o) => `Punct:${o}`),
+    );
     assert.deepEqual(codes(ops.join(' ')), []);
   });
 
@@ -70,7 +76,26 @@ describe('lexer: words', () => {
   });
 
   test('contextual words are identifiers to the lexer', () => {
-    for (const word of ['gen', 'each', 'settle', 'with', 'as', 'stream', 'timeout', 'default', 'where', 'not', 'self', 'block', 'scope', 'throws', 'is', 'implies', 'cost_route', 'max_concurrent']) {
+    for (const word of [
+      'gen',
+      'each',
+      'settle',
+      'with',
+      'as',
+      'stream',
+      'timeout',
+      'default',
+      'where',
+      'not',
+      'self',
+      'block',
+      'scope',
+      'throws',
+      'is',
+      'implies',
+      'cost_route',
+      'max_concurrent',
+    ]) {
       assert.deepEqual(toks(word), [`Identifier:${word}`]);
     }
   });
@@ -111,7 +136,10 @@ describe('lexer: numbers and durations', () => {
     assert.deepEqual(result.diagnostics, []);
     const stmt = defined(result.file.statements[0], 'the statement');
     assert.ok(stmt.kind === 'ExprStmt' && stmt.expr.kind === 'Call');
-    assert.deepEqual(stmt.expr.args.map((a) => a.value?.kind), ['Int', 'Identifier']);
+    assert.deepEqual(
+      stmt.expr.args.map((a) => a.value?.kind),
+      ['Int', 'Identifier'],
+    );
   });
 
   test('an int that does not fit in i64 is an error (0.10), the largest one is not', () => {
@@ -129,13 +157,19 @@ describe('lexer: comments', () => {
     const source = '/* a /* b */ still comment */ x';
     const { tokens, comments, diagnostics } = lex(source);
     assert.deepEqual(diagnostics, []);
-    assert.deepEqual(comments.map((c) => source.slice(c.start, c.end)), ['/* a /* b */ still comment */']);
+    assert.deepEqual(
+      comments.map((c) => source.slice(c.start, c.end)),
+      ['/* a /* b */ still comment */'],
+    );
     assert.equal(defined(tokens[0], 'the first token').value, 'x');
   });
 
   test('an unterminated block comment is a local error at its start', () => {
     const diags = lex('x\n/* open /* inner */').diagnostics;
-    assert.deepEqual(diags.map((d) => [d.code, d.start]), [['unterminated_comment', 2]]);
+    assert.deepEqual(
+      diags.map((d) => [d.code, d.start]),
+      [['unterminated_comment', 2]],
+    );
   });
 
   test('doc comments: `/** */` and legacy `///`; `/**/`, `/***`, `////` and `//` are not doc comments', () => {
@@ -150,14 +184,24 @@ describe('lexer: comments', () => {
     const docs = result.file.statements.map((s) => (s.kind === 'FnDecl' ? s.doc : 'not a fn'));
     assert.deepEqual(docs, ['Adds.', 'Old style\ntwo lines', undefined]);
     const margins = parse('/** One line. */\nfn a() {}\n/**\n * Text\n *   code\n */\nfn b() {}\n/**\n  Plain\n    indented\n*/\nfn c() {}');
-    assert.deepEqual(margins.file.statements.map((s) => (s.kind === 'FnDecl' ? s.doc : '')), ['One line.', 'Text\n  code', 'Plain\n  indented']);
+    assert.deepEqual(
+      margins.file.statements.map((s) => (s.kind === 'FnDecl' ? s.doc : '')),
+      ['One line.', 'Text\n  code', 'Plain\n  indented'],
+    );
   });
 });
 
 describe('lexer: lines', () => {
   test('a newline sets nlBefore; `\\` + newline joins lines', () => {
     const { tokens } = lex('a \\\nb\nc');
-    assert.deepEqual(tokens.slice(0, 3).map((t) => [t.value, t.nlBefore]), [['a', true], ['b', false], ['c', true]]);
+    assert.deepEqual(
+      tokens.slice(0, 3).map((t) => [t.value, t.nlBefore]),
+      [
+        ['a', true],
+        ['b', false],
+        ['c', true],
+      ],
+    );
     const init = initOf('let v = 1 + \\\n  2');
     assert.equal(init.kind, 'Binary');
   });
@@ -170,11 +214,17 @@ describe('lexer: lines', () => {
   test('a shebang is a comment only at offset 0', () => {
     const ok = lex('#!/usr/bin/env harn\nlet x = 1');
     assert.deepEqual(ok.diagnostics, []);
-    assert.deepEqual(ok.comments.map((c) => [c.kind, c.start, c.end]), [['line', 0, 19]]);
+    assert.deepEqual(
+      ok.comments.map((c) => [c.kind, c.start, c.end]),
+      [['line', 0, 19]],
+    );
     assert.equal(defined(ok.tokens[0], 'the first token').value, 'let');
 
     const late = lex('let x = 1\n#!/usr/bin/env harn');
-    assert.deepEqual(late.diagnostics.map((d) => [d.code, d.start]), [['unexpected_character', 10]]);
+    assert.deepEqual(
+      late.diagnostics.map((d) => [d.code, d.start]),
+      [['unexpected_character', 10]],
+    );
     assert.deepEqual(codes(' #!/bin/harn'), ['unexpected_character']);
   });
 
@@ -199,7 +249,10 @@ describe('lexer: strings', () => {
   test('`${}` holes are parsed into expression nodes with absolute offsets', () => {
     const source = 'let s = "hi ${name}, ${user.id + 1}!"';
     const str = stringInit(source);
-    assert.deepEqual(str.parts.map((p) => p.kind), ['Text', 'Hole', 'Text', 'Hole', 'Text']);
+    assert.deepEqual(
+      str.parts.map((p) => p.kind),
+      ['Text', 'Hole', 'Text', 'Hole', 'Text'],
+    );
     const [, hole1, text2, hole2, text3] = str.parts;
     assert.ok(hole1 && text2 && hole2 && text3, 'five parts');
     assert.ok(hole1.kind === 'Hole' && hole1.expr?.kind === 'Identifier');
@@ -259,15 +312,19 @@ describe('lexer: strings', () => {
       { start: 21, end: 22, code: 'unexpected_character', message: `Unexpected character '\\' at 1:22 ${hint}` },
     ]);
     assert.deepEqual([source[18], source[21]], ['\\', '\\']);
-    assert.deepEqual(result.file.statements.map((s) => s.kind), ['ExprStmt', 'LetDecl']);
+    assert.deepEqual(
+      result.file.statements.map((s) => s.kind),
+      ['ExprStmt', 'LetDecl'],
+    );
   });
 
   test('an unterminated string ends at its line and the next line still parses', () => {
     const source = 'let a = "oops\nlet b = 2';
     const result = parse(source);
-    assert.deepEqual(result.diagnostics.map((d) => [d.code, d.start, d.end, d.message]), [
-      ['unterminated_string', 8, 13, 'Unterminated string at 1:9'],
-    ]);
+    assert.deepEqual(
+      result.diagnostics.map((d) => [d.code, d.start, d.end, d.message]),
+      [['unterminated_string', 8, 13, 'Unterminated string at 1:9']],
+    );
     const a = defined(result.file.statements[0], 'the first statement');
     const b = defined(result.file.statements[1], 'the second statement');
     assert.equal(a.kind, 'LetDecl');
@@ -279,15 +336,24 @@ describe('lexer: strings', () => {
 
   test('an unterminated interpolated string ends at its line too', () => {
     const result = parse('let a = "x ${y\nlet b = 2');
-    assert.deepEqual(result.diagnostics.map((d) => d.code), ['unterminated_string']);
-    assert.deepEqual(result.file.statements.map((s) => s.kind), ['LetDecl', 'LetDecl']);
+    assert.deepEqual(
+      result.diagnostics.map((d) => d.code),
+      ['unterminated_string'],
+    );
+    assert.deepEqual(
+      result.file.statements.map((s) => s.kind),
+      ['LetDecl', 'LetDecl'],
+    );
   });
 
   test('a hole may span lines inside its brackets (0.10), unless the next line starts a statement', () => {
     const source = 'const x = "${render(\n  "a",\n  b,\n)} end"\nconst y = 1\n';
     const result = parse(source);
     assert.deepEqual(result.diagnostics, []);
-    assert.deepEqual(result.file.statements.map((s) => s.kind), ['LetDecl', 'LetDecl']);
+    assert.deepEqual(
+      result.file.statements.map((s) => s.kind),
+      ['LetDecl', 'LetDecl'],
+    );
     const str = stringInit(source);
     assert.deepEqual(
       str.parts.map((p) => `${p.kind}:${p.kind === 'Hole' ? source.slice(p.expr?.start, p.expr?.end) : source.slice(p.start, p.end)}`),
@@ -295,11 +361,14 @@ describe('lexer: strings', () => {
     );
     // At the hole's top level, or before a line that starts a statement, the line break still ends the string.
     const typing = parse('let s = "${f(\nlet x = 1\nfn g() { return 2 }');
-    assert.deepEqual(typing.diagnostics.map((d) => `${d.start}-${d.end} ${d.code}: ${d.message}`), [
-      '8-13 unterminated_string: Unterminated string at 1:9',
-      "14-17 syntax_error: Expected expression, got 'let'",
-    ]);
-    assert.deepEqual(typing.file.statements.map((s) => s.kind), ['LetDecl', 'LetDecl', 'FnDecl']);
+    assert.deepEqual(
+      typing.diagnostics.map((d) => `${d.start}-${d.end} ${d.code}: ${d.message}`),
+      ['8-13 unterminated_string: Unterminated string at 1:9', "14-17 syntax_error: Expected expression, got 'let'"],
+    );
+    assert.deepEqual(
+      typing.file.statements.map((s) => s.kind),
+      ['LetDecl', 'LetDecl', 'FnDecl'],
+    );
     assert.deepEqual(codes('let s = "${a +\n b}"'), ['unterminated_string', 'unterminated_string']);
   });
 
@@ -308,7 +377,10 @@ describe('lexer: strings', () => {
     assert.deepEqual([str.value, str.parts.length], ['hi ${VAR}\necho \\$PATH\n', 1]);
     const source = 'let s = """\n  hi \\${VAR} and ${name}\n"""';
     const holes = stringInit(source).parts.filter((p) => p.kind === 'Hole');
-    assert.deepEqual(holes.map((p) => source.slice(p.start, p.end)), ['name']);
+    assert.deepEqual(
+      holes.map((p) => source.slice(p.start, p.end)),
+      ['name'],
+    );
   });
 
   test('triple-quoted strings span lines, drop the leading newline and strip the common indent', () => {
@@ -375,12 +447,18 @@ describe('lexer: errors stay local', () => {
     const d = defined(diagnostics[0], 'the diagnostic');
     assert.match(d.message, /Unexpected characters at 1:9/);
     assert.deepEqual([d.start, d.end], [8, 12]);
-    assert.deepEqual(tokens.map((t) => TokenKind[t.kind]), ['Keyword', 'Identifier', 'Punct', 'Invalid', 'Punct', 'Int', 'EOF']);
+    assert.deepEqual(
+      tokens.map((t) => TokenKind[t.kind]),
+      ['Keyword', 'Identifier', 'Punct', 'Invalid', 'Punct', 'Int', 'EOF'],
+    );
   });
 
   test('tokens after a lexer error are still produced', () => {
     const result = parse('let a = `\nlet b = 2');
-    assert.deepEqual(result.diagnostics.map((d) => d.message), ["Unexpected character '`' at 1:9"]);
+    assert.deepEqual(
+      result.diagnostics.map((d) => d.message),
+      ["Unexpected character '`' at 1:9"],
+    );
     assert.equal(defined(result.file.statements[1], 'the second statement').kind, 'LetDecl');
   });
 });

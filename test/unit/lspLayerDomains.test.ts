@@ -76,7 +76,15 @@ describe('the boundary id under the cursor', () => {
 });
 
 describe('stringContent', () => {
-  const literal = (text: string): StringLit => ({ kind: 'String', start: 0, end: text.length, raw: text.startsWith('r'), triple: text.startsWith('"""'), parts: [], value: undefined });
+  const literal = (text: string): StringLit => ({
+    kind: 'String',
+    start: 0,
+    end: text.length,
+    raw: text.startsWith('r'),
+    triple: text.startsWith('"""'),
+    parts: [],
+    value: undefined,
+  });
   const content = (text: string): [string, boolean] => {
     const c = stringContent(text, literal(text));
     return [text.slice(c.start, c.end), c.closed];

@@ -18,7 +18,6 @@ import type { ModuleHost } from '../../server/src/harn/resolve';
 import { code, codeBlock, escapeText, isLinkTarget, link, plain, strong, userMarkdown } from '../../server/src/text/markdown';
 import { md } from '../support/markdownRender';
 
-
 const LONG = 'A'.repeat(100_000) + '![x](http://evil/x.png)';
 
 /** The hostile texts every producer is fed. */
@@ -40,7 +39,34 @@ const HOSTILE = [
   LONG,
 ];
 
-const ALLOWED_TAGS = ['p', 'code', 'pre', 'strong', 'em', 'ul', 'ol', 'li', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 's', 'del'];
+const ALLOWED_TAGS = [
+  'p',
+  'code',
+  'pre',
+  'strong',
+  'em',
+  'ul',
+  'ol',
+  'li',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'a',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  's',
+  'del',
+];
 
 /** Every tag of the rendered HTML that is not plain formatting, and every link whose target `allowed` refuses. */
 function unsafe(markdown: string, allowed: (href: string) => boolean): string[] {
@@ -83,7 +109,11 @@ const onlyFileLinks = (href: string): boolean => /^file:\/\/\//.test(href);
 const webOrFile = (href: string): boolean => /^(https?|file):/i.test(href);
 
 function unescapeHtml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -143,13 +173,16 @@ describe('markdown builder: exact output', () => {
     assert.equal(link('x', 'file:///w/a#foo'), 'x');
     assert.equal(link('', 'file:///w/a'), '[(unnamed)](file:///w/a)');
     assert.deepEqual(
-      ['file:///a', 'FILE:///a#L2', '#L2', '#L2,5', '#L2-L9', 'file:///a#L2-9', 'command:x', 'vscode://x', 'http://x', '', '#x', 'file:///a#L'].map(isLinkTarget),
+      ['file:///a', 'FILE:///a#L2', '#L2', '#L2,5', '#L2-L9', 'file:///a#L2-9', 'command:x', 'vscode://x', 'http://x', '', '#x', 'file:///a#L'].map(
+        isLinkTarget,
+      ),
       [true, true, true, true, true, true, false, false, false, false, false, false],
     );
   });
 
   test('userMarkdown: formatting and web links kept; images, HTML, other links and definitions neutralised', () => {
-    const doc = 'Doubles *n*. See [docs](https://example.com/d_x) and `a<b>`.\n![pwn](http://e/x.png) [run](command:workbench.action.terminal.new) <img src=x> mail a@b.c\n[r]: command:x';
+    const doc =
+      'Doubles *n*. See [docs](https://example.com/d_x) and `a<b>`.\n![pwn](http://e/x.png) [run](command:workbench.action.terminal.new) <img src=x> mail a@b.c\n[r]: command:x';
     assert.equal(
       userMarkdown(doc),
       'Doubles *n*. See [docs](https://example.com/d_x) and `a<\u200bb>`.\n!\\[pwn\\]\\(http\\:\\/\\/e\\/x\\.png) [run\\]\\(command\\:workbench\\.action\\.terminal\\.new) &lt;img src=x> mail a\\@b.c\n[r\\]: command:x',
@@ -198,7 +231,39 @@ describe('markdown builder: hostile text', () => {
   });
 
   test('plain and link text survive any text (property)', () => {
-    const unit = fc.constantFrom('`', '*', '_', '<', '>', '[', ']', '(', ')', '!', 'a', '1', ' ', '&', ':', '.', '/', '@', 'w', '#', '-', '+', '=', '~', '|', '\\', '\n', 'h', 't', 'p', 's');
+    const unit = fc.constantFrom(
+      '`',
+      '*',
+      '_',
+      '<',
+      '>',
+      '[',
+      ']',
+      '(',
+      ')',
+      '!',
+      'a',
+      '1',
+      ' ',
+      '&',
+      ':',
+      '.',
+      '/',
+      '@',
+      'w',
+      '#',
+      '-',
+      '+',
+      '=',
+      '~',
+      '|',
+      '\\',
+      '\n',
+      'h',
+      't',
+      'p',
+      's',
+    );
     fc.assert(
       fc.property(fc.string({ unit }), (s) => {
         const html = md.render(plain(s));
@@ -223,8 +288,46 @@ describe('markdown builder: hostile text', () => {
 
   test('userMarkdown never yields an image, raw HTML or a link other than http(s)/file (property)', () => {
     const unit = fc.constantFrom(
-      '`', '``', '```', '~~~', '*', '_', '<', '>', '[', ']', '(', ')', '![', '](', ']:', '!', 'a', ' ', '\n', '\n\n', '\\', '&', '#', ';', ':', '/',
-      '"', '-', '    ', 'img', 'command:x', 'javascript:x', 'http://e/x.png', 'https://e', 'file:///w', '@', 'e.c', '<img src=x>', '&#58;', '|',
+      '`',
+      '``',
+      '```',
+      '~~~',
+      '*',
+      '_',
+      '<',
+      '>',
+      '[',
+      ']',
+      '(',
+      ')',
+      '![',
+      '](',
+      ']:',
+      '!',
+      'a',
+      ' ',
+      '\n',
+      '\n\n',
+      '\\',
+      '&',
+      '#',
+      ';',
+      ':',
+      '/',
+      '"',
+      '-',
+      '    ',
+      'img',
+      'command:x',
+      'javascript:x',
+      'http://e/x.png',
+      'https://e',
+      'file:///w',
+      '@',
+      'e.c',
+      '<img src=x>',
+      '&#58;',
+      '|',
     );
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 40 }), (parts) => {
@@ -323,7 +426,10 @@ describe('entryMarkdown (registry hover)', () => {
       }
       for (const item of idCompletions(registry)) {
         assertNoInjection(item.documentation, 'completion documentation');
-        assert.deepEqual(unsafe(item.documentation, () => false), []);
+        assert.deepEqual(
+          unsafe(item.documentation, () => false),
+          [],
+        );
       }
     }
   });
@@ -334,7 +440,14 @@ describe('rowHover (transcript and event rows)', () => {
 
   test('a message row whose content and ids are an image and a command link: exact Markdown', () => {
     const out = rowHover(
-      { type: 'message', session_id: '![s](http://e/x.png)', message_index: 0, role: 'user', content: '[click](command:workbench.action.terminal.new)', message: { tool_call_id: '<img src=x>' } },
+      {
+        type: 'message',
+        session_id: '![s](http://e/x.png)',
+        message_index: 0,
+        role: 'user',
+        content: '[click](command:workbench.action.terminal.new)',
+        message: { tool_call_id: '<img src=x>' },
+      },
       context,
     );
     assert.equal(
@@ -358,14 +471,24 @@ describe('rowHover (transcript and event rows)', () => {
       { ...context, kind: 'eventLog', registryEntry: () => ({ title: '![pwn](http://e/x.png)', drops: '[click](command:workbench.action.terminal.new)' }) },
     );
     assert.ok(out);
-    assert.ok(out.includes('Registry: **\\!\\[pwn\\]\\(http\\:\\/\\/e\\/x\\.png\\)**  \nDrops: \\[click\\]\\(command\\:workbench\\.action\\.terminal\\.new\\)'), out);
+    assert.ok(
+      out.includes('Registry: **\\!\\[pwn\\]\\(http\\:\\/\\/e\\/x\\.png\\)**  \nDrops: \\[click\\]\\(command\\:workbench\\.action\\.terminal\\.new\\)'),
+      out,
+    );
     assert.ok(out.includes('- Detail: `<img src=x>`'), out);
   });
 
   test('every hostile value in every field stays inert', () => {
     for (const a of HOSTILE) {
       const rows = [
-        { type: 'message', session_id: a, message_index: 0, role: a, content: a, message: { role: a, tool_call_id: a, name: a, tool_calls: [{ id: a, function: { name: a, arguments: a } }] } },
+        {
+          type: 'message',
+          session_id: a,
+          message_index: 0,
+          role: a,
+          content: a,
+          message: { role: a, tool_call_id: a, name: a, tool_calls: [{ id: a, function: { name: a, arguments: a } }] },
+        },
         { type: 'tool_call', session_id: a, call_id: a, tool_name: a, arguments: { [a]: a }, schema_version: a },
         { type: 'provider_call_response', call_id: a, iteration: 0, model: a, text: a, parsed_tool_calls: [{ id: a, name: a, arguments: a }] },
         { index: 0, emitted_at_ms: 0, type: 'boundary_failure', session_id: a, boundary: a, kind: a, owner: a, detail: a, excerpt: a },
@@ -394,7 +517,8 @@ function memoryHost(files: Record<string, string>): ModuleHost {
 
 describe('Harn hover and completion (HarnDoc comments)', () => {
   test('a doc comment with an image and a command link: exact Markdown', () => {
-    const text = '/**\n * Doubles *n*. ![pwn](http://e/x.png)\n * [run](command:workbench.action.terminal.new) <img src=x>\n * See [docs](https://example.com).\n */\nfn double(n) { return n * 2 }\nlet y = double(2)\n';
+    const text =
+      '/**\n * Doubles *n*. ![pwn](http://e/x.png)\n * [run](command:workbench.action.terminal.new) <img src=x>\n * See [docs](https://example.com).\n */\nfn double(n) { return n * 2 }\nlet y = double(2)\n';
     const analysis = new HarnAnalysis(text);
     const hover = hoverAt(analysis, '/ws/main.harn', text.indexOf('double(2)'), memoryHost({}), '/ws');
     assert.ok(hover);

@@ -184,7 +184,10 @@ describe('§1.7 parser traps', () => {
     assert.equal(ex('let v = a?[0].name'), '(. (?[] a 0) name)');
     assert.equal(ex('let v = {k: a?[0]\n  j: 1}'), '(dict k=(?[] a 0) j=1)');
     const statements = clean('let v = a?[0]\nlet w = c ? 1 : 2');
-    assert.deepEqual(statements.map((s) => sx((s as A.LetDecl).init)), ['(?[] a 0)', '(?: c 1 2)']);
+    assert.deepEqual(
+      statements.map((s) => sx((s as A.LetDecl).init)),
+      ['(?[] a 0)', '(?: c 1 2)'],
+    );
     // Upstream also scans past `,` and `;` for the `:`, and so fails on these; a `,` or `;` ends the
     // scan here (deliberately more than upstream).
     assert.equal(ex('f(a?[0], b: 1)'), '(call f (?[] a 0) b=1)');
@@ -301,9 +304,10 @@ describe('§1.7 parser traps', () => {
 
   test('6. a missing separator at the top level is reported (upstream silently stops)', () => {
     const result = parse('let a = 1 let b = 2');
-    assert.deepEqual(result.diagnostics.map((d) => [d.start, d.message]), [
-      [10, "Expected statement separator (`;` or newline), got 'let'"],
-    ]);
+    assert.deepEqual(
+      result.diagnostics.map((d) => [d.start, d.message]),
+      [[10, "Expected statement separator (`;` or newline), got 'let'"]],
+    );
     // Both statements are kept.
     assert.deepEqual(kinds(result.file.statements), ['LetDecl', 'LetDecl']);
     // `;` is a separator; `;;` is an empty statement.
@@ -314,7 +318,10 @@ describe('§1.7 parser traps', () => {
   test('7. recovery inside a block keeps the later statements and the enclosing declaration', () => {
     const source = 'pipeline test(task) {\n  let x = )\n  let y = 42\n  let z = )\n  log(y)\n}\nfn after() {}';
     const result = parse(source);
-    assert.deepEqual(result.diagnostics.map((d) => d.message), ["Expected expression, got ')'", "Expected expression, got ')'"]);
+    assert.deepEqual(
+      result.diagnostics.map((d) => d.message),
+      ["Expected expression, got ')'", "Expected expression, got ')'"],
+    );
     assert.deepEqual(kinds(result.file.statements), ['PipelineDecl', 'FnDecl']);
     const pipeline = result.file.statements[0] as A.PipelineDecl;
     assert.equal(pipeline.name?.text, 'test');
@@ -371,7 +378,10 @@ describe('§1.8 0.8–0.10 syntax', () => {
 
   test('where T: A + B', () => {
     const fn = only('fn show<T, U>(x: T, y: U) -> string where T: Show + Debug, U: Show { x }', 'FnDecl');
-    assert.deepEqual(fn.typeParams.map((p) => p.name.text), ['T', 'U']);
+    assert.deepEqual(
+      fn.typeParams.map((p) => p.name.text),
+      ['T', 'U'],
+    );
     assert.equal(tx(fn.returnType), 'string');
     assert.equal(fn.body?.statements.length, 1);
   });
@@ -387,10 +397,15 @@ describe('§1.8 0.8–0.10 syntax', () => {
 
   test('block { } and scope { } are contextual: still usable as names', () => {
     const statements = clean('block { let inner = 1 }\nscope { spawn { work() } }');
-    assert.deepEqual(statements.map((s) => s.kind === 'BlockStmt' && s.keyword), ['block', 'scope']);
+    assert.deepEqual(
+      statements.map((s) => s.kind === 'BlockStmt' && s.keyword),
+      ['block', 'scope'],
+    );
     const scope = statements[1] as A.BlockStmt;
     assert.equal(scope.body?.statements[0]?.kind, 'BlockStmt');
-    const names = clean('fn contextual(scope: int, block: int) {\n  scope += 1\n  block = block + scope\n  scope(scope)\n  const data = {scope: scope, block: block}\n  return data.scope + data.block\n}');
+    const names = clean(
+      'fn contextual(scope: int, block: int) {\n  scope += 1\n  block = block + scope\n  scope(scope)\n  const data = {scope: scope, block: block}\n  return data.scope + data.block\n}',
+    );
     const body = bodyOf(names[0] as A.FnDecl);
     assert.deepEqual(kinds(body), ['Assign', 'Assign', 'ExprStmt', 'LetDecl', 'Return']);
     assert.equal(sx((body[2] as A.ExprStmt).expr), '(call scope scope)');
@@ -415,7 +430,10 @@ describe('§1.8 0.8–0.10 syntax', () => {
     assert.equal(ex('let v = cost_route(1)'), '(call cost_route 1)');
     // Options may also be separated by commas (upstream 0.10); eval_pack entries may not (as upstream).
     const commas = bodyOf(only('cost_route { budget: 5, model: "m",\n  f()\n}', 'BlockStmt'));
-    assert.deepEqual(commas.map((st) => (st.kind === 'Assign' ? `${sx(st.target)}:${sx(st.value)}` : st.kind)), ['budget:5', 'model:"m"', 'ExprStmt']);
+    assert.deepEqual(
+      commas.map((st) => (st.kind === 'Assign' ? `${sx(st.target)}:${sx(st.value)}` : st.kind)),
+      ['budget:5', 'model:"m"', 'ExprStmt'],
+    );
     assert.deepEqual(diagnosticsOf('eval_pack p { a: 1, b: 2 }'), ["18-19 syntax_error: Expected statement separator (`;` or newline), got ','"]);
   });
 
@@ -448,8 +466,14 @@ describe('§1.8 0.8–0.10 syntax', () => {
 
   test('scoped imports `pkg::mod::{a, b}`', () => {
     const imp = only('import std::agent::{run_loop, Options}', 'ImportDecl');
-    assert.deepEqual(imp.scopedPath?.map((n) => n.text), ['std', 'agent']);
-    assert.deepEqual(imp.names?.map((n) => n.text), ['run_loop', 'Options']);
+    assert.deepEqual(
+      imp.scopedPath?.map((n) => n.text),
+      ['std', 'agent'],
+    );
+    assert.deepEqual(
+      imp.names?.map((n) => n.text),
+      ['run_loop', 'Options'],
+    );
     assert.equal(imp.path, undefined);
     const single = only('pub import pkg::mod::name', 'ImportDecl');
     assert.deepEqual([single.isPub, single.scopedPath?.map((n) => n.text), single.names], [true, ['pkg', 'mod', 'name'], undefined]);
@@ -470,13 +494,16 @@ describe('§1.8 0.8–0.10 syntax', () => {
       'import * from "x"': ["9-13 syntax_error: Expected 'as' after 'import *', got 'from'"],
       'import * as from "x"': ["12-16 syntax_error: Expected namespace name, got 'from'"],
       'import * as ui "x"': ["15-18 syntax_error: Expected 'from' after the namespace name, got string"],
-      'import * as ui from x': ['20-21 syntax_error: Expected module path, got identifier \'x\''],
+      'import * as ui from x': ["20-21 syntax_error: Expected module path, got identifier 'x'"],
       'import * as ask_user from "x"': ["12-20 syntax_error: Expected namespace name, got 'ask_user' (reserved keyword)"],
     };
     for (const [broken, diagnostics] of Object.entries(expected)) assert.deepEqual(diagnosticsOf(broken), diagnostics, broken);
     // A half-written one keeps the name read so far.
     const partial = parse('import * as ui from\nfn f() {}').file.statements;
-    assert.deepEqual(partial.map((s) => (s.kind === 'ImportDecl' ? `import ${s.namespace?.text ?? '∅'}` : s.kind)), ['import ui', 'FnDecl']);
+    assert.deepEqual(
+      partial.map((s) => (s.kind === 'ImportDecl' ? `import ${s.namespace?.text ?? '∅'}` : s.kind)),
+      ['import ui', 'FnDecl'],
+    );
   });
 
   test('attribute values that are paths or calls', () => {
@@ -489,7 +516,10 @@ describe('§1.8 0.8–0.10 syntax', () => {
 
   test('optional types `T?`', () => {
     const fn = only('fn f(x: string?, ys: list<int?>?) -> Node? { x }', 'FnDecl');
-    assert.deepEqual(fn.params.map((p) => tx(p.type)), ['string?', 'list<int?>?']);
+    assert.deepEqual(
+      fn.params.map((p) => tx(p.type)),
+      ['string?', 'list<int?>?'],
+    );
     assert.equal(tx(fn.returnType), 'Node?');
   });
 
@@ -624,7 +654,10 @@ describe('line continuation (§1.4)', () => {
     assert.equal(ex('let v = {\n  a: 1\n  b: 2\n}'), '(dict a=1 b=2)');
     assert.equal(ex('let v = (a\n  - b)'), '(paren (- a b))');
     const fn = only('fn f(a b) {}', 'FnDecl');
-    assert.deepEqual(fn.params.map((p) => p.name.text), ['a', 'b']);
+    assert.deepEqual(
+      fn.params.map((p) => p.name.text),
+      ['a', 'b'],
+    );
   });
 
   test('`return`/`yield` take no value before a newline, `;` or `}`', () => {
@@ -634,7 +667,10 @@ describe('line continuation (§1.4)', () => {
     const inline = only('fn f() { return }', 'FnDecl');
     assert.equal((bodyOf(inline)[0] as A.SimpleStmt).value, undefined);
     const gen = only('gen fn g() { yield; yield 1 }', 'FnDecl');
-    assert.deepEqual(bodyOf(gen).map((s) => s.kind === 'Yield' && sx(s.value)), ['∅', '1']);
+    assert.deepEqual(
+      bodyOf(gen).map((s) => s.kind === 'Yield' && sx(s.value)),
+      ['∅', '1'],
+    );
   });
 });
 
@@ -665,32 +701,53 @@ describe('declarations (§1.2)', () => {
     // v0.7's Rust parser rejects both; tree-sitter accepts them and the meaning is unambiguous, so
     // reporting them would only flag code the newer toolchain runs.
     const p = only('pipeline review(task: string, retries: int = 2) {}', 'PipelineDecl');
-    assert.deepEqual(p.params.map((x) => [x.name.text, tx(x.type), sx(x.defaultValue)]), [['task', 'string', '∅'], ['retries', 'int', '2']]);
+    assert.deepEqual(
+      p.params.map((x) => [x.name.text, tx(x.type), sx(x.defaultValue)]),
+      [
+        ['task', 'string', '∅'],
+        ['retries', 'int', '2'],
+      ],
+    );
     assert.equal(tx(only('type Callback = fn(string)', 'TypeAliasDecl').type), 'fn(string)->∅');
   });
 
   test('fn declarations: pub, gen, type parameters with variance, rest and default parameters', () => {
     const fn = only('pub gen fn walk<in T, out U>(root: T, depth: int = 3, ...rest) -> Iter<U> { yield root }', 'FnDecl');
     assert.deepEqual([fn.isPub, fn.isGen, fn.name?.text], [true, true, 'walk']);
-    assert.deepEqual(fn.typeParams.map((p) => `${p.variance ?? ''}:${p.name.text}`), ['in:T', 'out:U']);
-    assert.deepEqual(fn.params.map((p) => [p.name.text, p.rest, tx(p.type), sx(p.defaultValue)]), [
-      ['root', false, 'T', '∅'],
-      ['depth', false, 'int', '3'],
-      ['rest', true, '∅', '∅'],
-    ]);
+    assert.deepEqual(
+      fn.typeParams.map((p) => `${p.variance ?? ''}:${p.name.text}`),
+      ['in:T', 'out:U'],
+    );
+    assert.deepEqual(
+      fn.params.map((p) => [p.name.text, p.rest, tx(p.type), sx(p.defaultValue)]),
+      [
+        ['root', false, 'T', '∅'],
+        ['depth', false, 'int', '3'],
+        ['rest', true, '∅', '∅'],
+      ],
+    );
     assert.equal(tx(fn.returnType), 'Iter<U>');
   });
 
   test('a required parameter after a defaulted one is an error', () => {
     const result = broken('fn bad(x = 10, y) {\n  log(x + y)\n}');
-    assert.deepEqual(result.diagnostics.map((d) => d.message), ['Required parameter cannot follow a parameter with a default value']);
+    assert.deepEqual(
+      result.diagnostics.map((d) => d.message),
+      ['Required parameter cannot follow a parameter with a default value'],
+    );
     assert.equal(result.file.statements[0]?.kind, 'FnDecl');
   });
 
   test('a rest parameter must come last', () => {
     const result = broken('fn f(...rest, last) {}');
-    assert.deepEqual(result.diagnostics.map((d) => [d.start, d.message]), [[5, 'A rest parameter (`...name`) must be the last parameter']]);
-    assert.deepEqual(only('fn f(a, b = 1, ...rest) {}', 'FnDecl').params.map((p) => p.rest), [false, false, true]);
+    assert.deepEqual(
+      result.diagnostics.map((d) => [d.start, d.message]),
+      [[5, 'A rest parameter (`...name`) must be the last parameter']],
+    );
+    assert.deepEqual(
+      only('fn f(a, b = 1, ...rest) {}', 'FnDecl').params.map((p) => p.rest),
+      [false, false, true],
+    );
   });
 
   test('tools with a description line', () => {
@@ -700,13 +757,22 @@ describe('declarations (§1.2)', () => {
 
   test('skills are key/value entries', () => {
     const skill = only('skill reviewer {\n  description "Reviews"\n  on_activate fn() { log(1) }\n}', 'SkillDecl');
-    assert.deepEqual(skill.entries.map((e) => [e.key.text, sx(e.value)]), [['description', '"Reviews"'], ['on_activate', '(fn ())']]);
+    assert.deepEqual(
+      skill.entries.map((e) => [e.key.text, sx(e.value)]),
+      [
+        ['description', '"Reviews"'],
+        ['on_activate', '(fn ())'],
+      ],
+    );
   });
 
   test('eval packs: name, title, `key: value` entries, summarize blocks and statements', () => {
     const pack = only('eval_pack smoke "Smoke tests" {\n  dataset: "cases.jsonl"\n  summarize { log(1) }\n  let x = 1\n}', 'EvalPackDecl');
     assert.deepEqual([pack.name?.text, pack.title?.value], ['smoke', 'Smoke tests']);
-    assert.deepEqual(bodyOf(pack).map((s) => (s.kind === 'BlockStmt' ? s.keyword : s.kind)), ['Assign', 'summarize', 'LetDecl']);
+    assert.deepEqual(
+      bodyOf(pack).map((s) => (s.kind === 'BlockStmt' ? s.keyword : s.kind)),
+      ['Assign', 'summarize', 'LetDecl'],
+    );
     const titled = only('eval_pack "Only a title" {}', 'EvalPackDecl');
     assert.deepEqual([titled.name, titled.title?.value], [undefined, 'Only a title']);
   });
@@ -720,18 +786,36 @@ describe('declarations (§1.2)', () => {
         'impl Show for Point { fn show(self) { "p" } }',
     );
     assert.ok(s?.kind === 'StructDecl' && e?.kind === 'EnumDecl' && i?.kind === 'InterfaceDecl' && im?.kind === 'ImplDecl' && tr?.kind === 'ImplDecl');
-    assert.deepEqual(s.fields.map((f) => `${f.name.text}${f.optional ? '?' : ''}:${tx(f.type)}`), ['x:int', 'label?:string', 'z:∅']);
-    assert.deepEqual(s.typeParams.map((p) => p.name.text), ['T']);
+    assert.deepEqual(
+      s.fields.map((f) => `${f.name.text}${f.optional ? '?' : ''}:${tx(f.type)}`),
+      ['x:int', 'label?:string', 'z:∅'],
+    );
+    assert.deepEqual(
+      s.typeParams.map((p) => p.name.text),
+      ['T'],
+    );
     // `Square(float)` reads as a parameter named `float`, as upstream.
-    assert.deepEqual(e.variants.map((v) => `${v.name.text}(${v.params.map((p) => p.name.text).join(',')})`), ['Circle(radius)', 'Square(float)', 'Empty()']);
+    assert.deepEqual(
+      e.variants.map((v) => `${v.name.text}(${v.params.map((p) => p.name.text).join(',')})`),
+      ['Circle(radius)', 'Square(float)', 'Empty()'],
+    );
     assert.deepEqual([i.associatedTypes.map((t) => t.name?.text), i.methods.map((m) => [m.name?.text, m.body])], [['Item'], [['get', undefined]]]);
-    assert.deepEqual(im.methods.map((m) => [m.name?.text, m.isPub]), [['norm', true], ['zero', false]]);
+    assert.deepEqual(
+      im.methods.map((m) => [m.name?.text, m.isPub]),
+      [
+        ['norm', true],
+        ['zero', false],
+      ],
+    );
     assert.deepEqual([tr.traitName?.text, tr.name?.text], ['Show', 'Point']);
   });
 
   test('attributes: arguments of every kind; `pub` after the attributes; ranges start at the first `@`', () => {
     const fn = only('@deprecated\n@test(timeout: 5s, tags: ["a", "b"], level: -1, flaky: true, mode: nil, name: r"x")\npub fn f() {}', 'FnDecl');
-    assert.deepEqual(fn.attributes.map((a) => a.name.text), ['deprecated', 'test']);
+    assert.deepEqual(
+      fn.attributes.map((a) => a.name.text),
+      ['deprecated', 'test'],
+    );
     assert.deepEqual(defined(fn.attributes[1], 'the second attribute').args.map(arg), [
       'timeout=5s',
       'tags=(list "a" "b")',
@@ -755,14 +839,20 @@ describe('statements (§1.3)', () => {
     assert.ok(a?.kind === 'LetDecl' && b?.kind === 'LetDecl' && c?.kind === 'LetDecl' && d?.kind === 'LetDecl');
     assert.deepEqual([a.keyword, tx(a.type)], ['let', 'int']);
     assert.ok(b.pattern?.kind === 'DictPattern');
-    assert.deepEqual(b.pattern.entries.map((e) => [e.key.text, e.alias?.text, sx(e.defaultValue), e.rest]), [
-      ['a', undefined, '∅', false],
-      ['b', 'alias', '∅', false],
-      ['c', undefined, '3', false],
-      ['rest', undefined, '∅', true],
-    ]);
+    assert.deepEqual(
+      b.pattern.entries.map((e) => [e.key.text, e.alias?.text, sx(e.defaultValue), e.rest]),
+      [
+        ['a', undefined, '∅', false],
+        ['b', 'alias', '∅', false],
+        ['c', undefined, '3', false],
+        ['rest', undefined, '∅', true],
+      ],
+    );
     assert.ok(c.pattern?.kind === 'ListPattern');
-    assert.deepEqual(c.pattern.entries.map((e) => `${e.rest ? '...' : ''}${e.key.text}`), ['first', 'second', '...others']);
+    assert.deepEqual(
+      c.pattern.entries.map((e) => `${e.rest ? '...' : ''}${e.key.text}`),
+      ['first', 'second', '...others'],
+    );
     assert.equal(d.keyword, 'var');
   });
 
@@ -797,7 +887,10 @@ describe('statements (§1.3)', () => {
     assert.deepEqual([a.pattern?.kind, sx(a.iterable)], ['Name', 'xs']);
     assert.equal(b.pattern?.kind, 'DictPattern');
     assert.ok(c.pattern?.kind === 'ListPattern');
-    assert.deepEqual(c.pattern.entries.map((e) => e.key.text), ['k', 'v']);
+    assert.deepEqual(
+      c.pattern.entries.map((e) => e.key.text),
+      ['k', 'v'],
+    );
   });
 
   test('while, with or without parentheses', () => {
@@ -807,11 +900,14 @@ describe('statements (§1.3)', () => {
 
   test('match: or-patterns, guards, enum patterns, arms on one line', () => {
     const m = only('match shape {\n  1 | 2 -> { "small" }\n  Shape.Circle(r) if r > 10 -> { "big" }\n  _ -> { "other" }\n}', 'Match');
-    assert.deepEqual(m.arms.map((a) => [a.patterns.map(sx), sx(a.guard)]), [
-      [['1', '2'], '∅'],
-      [['(call (. Shape Circle) r)'], '(> r 10)'],
-      [['_'], '∅'],
-    ]);
+    assert.deepEqual(
+      m.arms.map((a) => [a.patterns.map(sx), sx(a.guard)]),
+      [
+        [['1', '2'], '∅'],
+        [['(call (. Shape Circle) r)'], '(> r 10)'],
+        [['_'], '∅'],
+      ],
+    );
     const oneLine = only('match x { 1 -> {"a"} _ -> {"b"} }', 'Match');
     assert.equal(oneLine.arms.length, 2);
   });
@@ -825,7 +921,10 @@ describe('statements (§1.3)', () => {
 
   test('parallel each/settle with options, bindings and `as stream`', () => {
     const p = only('parallel each items with { max_concurrent: 4 } { item -> process(item) } as stream', 'Parallel');
-    assert.deepEqual([p.mode, sx(p.subject), sx(p.options), p.binding.map((b) => b.text), p.stream], ['each', 'items', '(dict max_concurrent=4)', ['item'], true]);
+    assert.deepEqual(
+      [p.mode, sx(p.subject), sx(p.options), p.binding.map((b) => b.text), p.stream],
+      ['each', 'items', '(dict max_concurrent=4)', ['item'], true],
+    );
     const s = only('parallel settle jobs { (i, job) -> run(job) }', 'Parallel');
     assert.deepEqual([s.mode, s.binding.map((b) => b.text), s.stream], ['settle', ['i', 'job'], false]);
     const n = only('parallel 3 { i -> work(i) }', 'Parallel');
@@ -845,8 +944,13 @@ describe('statements (§1.3)', () => {
   });
 
   test('guard, require, throw, emit, defer, spawn, break, continue', () => {
-    const statements = clean('guard x else { return }\nrequire n > 0, "positive"\nthrow err\nemit event\ndefer { close() }\nspawn { work() }\nwhile true { break; continue }');
-    assert.deepEqual(statements.map((s) => (s.kind === 'BlockStmt' ? s.keyword : s.kind)), ['Guard', 'Require', 'Throw', 'Emit', 'defer', 'spawn', 'While']);
+    const statements = clean(
+      'guard x else { return }\nrequire n > 0, "positive"\nthrow err\nemit event\ndefer { close() }\nspawn { work() }\nwhile true { break; continue }',
+    );
+    assert.deepEqual(
+      statements.map((s) => (s.kind === 'BlockStmt' ? s.keyword : s.kind)),
+      ['Guard', 'Require', 'Throw', 'Emit', 'defer', 'spawn', 'While'],
+    );
     const req = statements[1] as A.RequireStmt;
     assert.deepEqual([sx(req.condition), sx(req.message)], ['(> n 0)', '"positive"']);
   });
@@ -861,13 +965,22 @@ describe('statements (§1.3)', () => {
 
   test('select: from, timeout and default cases, not both timeout and default', () => {
     const s = only('select {\n  msg from inbox { log(msg) }\n  timeout 5s { log("t") }\n}', 'Select');
-    assert.deepEqual(s.cases.map((c) => [c.label, c.name?.text, sx(c.expr)]), [['from', 'msg', 'inbox'], ['timeout', undefined, '5s']]);
+    assert.deepEqual(
+      s.cases.map((c) => [c.label, c.name?.text, sx(c.expr)]),
+      [
+        ['from', 'msg', 'inbox'],
+        ['timeout', undefined, '5s'],
+      ],
+    );
     assert.match(firstMessage('select { default { a() }\n timeout 1s { b() } }'), /both 'timeout' and 'default'/);
   });
 
   test('assignments: names, fields and elements; anything else is reported', () => {
     const statements = clean('x = 1\na.b += 2\nxs[0] -= 3\nn *= 2\nn /= 2\nn %= 2');
-    assert.deepEqual(statements.map((s) => s.kind === 'Assign' && `${s.operator} ${sx(s.target)}`), ['= x', '+= (. a b)', '-= ([] xs 0)', '*= n', '/= n', '%= n']);
+    assert.deepEqual(
+      statements.map((s) => s.kind === 'Assign' && `${s.operator} ${sx(s.target)}`),
+      ['= x', '+= (. a b)', '-= ([] xs 0)', '*= n', '/= n', '%= n'],
+    );
     assert.match(firstMessage('f() = 1'), /Invalid assignment target/);
   });
 
@@ -888,7 +1001,10 @@ describe('expressions (§1.4 primaries, §1.5 types)', () => {
     assert.equal(ex('let d = {f: { x -> x }}'), '(dict f=(closure (x) 1))');
     const closure = only('let f = { x: int = 1 -> x }', 'LetDecl').init;
     assert.ok(closure?.kind === 'Closure');
-    assert.deepEqual(closure.params.map((p) => [p.name.text, tx(p.type), sx(p.defaultValue)]), [['x', 'int', '1']]);
+    assert.deepEqual(
+      closure.params.map((p) => [p.name.text, tx(p.type), sx(p.defaultValue)]),
+      [['x', 'int', '1']],
+    );
   });
 
   test('lists with spreads, fn expressions, nested literals', () => {
@@ -957,12 +1073,18 @@ describe('recovery', () => {
       "7-8 syntax_error: This '{' is not closed before the declaration at 'fn'",
       "16-17 syntax_error: This '{' is not closed before the declaration at 'fn'",
     ]);
-    assert.deepEqual(result.file.statements.map((s) => (s as A.FnDecl).name?.text), ['a', 'b']);
+    assert.deepEqual(
+      result.file.statements.map((s) => (s as A.FnDecl).name?.text),
+      ['a', 'b'],
+    );
   });
 
   test('`let x =` at end of file', () => {
     const result = broken('let x =');
-    assert.deepEqual(result.diagnostics.map((d) => d.message), ['Unexpected end of file, expected expression']);
+    assert.deepEqual(
+      result.diagnostics.map((d) => d.message),
+      ['Unexpected end of file, expected expression'],
+    );
     const let_ = result.file.statements[0] as A.LetDecl;
     assert.equal(let_.pattern?.kind === 'Name' && let_.pattern.text, 'x');
   });
@@ -986,12 +1108,18 @@ describe('recovery', () => {
     const stmt = result.file.statements[0] as A.ExprStmt;
     assert.ok(stmt.expr.kind === 'Call');
     assert.deepEqual([stmt.expr.closed, stmt.expr.args.length], [false, 2]);
-    assert.deepEqual(diagnosticsOf('log(a, b'), ["3-4 syntax_error: This '(' is never closed", "8-8 syntax_error: Unexpected end of file, expected ')' to close the argument list"]);
+    assert.deepEqual(diagnosticsOf('log(a, b'), [
+      "3-4 syntax_error: This '(' is never closed",
+      "8-8 syntax_error: Unexpected end of file, expected ')' to close the argument list",
+    ]);
   });
 
   test('a partly written declaration stays in the tree', () => {
     const result = broken('fn half(a: int, \nfn next() {}');
-    assert.deepEqual(result.file.statements.map((s) => (s.kind === 'FnDecl' ? s.name?.text : s.kind)), ['half', 'next']);
+    assert.deepEqual(
+      result.file.statements.map((s) => (s.kind === 'FnDecl' ? s.name?.text : s.kind)),
+      ['half', 'next'],
+    );
     assert.deepEqual(diagnosticsOf('fn half(a: int, \nfn next() {}'), ["17-19 syntax_error: Expected parameter name, got 'fn'"]);
   });
 
@@ -999,7 +1127,10 @@ describe('recovery', () => {
     const result = broken('impl P {\n  fn a(self { 1 }\n  fn b(self) { 2 }\n}');
     const impl = result.file.statements[0] as A.ImplDecl;
     assert.equal(impl.kind, 'ImplDecl');
-    assert.deepEqual(impl.methods.map((m) => m.name?.text), ['a', 'b']);
+    assert.deepEqual(
+      impl.methods.map((m) => m.name?.text),
+      ['a', 'b'],
+    );
     assert.deepEqual(diagnosticsOf('impl P {\n  fn a(self { 1 }\n  fn b(self) { 2 }\n}'), ["21-22 syntax_error: Expected parameter name, got '{'"]);
   });
 
@@ -1009,7 +1140,14 @@ describe('recovery', () => {
   });
 
   test('nesting deeper than the parser follows is one diagnostic, not a stack overflow', () => {
-    for (const source of ['let x = ' + '('.repeat(5000) + '1' + ')'.repeat(5000), 'let x = ' + '['.repeat(20000), '-'.repeat(50000) + '1', 'if x {\n'.repeat(5000), '"${'.repeat(3000), 'type T = ' + 'list<'.repeat(5000)]) {
+    for (const source of [
+      'let x = ' + '('.repeat(5000) + '1' + ')'.repeat(5000),
+      'let x = ' + '['.repeat(20000),
+      '-'.repeat(50000) + '1',
+      'if x {\n'.repeat(5000),
+      '"${'.repeat(3000),
+      'type T = ' + 'list<'.repeat(5000),
+    ]) {
       const result = parse(source);
       const deep = result.diagnostics.filter((d) => d.code === 'nesting_too_deep');
       assert.equal(deep.length, 1, source.slice(0, 20));
@@ -1034,7 +1172,10 @@ describe('recovery', () => {
     const diagnostics = diagnosticsOf(source);
     assert.equal(diagnostics.length, MAX_DIAGNOSTICS + 1);
     // Each `{` reads the next line's `let` as a key, then wants `:` where `x` is.
-    assert.deepEqual(diagnostics.slice(0, 2), ["14-15 syntax_error: Expected ':' after the dict key, got identifier 'x'", "34-35 syntax_error: Expected ':' after the dict key, got identifier 'x'"]);
+    assert.deepEqual(diagnostics.slice(0, 2), [
+      "14-15 syntax_error: Expected ':' after the dict key, got identifier 'x'",
+      "34-35 syntax_error: Expected ':' after the dict key, got identifier 'x'",
+    ]);
     assert.deepEqual(diagnostics.slice(-2), [
       `${14 + 20 * (MAX_DIAGNOSTICS - 1)}-${15 + 20 * (MAX_DIAGNOSTICS - 1)} syntax_error: Expected ':' after the dict key, got identifier 'x'`,
       '20014-20014 too_many_errors: Too many syntax errors: 9000 more are not shown',

@@ -97,13 +97,25 @@ describe('the real registry', { skip: corpusSkip }, () => {
     const data = getStaticTOMLValue(parseTomlAst(text)) as { boundary: Record<string, unknown>[]; audited: Record<string, unknown>[] };
     assert.deepEqual(
       registry.boundaries.map((b) => ({
-        id: b.id?.value, title: b.title?.value, drops: b.drops?.value, was_silent: b.wasSilent, event: b.event?.value,
-        anchors: b.anchors.map((a) => a.value), test: b.test?.value, notes: b.notes?.value,
+        id: b.id?.value,
+        title: b.title?.value,
+        drops: b.drops?.value,
+        was_silent: b.wasSilent,
+        event: b.event?.value,
+        anchors: b.anchors.map((a) => a.value),
+        test: b.test?.value,
+        notes: b.notes?.value,
       })),
       data.boundary,
     );
     assert.deepEqual(
-      registry.audited.map((a) => ({ id: a.id?.value, title: a.title?.value, event: a.event?.value, anchors: a.anchors.map((x) => x.value), marker: a.marker?.value })),
+      registry.audited.map((a) => ({
+        id: a.id?.value,
+        title: a.title?.value,
+        event: a.event?.value,
+        anchors: a.anchors.map((x) => x.value),
+        marker: a.marker?.value,
+      })),
       data.audited,
     );
   });
@@ -217,10 +229,13 @@ describe('located values', () => {
     assert.equal(slice(text, b.headerRange), '[[boundary]]');
     assert.deepEqual(b.id, { value: '界😀', range: { start: 29, end: 34 } });
     assert.deepEqual(b.title, { value: '🚀 launch ✓', range: at(text, '"🚀 launch ✓"') });
-    assert.deepEqual(b.anchors.map((a) => [a.value, slice(text, a.range)]), [
-      ['ü/😀.rs', '"ü/😀.rs"'],
-      ['b', '"b"'],
-    ]);
+    assert.deepEqual(
+      b.anchors.map((a) => [a.value, slice(text, a.range)]),
+      [
+        ['ü/😀.rs', '"ü/😀.rs"'],
+        ['b', '"b"'],
+      ],
+    );
     assert.equal(b.range.end, text.length - 2);
   });
 
@@ -231,7 +246,10 @@ describe('located values', () => {
     assert.deepEqual(r.boundaries[1]?.headerRange, at(text, '[[boundary]]'));
     assert.deepEqual(r.boundaries[1]?.range, at(text, '[[boundary]]'));
     assert.deepEqual(r.problems, [problem('a [[boundary]] entry has no `id`', at(text, '[[boundary]]'))]);
-    assert.deepEqual(r.boundaries.map((b) => b.id?.value), ['a', undefined, 'c']);
+    assert.deepEqual(
+      r.boundaries.map((b) => b.id?.value),
+      ['a', undefined, 'c'],
+    );
   });
 
   test('an empty file and a file without entries', () => {
@@ -281,7 +299,10 @@ describe('schema problems, each on the exact key or value', () => {
       problem('`notes` must be a string, not a date/time', at(text, '1979-05-27')),
     ]);
     const b = defined(r.boundaries[0], 'the [[boundary]] entry');
-    assert.deepEqual([b.id, b.title, b.drops, b.wasSilent, b.event, b.test, b.notes], [undefined, undefined, undefined, undefined, undefined, undefined, undefined]);
+    assert.deepEqual(
+      [b.id, b.title, b.drops, b.wasSilent, b.event, b.test, b.notes],
+      [undefined, undefined, undefined, undefined, undefined, undefined, undefined],
+    );
     assert.deepEqual(b.anchors, []);
     assert.deepEqual(b.anchorsRange, at(text, 'anchors = "one.rs"'), 'the key is present, so its range is kept');
   });
@@ -295,7 +316,10 @@ describe('schema problems, each on the exact key or value', () => {
       problem('each element of `anchors` must be a string, not an array', at(text, '["n.rs"]'), 'x'),
       problem('each element of `anchors` must be a string, not an inline table', at(text, '{ a = 1 }'), 'x'),
     ]);
-    assert.deepEqual(r.boundaries[0]?.anchors.map((a) => a.value), ['ok.rs', 'also.rs']);
+    assert.deepEqual(
+      r.boundaries[0]?.anchors.map((a) => a.value),
+      ['ok.rs', 'also.rs'],
+    );
   });
 
   test('unknown keys: on the key (bare, quoted, dotted), including keys of the other table kind', () => {
@@ -361,15 +385,21 @@ describe('schema problems, each on the exact key or value', () => {
   test('entries with problems are still listed, in file order, with their good values', () => {
     const text = '[[boundary]]\nid = "a"\ntitle = 3\n\n[[boundary]]\nid = 5\ntest = "t.rs"\n\n[[boundary]]\nid = "c"\n';
     const r = parseRegistry(text);
-    assert.deepEqual(r.boundaries.map((b) => [b.id?.value, b.title?.value, b.test?.value]), [
-      ['a', undefined, undefined],
-      [undefined, undefined, 't.rs'],
-      ['c', undefined, undefined],
-    ]);
-    assert.deepEqual(r.problems.map((p) => [p.id, slice(text, p.range)]), [
-      ['a', '3'],
-      [undefined, '5'],
-    ]);
+    assert.deepEqual(
+      r.boundaries.map((b) => [b.id?.value, b.title?.value, b.test?.value]),
+      [
+        ['a', undefined, undefined],
+        [undefined, undefined, 't.rs'],
+        ['c', undefined, undefined],
+      ],
+    );
+    assert.deepEqual(
+      r.problems.map((p) => [p.id, slice(text, p.range)]),
+      [
+        ['a', '3'],
+        [undefined, '5'],
+      ],
+    );
   });
 
   test('problem ranges are exact after CRLF, a BOM and non-ASCII text', () => {
@@ -469,12 +499,42 @@ describe('robustness', () => {
   }
 
   test('never throws on arbitrary text; every range lies inside it', () => {
-    const pieces = fc.constantFrom('[[boundary]]', '[[audited]]', '[boundary]', 'id = ', 'anchors = [', ']', '"x"', "'y'", ',', '\n', '\r\n', '#', ' ', '=', '😀', '\uFEFF', '"""', '1', 'true', '{', '}', '.', 'marker');
+    const pieces = fc.constantFrom(
+      '[[boundary]]',
+      '[[audited]]',
+      '[boundary]',
+      'id = ',
+      'anchors = [',
+      ']',
+      '"x"',
+      "'y'",
+      ',',
+      '\n',
+      '\r\n',
+      '#',
+      ' ',
+      '=',
+      '😀',
+      '\uFEFF',
+      '"""',
+      '1',
+      'true',
+      '{',
+      '}',
+      '.',
+      'marker',
+    );
     fc.assert(
-      fc.property(fc.array(pieces, { maxLength: 30 }).map((p) => p.join('')), (text) => assertSane(text)),
+      fc.property(
+        fc.array(pieces, { maxLength: 30 }).map((p) => p.join('')),
+        (text) => assertSane(text),
+      ),
       { numRuns: 500 },
     );
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => assertSane(text)), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => assertSane(text)),
+      { numRuns: 300 },
+    );
   });
 
   test('truncations of the real registry never throw', { skip: corpusSkip }, () => {

@@ -84,8 +84,22 @@ function base(eol: string): string {
 
 describe('applyEdits and TOML strings', () => {
   test('applyEdits sorts by offset and rejects overlaps', () => {
-    assert.equal(applyEdits('abcdef', [{ start: 4, end: 5, newText: 'E' }, { start: 0, end: 1, newText: 'A' }, { start: 2, end: 2, newText: '+' }]), 'Ab+cdEf');
-    assert.throws(() => applyEdits('abcdef', [{ start: 0, end: 3, newText: '' }, { start: 2, end: 4, newText: '' }]), RangeError);
+    assert.equal(
+      applyEdits('abcdef', [
+        { start: 4, end: 5, newText: 'E' },
+        { start: 0, end: 1, newText: 'A' },
+        { start: 2, end: 2, newText: '+' },
+      ]),
+      'Ab+cdEf',
+    );
+    assert.throws(
+      () =>
+        applyEdits('abcdef', [
+          { start: 0, end: 3, newText: '' },
+          { start: 2, end: 4, newText: '' },
+        ]),
+      RangeError,
+    );
     assert.equal(applyEdits('abc', []), 'abc');
   });
 
@@ -187,7 +201,17 @@ describe('addBoundaryEntry', () => {
 
   test('no [[boundary]] yet: at the end of the file, one blank line after what is there', () => {
     const block = (eol: string): string =>
-      lines(eol, '[[boundary]]', 'id = "x"', `title = "${TODO_TITLE}"`, `drops = "${TODO_DROPS}"`, 'was_silent = true', `event = "${BOUNDARY_EVENT}"`, 'anchors = ["x.rs"]', '');
+      lines(
+        eol,
+        '[[boundary]]',
+        'id = "x"',
+        `title = "${TODO_TITLE}"`,
+        `drops = "${TODO_DROPS}"`,
+        'was_silent = true',
+        `event = "${BOUNDARY_EVENT}"`,
+        'anchors = ["x.rs"]',
+        '',
+      );
     const add: Edit = (t, r) => addBoundaryEntry(t, r, { id: 'x', anchors: ['x.rs'] });
     expectEdit('', add, block('\n'));
     expectEdit('# only a comment\n', add, '# only a comment\n\n' + block('\n'));
@@ -284,7 +308,11 @@ describe('addAnchor', () => {
   });
 
   test('escapes the path', () => {
-    expectEdit('[[boundary]]\nid = "x"\nanchors = ["a"]\n', (t, r) => addAnchor(t, r, 'x', 'q"\\.rs'), '[[boundary]]\nid = "x"\nanchors = ["a", "q\\"\\\\.rs"]\n');
+    expectEdit(
+      '[[boundary]]\nid = "x"\nanchors = ["a"]\n',
+      (t, r) => addAnchor(t, r, 'x', 'q"\\.rs'),
+      '[[boundary]]\nid = "x"\nanchors = ["a", "q\\"\\\\.rs"]\n',
+    );
   });
 
   test('[] when already there, for an unknown id, or when anchors is not an array', () => {
@@ -299,7 +327,10 @@ describe('addAnchor', () => {
 
 describe('removeAnchor', () => {
   const entry = (anchors: string, eol = '\n'): string => lines(eol, '[[boundary]]', 'id = "x"', anchors, 'test = "t"', '');
-  const remove = (p: string): Edit => (t, r) => removeAnchor(t, r, 'x', p);
+  const remove =
+    (p: string): Edit =>
+    (t, r) =>
+      removeAnchor(t, r, 'x', p);
 
   test('single-line: first, middle, last, only; a trailing comma is kept', () => {
     expectEdit(entry('anchors = ["a", "b", "c"]'), remove('a'), entry('anchors = ["b", "c"]'));
@@ -327,12 +358,8 @@ describe('removeAnchor', () => {
     });
   }
 
-  test('comments: an own-line comment stays, the removed element\'s trailing comment goes', () => {
-    expectEdit(
-      entry('anchors = [\n  # the first\n  "a", # why a\n  "b",\n]'),
-      remove('a'),
-      entry('anchors = [\n  # the first\n  "b",\n]'),
-    );
+  test("comments: an own-line comment stays, the removed element's trailing comment goes", () => {
+    expectEdit(entry('anchors = [\n  # the first\n  "a", # why a\n  "b",\n]'), remove('a'), entry('anchors = [\n  # the first\n  "b",\n]'));
   });
 
   test('mixed layouts: elements sharing a line, the first element on the key line', () => {
@@ -365,17 +392,75 @@ describe('removeEntry', () => {
       expectEdit(
         text,
         (t, r) => removeEntry(t, r, 'first'),
-        lines(eol, '# header', '', '# about second', '[[boundary]]', 'id = "second"', 'anchors = [', '  "b.rs",', '  "c.rs",', ']', 'test = "t.rs" # the test', '', '[[boundary]]', 'id = "third"', 'anchors = []', '', '# audited', '[[audited]]', 'id = "aud"', ''),
+        lines(
+          eol,
+          '# header',
+          '',
+          '# about second',
+          '[[boundary]]',
+          'id = "second"',
+          'anchors = [',
+          '  "b.rs",',
+          '  "c.rs",',
+          ']',
+          'test = "t.rs" # the test',
+          '',
+          '[[boundary]]',
+          'id = "third"',
+          'anchors = []',
+          '',
+          '# audited',
+          '[[audited]]',
+          'id = "aud"',
+          '',
+        ),
       );
       expectEdit(
         text,
         (t, r) => removeEntry(t, r, 'second'),
-        lines(eol, '# header', '', '[[boundary]]', 'id = "first"', 'anchors = ["a.rs"]', '', '[[boundary]]', 'id = "third"', 'anchors = []', '', '# audited', '[[audited]]', 'id = "aud"', ''),
+        lines(
+          eol,
+          '# header',
+          '',
+          '[[boundary]]',
+          'id = "first"',
+          'anchors = ["a.rs"]',
+          '',
+          '[[boundary]]',
+          'id = "third"',
+          'anchors = []',
+          '',
+          '# audited',
+          '[[audited]]',
+          'id = "aud"',
+          '',
+        ),
       );
       expectEdit(
         text,
         (t, r) => removeEntry(t, r, 'third'),
-        lines(eol, '# header', '', '[[boundary]]', 'id = "first"', 'anchors = ["a.rs"]', '', '# about second', '[[boundary]]', 'id = "second"', 'anchors = [', '  "b.rs",', '  "c.rs",', ']', 'test = "t.rs" # the test', '', '# audited', '[[audited]]', 'id = "aud"', ''),
+        lines(
+          eol,
+          '# header',
+          '',
+          '[[boundary]]',
+          'id = "first"',
+          'anchors = ["a.rs"]',
+          '',
+          '# about second',
+          '[[boundary]]',
+          'id = "second"',
+          'anchors = [',
+          '  "b.rs",',
+          '  "c.rs",',
+          ']',
+          'test = "t.rs" # the test',
+          '',
+          '# audited',
+          '[[audited]]',
+          'id = "aud"',
+          '',
+        ),
       );
     });
   }
@@ -389,7 +474,7 @@ describe('removeEntry', () => {
     expectEdit('\uFEFF[[boundary]]\nid = "a"\n\n[[boundary]]\nid = "b"\n', (t, r) => removeEntry(t, r, 'a'), '\uFEFF[[boundary]]\nid = "b"\n');
   });
 
-  test('comment lines after the last key/value and the next table\'s comments stay; no blank line is lost', () => {
+  test("comment lines after the last key/value and the next table's comments stay; no blank line is lost", () => {
     expectEdit(
       '[[boundary]]\nid = "a"\n# trailing note\n\n[[boundary]]\nid = "b"\n',
       (t, r) => removeEntry(t, r, 'a'),
@@ -409,9 +494,9 @@ describe('removeEntry', () => {
 
   test('a line starting with # inside a multi-line string is not a comment', () => {
     expectEdit(
-      '[[boundary]]\nid = "a"\nnotes = \'\'\'\n# not a comment\'\'\'\n[[boundary]]\nid = "b"\n',
+      "[[boundary]]\nid = \"a\"\nnotes = '''\n# not a comment'''\n[[boundary]]\nid = \"b\"\n",
       (t, r) => removeEntry(t, r, 'b'),
-      '[[boundary]]\nid = "a"\nnotes = \'\'\'\n# not a comment\'\'\'\n',
+      "[[boundary]]\nid = \"a\"\nnotes = '''\n# not a comment'''\n",
     );
   });
 
@@ -424,7 +509,7 @@ describe('removeEntry', () => {
 });
 
 describe('replaceString', () => {
-  test('fixes a typo\'d id with one edit on the string, idempotently', () => {
+  test("fixes a typo'd id with one edit on the string, idempotently", () => {
     const text = '[[boundary]]\nid = "chat_turn_cpa"\n';
     const registry = parseRegistry(text);
     const edits = replaceString(text, defined(registry.boundaries[0]?.id, 'the id').range, 'chat_turn_cap');
@@ -435,14 +520,14 @@ describe('replaceString', () => {
   });
 
   test('escapes; keeps a literal string literal when it can; [] when the value is already that', () => {
-    const text = "[[boundary]]\nid = 'lit'\ntitle = \"\\u0041\"\n";
+    const text = '[[boundary]]\nid = \'lit\'\ntitle = "\\u0041"\n';
     const r = parseRegistry(text);
     const id = defined(r.boundaries[0]?.id, 'the id').range;
     const title = defined(r.boundaries[0]?.title, 'the title').range;
-    assert.equal(applyEdits(text, replaceString(text, id, 'new')), "[[boundary]]\nid = 'new'\ntitle = \"\\u0041\"\n");
-    assert.equal(applyEdits(text, replaceString(text, id, "it's")), "[[boundary]]\nid = \"it's\"\ntitle = \"\\u0041\"\n");
-    assert.equal(applyEdits(text, replaceString(text, id, 'a"\\')), "[[boundary]]\nid = 'a\"\\'\ntitle = \"\\u0041\"\n");
-    assert.equal(applyEdits(text, replaceString(text, title, 'a"\\\n')), "[[boundary]]\nid = 'lit'\ntitle = \"a\\\"\\\\\\n\"\n");
+    assert.equal(applyEdits(text, replaceString(text, id, 'new')), '[[boundary]]\nid = \'new\'\ntitle = "\\u0041"\n');
+    assert.equal(applyEdits(text, replaceString(text, id, "it's")), '[[boundary]]\nid = "it\'s"\ntitle = "\\u0041"\n');
+    assert.equal(applyEdits(text, replaceString(text, id, 'a"\\')), '[[boundary]]\nid = \'a"\\\'\ntitle = "\\u0041"\n');
+    assert.equal(applyEdits(text, replaceString(text, title, 'a"\\\n')), '[[boundary]]\nid = \'lit\'\ntitle = "a\\"\\\\\\n"\n');
     assert.deepEqual(replaceString(text, title, 'A'), []);
     assert.deepEqual(replaceString(text, id, 'lit'), []);
   });
@@ -478,7 +563,12 @@ function exerciseRegistry(text: string): void {
   assert.deepEqual(registry.problems, []);
   registry.boundaries.forEach((b, i) => {
     const id = defined(b.id, 'an id').value;
-    assertExactChange(text, removeEntry(text, registry, id), (d) => setBoundaries(d, withoutIndex(boundaries(text), i)), (t, r) => removeEntry(t, r, id));
+    assertExactChange(
+      text,
+      removeEntry(text, registry, id),
+      (d) => setBoundaries(d, withoutIndex(boundaries(text), i)),
+      (t, r) => removeEntry(t, r, id),
+    );
     assertExactChange(
       text,
       addAnchor(text, registry, id, 'new/anchor 😀.rs'),
@@ -506,7 +596,11 @@ function exerciseRegistry(text: string): void {
   assertExactChange(
     text,
     addBoundaryEntry(text, registry, entry),
-    (d) => setBoundaries(d, [...boundaries(text), { id: 'brand_new', title: TODO_TITLE, drops: TODO_DROPS, was_silent: true, event: BOUNDARY_EVENT, anchors: entry.anchors, test: 'y.rs' }]),
+    (d) =>
+      setBoundaries(d, [
+        ...boundaries(text),
+        { id: 'brand_new', title: TODO_TITLE, drops: TODO_DROPS, was_silent: true, event: BOUNDARY_EVENT, anchors: entry.anchors, test: 'y.rs' },
+      ]),
     (t, r) => addBoundaryEntry(t, r, entry),
   );
 }
@@ -567,7 +661,13 @@ function render(entries: ModelEntry[], eol: string, audited: boolean): string {
     else if (e.style === 'commented') out.push('anchors = [', '  # anchors', ...e.anchors.map((a) => `  ${tomlString(a)}, # why`), ']');
     else if (e.style === 'packed') {
       out.push('anchors = [');
-      for (let i = 0; i < e.anchors.length; i += 2) out.push(`  ${e.anchors.slice(i, i + 2).map((a) => `${tomlString(a)},`).join(' ')}`);
+      for (let i = 0; i < e.anchors.length; i += 2)
+        out.push(
+          `  ${e.anchors
+            .slice(i, i + 2)
+            .map((a) => `${tomlString(a)},`)
+            .join(' ')}`,
+        );
       out.push(']');
     }
     out.push('was_silent = true');
@@ -649,7 +749,11 @@ test('random add/remove sequences keep the registry valid TOML with the expected
           const registry = parseRegistry(text);
           assert.equal(registry.parsed, true, text);
           assert.deepEqual(registry.problems, [], text);
-          assert.deepEqual(registry.boundaries.map((b) => ({ id: b.id?.value, anchors: b.anchors.map((a) => a.value) })), model, text);
+          assert.deepEqual(
+            registry.boundaries.map((b) => ({ id: b.id?.value, anchors: b.anchors.map((a) => a.value) })),
+            model,
+            text,
+          );
           assert.deepEqual(data(text).audited, auditedData);
           assert.deepEqual(edit(text, registry), [], 'idempotent');
           if (eol === '\n') assert.ok(!text.includes('\r'), 'LF stays LF');

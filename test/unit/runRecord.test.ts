@@ -456,10 +456,7 @@ describe('transcriptFacts', () => {
 
   test('malformed_jsonl names the physical line; facts stop there', () => {
     const f = transcriptFacts(Buffer.from('{"type":"a"}\n\n{"type":\n{"type":"b"}\n'));
-    assert.deepEqual(
-      f.error && [f.error.kind, f.error.line],
-      ['malformed_jsonl', 3],
-    );
+    assert.deepEqual(f.error && [f.error.kind, f.error.line], ['malformed_jsonl', 3]);
     assert.equal(f.event_count, 1);
   });
 
@@ -603,7 +600,14 @@ describe('verifyRunRecord', () => {
     const open = TRANSCRIPT_ROWS.slice(0, -1).join('\n') + '\n';
     const run2 = makeRun({
       transcript: open,
-      descriptor: { sha256: sha(open), byte_len: Buffer.byteLength(open), event_count: 5, last_event_type: 'provider_call_response', last_event_id: 'c-1', terminal_status: null },
+      descriptor: {
+        sha256: sha(open),
+        byte_len: Buffer.byteLength(open),
+        event_count: 5,
+        last_event_type: 'provider_call_response',
+        last_event_id: 'c-1',
+        terminal_status: null,
+      },
     });
     const p2 = single(verify(run2), 'completeness_mismatch', descriptorValueSpan(run2.text, 'complete', true));
     assert.equal(p2.message, 'complete in the descriptor is true, the transcript on disk has no terminal row.');
@@ -648,7 +652,7 @@ describe('verifyRunRecord', () => {
     includesAll(p.message, 'no descriptor', '"verified"');
   });
 
-  test('unverified_descriptor: a warning on verification_status, with the writer\'s error; the descriptor is not checked', () => {
+  test("unverified_descriptor: a warning on verification_status, with the writer's error; the descriptor is not checked", () => {
     const run = makeRun({ pointer: { verification_status: 'missing_path', verification_error: 'llm_jsonl descriptor has no path', descriptor: null } });
     const p = single(verify(run), 'unverified_descriptor', valueSpanAfter(run.text, 'verification_status', 'missing_path', 0), 'warning');
     includesAll(p.message, '"missing_path"', '"verified"', 'llm_jsonl descriptor has no path');
@@ -889,7 +893,7 @@ describe('verifyRunRecord', () => {
     assert.deepEqual(spanOf(p), { line: 0, startCharacter: start, endLine: 0, endCharacter: start + 5 });
   });
 
-  test('a cache keeps facts while the transcript\'s size and mtime stay the same', () => {
+  test("a cache keeps facts while the transcript's size and mtime stay the same", () => {
     const run = makeRun();
     const cache: TranscriptFactsCache = new Map();
     const spy = spyFs();

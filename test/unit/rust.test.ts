@@ -8,13 +8,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { defined } from '../support/assertions';
 import { corpusSkip, readCorpus } from '../support/corpus';
-import {
-  isExemptSitePath,
-  lexRust,
-  parseFunnel,
-  rustTokenAt,
-  scanRustMentions,
-} from '../../server/src/boundaries/rust';
+import { isExemptSitePath, lexRust, parseFunnel, rustTokenAt, scanRustMentions } from '../../server/src/boundaries/rust';
 import type { TextRange } from '../../server/src/boundaries/types';
 
 const FUNNEL = 'harn-0.10/crates/harn-vm/src/boundary.rs';
@@ -129,7 +123,7 @@ describe('rust: the real funnel (boundary.rs)', { skip: corpusSkip }, () => {
     assert.deepEqual(scanRustMentions(text), []);
     // Plant a mention in every doc comment line: still none.
     const planted = text.replace(/^(\s*\/\/[!/].*)$/gm, '$1 BoundaryId::ChatTurnCap, BoundaryId::TextToolParse)');
-    assert.equal(text.match(/^(\s*\/\/[!/].*)$/gm)?.length, 119, 'the funnel\'s doc-comment lines');
+    assert.equal(text.match(/^(\s*\/\/[!/].*)$/gm)?.length, 119, "the funnel's doc-comment lines");
     assert.deepEqual(scanRustMentions(planted), []);
     assert.deepEqual(parseFunnel(planted).arms.length, 6);
   });
@@ -248,7 +242,7 @@ describe('rust: lifetimes and labels are not char literals', () => {
     assert.deepEqual(kinds("'\\u{1F600}'"), ["char:'\\u{1F600}'"]);
     assert.deepEqual(kinds("'😀'"), ["char:'😀'"]);
     assert.deepEqual(kinds("'中'"), ["char:'中'"]);
-    assert.deepEqual(kinds("'\"'"), ['char:\'"\'']);
+    assert.deepEqual(kinds("'\"'"), ["char:'\"'"]);
     assert.deepEqual(kinds("'{' '}'"), ["char:'{'", "char:'}'"]);
     assert.deepEqual(kinds("&'a str"), ['punct:&', "lifetime:'a", 'ident:str']);
     assert.deepEqual(kinds("'label: {}"), ["lifetime:'label", 'punct::', 'punct:{', 'punct:}']);
@@ -317,8 +311,19 @@ describe('rust: mention paths', () => {
     const source = 'let 名前 = BoundaryId::ChatTurnCap; let é = BoundaryId::TextToolParse;';
     assert.deepEqual(mentioned(source), ['ChatTurnCap', 'TextToolParse']);
     assert.deepEqual(
-      lexRust(source).filter((t) => t.kind === 'ident').map((t) => [t.value, t.start, t.end]),
-      [['let', 0, 3], ['名前', 4, 6], ['BoundaryId', 9, 19], ['ChatTurnCap', 21, 32], ['let', 34, 37], ['é', 38, 39], ['BoundaryId', 42, 52], ['TextToolParse', 54, 67]],
+      lexRust(source)
+        .filter((t) => t.kind === 'ident')
+        .map((t) => [t.value, t.start, t.end]),
+      [
+        ['let', 0, 3],
+        ['名前', 4, 6],
+        ['BoundaryId', 9, 19],
+        ['ChatTurnCap', 21, 32],
+        ['let', 34, 37],
+        ['é', 38, 39],
+        ['BoundaryId', 42, 52],
+        ['TextToolParse', 54, 67],
+      ],
     );
   });
 });
@@ -327,7 +332,7 @@ describe('rust: parseFunnel', () => {
   test('arms split over lines, comments between, trailing commas optional, | alternatives, BoundaryId:: paths', () => {
     const text = [
       'impl BoundaryId {',
-      '    pub fn as_str(self) -> &\'static str {',
+      "    pub fn as_str(self) -> &'static str {",
       '        match self {',
       '            Self::TextToolParse',
       '                => "text_tool_parse",',
@@ -370,7 +375,7 @@ describe('rust: parseFunnel', () => {
   test('raw strings count, escapes are decoded; anything but a plain literal does not count', () => {
     const text = [
       'impl BoundaryId {',
-      '    fn as_str(self) -> &\'static str {',
+      "    fn as_str(self) -> &'static str {",
       '        match self {',
       '            Self::Raw => r#"raw_"wire""#,',
       '            Self::RawPlain => r"raw\\plain",',
@@ -407,12 +412,12 @@ describe('rust: parseFunnel', () => {
   test('the impl block is brace-matched: braces in strings, chars and comments do not end it', () => {
     const text = [
       'impl BoundaryId {',
-      '    const CLOSE: char = \'}\';',
+      "    const CLOSE: char = '}';",
       '    const DOC: &\'static str = r"',
       '}',
       '";',
       '    /* } */',
-      '    pub fn as_str(self) -> &\'static str {',
+      "    pub fn as_str(self) -> &'static str {",
       '        match self { Self::After => "after" }',
       '    }',
       '}',
@@ -427,7 +432,19 @@ describe('rust: parseFunnel', () => {
   });
 
   test('a block comment whose inner line looks like an arm is not an arm (upstream counts it)', () => {
-    const text = ['impl BoundaryId {', '    fn as_str(self) -> &\'static str {', '        match self {', '            Self::Real => "real",', '            /*', '            Self::Ghost => "ghost",', '            */', '        }', '    }', '}', ''].join('\n');
+    const text = [
+      'impl BoundaryId {',
+      "    fn as_str(self) -> &'static str {",
+      '        match self {',
+      '            Self::Real => "real",',
+      '            /*',
+      '            Self::Ghost => "ghost",',
+      '            */',
+      '        }',
+      '    }',
+      '}',
+      '',
+    ].join('\n');
     assert.deepEqual(wireMap(text), { Real: 'real' });
     assert.deepEqual(upstreamWireStrings(text), { Real: 'real', Ghost: 'ghost' });
   });
@@ -572,7 +589,10 @@ describe('rust: agreement with upstream rust_sites', () => {
     });
   }
   test('the agreeing lines do find sites: all but the two without a variant', () => {
-    assert.deepEqual(agreeing.filter((l) => upstreamSiteVariants(l, VARIANTS).length === 0), ['let none = 1;', 'BoundaryFailure::new(id, kind, detail)']);
+    assert.deepEqual(
+      agreeing.filter((l) => upstreamSiteVariants(l, VARIANTS).length === 0),
+      ['let none = 1;', 'BoundaryFailure::new(id, kind, detail)'],
+    );
     assert.equal(agreeing.length, 13);
   });
 
@@ -597,11 +617,85 @@ describe('rust: agreement with upstream rust_sites', () => {
 
 describe('rust: random token soups', () => {
   const FRAGMENTS = [
-    'BoundaryId', '::', ' :: ', 'ChatTurnCap', 'Self', 'impl ', 'enum ', 'BoundaryId {', '=>', ' => ', '|', ',', ';',
-    '{', '}', '(', ')', '[', ']', '#', '#[', '#!', '"', '\\"', '\\', "'", "'a", "'a'", "'\\''", 'b"', 'b\'', 'r"', 'r#"',
-    '"#', 'r##"', '"##', 'br#"', 'c"', 'cr"', 'r#', '//', '///', '//!', '/*', '*/', '/**', '\n', '\r\n', '\r', '\t', ' ',
-    '\uFEFF', '😀', '中文', '\uD83D', '\uDE00', 'é', '0x1F', '1e-5', '1.5', '..', '.', '->', '<', '>', '&', 'x', '_',
-    "'static", "'outer:", 'where ', 'for ', 'pub ', '= 1', '\u{1F600}', '\0', 'as_str', '"wire"', 'Self::X => "x",',
+    'BoundaryId',
+    '::',
+    ' :: ',
+    'ChatTurnCap',
+    'Self',
+    'impl ',
+    'enum ',
+    'BoundaryId {',
+    '=>',
+    ' => ',
+    '|',
+    ',',
+    ';',
+    '{',
+    '}',
+    '(',
+    ')',
+    '[',
+    ']',
+    '#',
+    '#[',
+    '#!',
+    '"',
+    '\\"',
+    '\\',
+    "'",
+    "'a",
+    "'a'",
+    "'\\''",
+    'b"',
+    "b'",
+    'r"',
+    'r#"',
+    '"#',
+    'r##"',
+    '"##',
+    'br#"',
+    'c"',
+    'cr"',
+    'r#',
+    '//',
+    '///',
+    '//!',
+    '/*',
+    '*/',
+    '/**',
+    '\n',
+    '\r\n',
+    '\r',
+    '\t',
+    ' ',
+    '\uFEFF',
+    '😀',
+    '中文',
+    '\uD83D',
+    '\uDE00',
+    'é',
+    '0x1F',
+    '1e-5',
+    '1.5',
+    '..',
+    '.',
+    '->',
+    '<',
+    '>',
+    '&',
+    'x',
+    '_',
+    "'static",
+    "'outer:",
+    'where ',
+    'for ',
+    'pub ',
+    '= 1',
+    '\u{1F600}',
+    '\0',
+    'as_str',
+    '"wire"',
+    'Self::X => "x",',
   ];
   const soup = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 60 }).map((parts) => parts.join(''));
 

@@ -115,14 +115,17 @@ describe('workspace gate: the base tree', () => {
 });
 
 describe('workspace gate: which files are scanned', () => {
-  test('.gitignore\'d files are not scanned; untracked ones are (as `git grep --untracked`)', { skip: hasGit ? undefined : 'git is not installed' }, () => {
+  test(".gitignore'd files are not scanned; untracked ones are (as `git grep --untracked`)", { skip: hasGit ? undefined : 'git is not installed' }, () => {
     const root = makeTree({
       '.gitignore': 'crates/generated/\n*.local.harn\n',
       'crates/generated/sites.rs': 'f(BoundaryId::ChatTurnCap);\n',
       'crates/stdlib/mine.local.harn': emission('boundary: "chat_turn_cap"'),
     });
     const git = (...args: string[]): void => {
-      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: root, encoding: 'utf8' });
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], {
+        cwd: root,
+        encoding: 'utf8',
+      });
       assert.equal(r.status, 0, r.stderr);
     };
     git('init', '-q');
@@ -186,8 +189,10 @@ describe('workspace gate: what counts as a site', () => {
 
   test('`boundary: "x"` in a comment or a string does not count (.harn), nor `BoundaryId::X` in a Rust comment or string', () => {
     const root = makeTree({
-      'crates/stdlib/notes.harn': '// emit with boundary: "chat_turn_cap"\n/* boundary: "ghost" */\npub fn help() -> string {\n  return "use boundary: \\"chat_turn_cap\\" here" + """\n  boundary: "ghost"\n  """\n}\n',
-      'crates/vm/notes.rs': '// BoundaryId::ChatTurnCap,\n/* BoundaryId::TextToolParse; */\nconst HELP: &str = "BoundaryId::ChatTurnCap, then report";\nconst RAW: &str = r#"BoundaryId::TextToolParse)"#;\n',
+      'crates/stdlib/notes.harn':
+        '// emit with boundary: "chat_turn_cap"\n/* boundary: "ghost" */\npub fn help() -> string {\n  return "use boundary: \\"chat_turn_cap\\" here" + """\n  boundary: "ghost"\n  """\n}\n',
+      'crates/vm/notes.rs':
+        '// BoundaryId::ChatTurnCap,\n/* BoundaryId::TextToolParse; */\nconst HELP: &str = "BoundaryId::ChatTurnCap, then report";\nconst RAW: &str = r#"BoundaryId::TextToolParse)"#;\n',
     });
     const gate = new BoundaryGateWorkspace(root, DEFAULT_GATE_SETTINGS);
     assert.deepEqual(findings(gate), []);
@@ -196,45 +201,53 @@ describe('workspace gate: what counts as a site', () => {
 });
 
 describe('workspace gate: paths that leave the root are refused and never read', () => {
-  test('a symlinked anchor pointing outside, `../x` and `/abs` anchors: path_outside_root, with no read or lookup', { skip: process.platform === 'win32' ? 'symlinks' : undefined }, () => {
-    const root = makeTree();
-    const outside = path.join(path.dirname(root), 'outside');
-    fs.mkdirSync(outside);
-    const secret = path.join(outside, 'secret.rs');
-    fs.writeFileSync(secret, 'f(BoundaryId::ChatTurnCap); // chat_turn_cap\n');
-    fs.chmodSync(secret, 0o000); // unreadable, for good measure (root can still read it: the spy is the proof)
-    fs.symlinkSync(secret, path.join(root, 'crates/vm/linked.rs'));
-    fs.symlinkSync(outside, path.join(root, 'crates/vm/outside_dir'));
-    const absolute = path.join(outside, 'abs.rs');
-    fs.writeFileSync(absolute, 'chat_turn_cap\n');
-    const anchors = ['crates/vm/linked.rs', 'crates/vm/outside_dir/secret.rs', '../outside/secret.rs', absolute];
-    write(
-      root,
-      REGISTRY,
-      REGISTRY_TEXT.replace('anchors = ["crates/stdlib/chat.harn"]', `anchors = ["crates/stdlib/chat.harn", ${anchors.map((a) => JSON.stringify(a)).join(', ')}]`).replace(
-        'test = "tests/chat.harn"',
-        'test = "../outside/secret.rs"',
-      ),
-    );
-    const gate = new SpyGate(root);
-    const run = gate.run();
-    assert.deepEqual(
-      run.result.findings.map((f) => [f.kind, f.path, f.message]),
-      [
-        ['path_outside_root', 'crates/vm/linked.rs', 'refused: `crates/vm/linked.rs` is a symbolic link that leads out of the repository root'],
-        ['path_outside_root', 'crates/vm/outside_dir/secret.rs', 'refused: `crates/vm/outside_dir/secret.rs` is a symbolic link that leads out of the repository root'],
-        ['path_outside_root', '../outside/secret.rs', 'refused: `../outside/secret.rs` leaves the repository root'],
-        ['path_outside_root', absolute, `refused: \`${absolute}\` is absolute; registry paths are relative to the repository root`],
-        ['path_outside_root', '../outside/secret.rs', 'refused: `../outside/secret.rs` leaves the repository root'],
-      ],
-    );
-    const touched = [...gate.diskReads, ...gate.lookups.map((a) => path.relative(root, a))];
-    for (const p of touched) {
-      assert.ok(!p.startsWith('..') && !p.includes('linked') && !p.includes('outside'), `read or looked up ${p}`);
-    }
-    // Symbolic links are not walked either: the linked file is no site.
-    assert.ok(!sitesOf(gate).some((s) => s.includes('linked') || s.includes('outside')));
-  });
+  test(
+    'a symlinked anchor pointing outside, `../x` and `/abs` anchors: path_outside_root, with no read or lookup',
+    { skip: process.platform === 'win32' ? 'symlinks' : undefined },
+    () => {
+      const root = makeTree();
+      const outside = path.join(path.dirname(root), 'outside');
+      fs.mkdirSync(outside);
+      const secret = path.join(outside, 'secret.rs');
+      fs.writeFileSync(secret, 'f(BoundaryId::ChatTurnCap); // chat_turn_cap\n');
+      fs.chmodSync(secret, 0o000); // unreadable, for good measure (root can still read it: the spy is the proof)
+      fs.symlinkSync(secret, path.join(root, 'crates/vm/linked.rs'));
+      fs.symlinkSync(outside, path.join(root, 'crates/vm/outside_dir'));
+      const absolute = path.join(outside, 'abs.rs');
+      fs.writeFileSync(absolute, 'chat_turn_cap\n');
+      const anchors = ['crates/vm/linked.rs', 'crates/vm/outside_dir/secret.rs', '../outside/secret.rs', absolute];
+      write(
+        root,
+        REGISTRY,
+        REGISTRY_TEXT.replace(
+          'anchors = ["crates/stdlib/chat.harn"]',
+          `anchors = ["crates/stdlib/chat.harn", ${anchors.map((a) => JSON.stringify(a)).join(', ')}]`,
+        ).replace('test = "tests/chat.harn"', 'test = "../outside/secret.rs"'),
+      );
+      const gate = new SpyGate(root);
+      const run = gate.run();
+      assert.deepEqual(
+        run.result.findings.map((f) => [f.kind, f.path, f.message]),
+        [
+          ['path_outside_root', 'crates/vm/linked.rs', 'refused: `crates/vm/linked.rs` is a symbolic link that leads out of the repository root'],
+          [
+            'path_outside_root',
+            'crates/vm/outside_dir/secret.rs',
+            'refused: `crates/vm/outside_dir/secret.rs` is a symbolic link that leads out of the repository root',
+          ],
+          ['path_outside_root', '../outside/secret.rs', 'refused: `../outside/secret.rs` leaves the repository root'],
+          ['path_outside_root', absolute, `refused: \`${absolute}\` is absolute; registry paths are relative to the repository root`],
+          ['path_outside_root', '../outside/secret.rs', 'refused: `../outside/secret.rs` leaves the repository root'],
+        ],
+      );
+      const touched = [...gate.diskReads, ...gate.lookups.map((a) => path.relative(root, a))];
+      for (const p of touched) {
+        assert.ok(!p.startsWith('..') && !p.includes('linked') && !p.includes('outside'), `read or looked up ${p}`);
+      }
+      // Symbolic links are not walked either: the linked file is no site.
+      assert.ok(!sitesOf(gate).some((s) => s.includes('linked') || s.includes('outside')));
+    },
+  );
 
   test('refusalReason: `..` after normalising, absolute (posix and Windows forms), NUL; inside paths are fine', () => {
     const root = makeTree();
@@ -259,19 +272,28 @@ describe('workspace gate: paths that leave the root are refused and never read',
       const gate = new SpyGate(root, settings);
       const run = gate.run();
       assert.equal(run.result.refused, true);
-      assert.deepEqual(run.result.findings.map((f) => f.kind), ['path_outside_root']);
+      assert.deepEqual(
+        run.result.findings.map((f) => f.kind),
+        ['path_outside_root'],
+      );
       assert.deepEqual(gate.diskReads, []);
     }
   });
 });
 
 describe('workspace gate: missing files', () => {
-  test('no registry: missing_registry; no funnel: missing_funnel (refused, with upstream\'s messages)', () => {
+  test("no registry: missing_registry; no funnel: missing_funnel (refused, with upstream's messages)", () => {
     const noRegistry = new BoundaryGateWorkspace(makeTree({}, [REGISTRY]), DEFAULT_GATE_SETTINGS).run();
-    assert.deepEqual(noRegistry.result.findings.map((f) => [f.kind, f.message]), [['missing_registry', 'missing scripts/loud_boundaries.toml']]);
+    assert.deepEqual(
+      noRegistry.result.findings.map((f) => [f.kind, f.message]),
+      [['missing_registry', 'missing scripts/loud_boundaries.toml']],
+    );
     assert.equal(noRegistry.result.refused, true);
     const noFunnel = new BoundaryGateWorkspace(makeTree({}, [FUNNEL]), DEFAULT_GATE_SETTINGS).run();
-    assert.deepEqual(noFunnel.result.findings.map((f) => [f.kind, f.message]), [['missing_funnel', 'missing the funnel definition crates/harn-vm/src/boundary.rs']]);
+    assert.deepEqual(
+      noFunnel.result.findings.map((f) => [f.kind, f.message]),
+      [['missing_funnel', 'missing the funnel definition crates/harn-vm/src/boundary.rs']],
+    );
     assert.equal(noFunnel.result.boundaryCount, 2);
   });
 
@@ -287,7 +309,10 @@ describe('workspace gate: incremental runs', () => {
     const gate = new SpyGate(makeTree());
     gate.run();
     // Each file once: a scanned file the registry references (anchor, test) and the funnel are not read twice.
-    assert.deepEqual(gate.takeReads(), [FUNNEL, 'crates/stdlib/chat.harn', 'crates/vm/parse.rs', 'crates/vm/parse_tests.rs', REGISTRY, 'tests/chat.harn'].sort());
+    assert.deepEqual(
+      gate.takeReads(),
+      [FUNNEL, 'crates/stdlib/chat.harn', 'crates/vm/parse.rs', 'crates/vm/parse_tests.rs', REGISTRY, 'tests/chat.harn'].sort(),
+    );
     gate.run();
     assert.deepEqual(gate.takeReads(), []);
   });
@@ -343,7 +368,10 @@ describe('workspace gate: incremental runs', () => {
     // The registry disappears for a while: a refused run.
     fs.renameSync(path.join(root, REGISTRY), path.join(root, 'scripts/away.toml'));
     gate.invalidate(REGISTRY, 'deleted');
-    assert.deepEqual(gate.run().result.findings.map((f) => f.kind), ['missing_registry']);
+    assert.deepEqual(
+      gate.run().result.findings.map((f) => f.kind),
+      ['missing_registry'],
+    );
     // Meanwhile the variant is renamed (wire string kept).
     write(root, FUNNEL, FUNNEL_TEXT.replace('Self::TextToolParse', 'Self::TextToolParsing').replace('    TextToolParse,', '    TextToolParsing,'));
     gate.invalidate(FUNNEL);

@@ -477,9 +477,15 @@ const providerCallResponse: Renderer = ({ row }) => {
     cacheLine(row),
     field(row, 'stop_reason', 'Stop reason'),
     field(row, 'response_ms', 'Latency', ms),
-    thinking !== undefined ? `Thinking: ${formatInt(thinking.length)} chars` : isPresent(row, 'thinking') && row.thinking !== null ? `Thinking: ${value(row.thinking)}` : undefined,
+    thinking !== undefined
+      ? `Thinking: ${formatInt(thinking.length)} chars`
+      : isPresent(row, 'thinking') && row.thinking !== null
+        ? `Thinking: ${value(row.thinking)}`
+        : undefined,
     typeof row.thinking_summary === 'string' && row.thinking_summary ? `Thinking summary: ${inlinePreview(row.thinking_summary, 120)}` : undefined,
-    text !== undefined ? `Text: ${text ? inlinePreview(text, 120) : '*(empty)*'}${text && text.length <= 120 ? ` (${formatInt(text.length)} chars)` : ''}` : undefined,
+    text !== undefined
+      ? `Text: ${text ? inlinePreview(text, 120) : '*(empty)*'}${text && text.length <= 120 ? ` (${formatInt(text.length)} chars)` : ''}`
+      : undefined,
   ]);
   const out = [title('provider_call_response', true, [callPart(row), iterationPart(row)]), facts];
   if (calls.length) out.push(`**Tool calls** (${formatInt(calls.length)}${channel ? `, ${channel}` : ''}):\n\n${toolCallList(calls)}`);
@@ -517,14 +523,22 @@ const interpretedResponse: Renderer = ({ row }) => {
 };
 
 const systemPrompt: Renderer = ({ row }) => {
-  const out = [title('system_prompt', true, []), bullets([field(row, 'hash', 'Hash'), field(row, 'content_hash', 'Content hash'), 'Deduped: written only when it changes'])];
+  const out = [
+    title('system_prompt', true, []),
+    bullets([field(row, 'hash', 'Hash'), field(row, 'content_hash', 'Content hash'), 'Deduped: written only when it changes']),
+  ];
   if (typeof row.content === 'string') out.push(blockPreview('Content', row.content));
   return out;
 };
 
 const contextManifest: Renderer = ({ row }) => [
   title('context_manifest', true, []),
-  bullets([field(row, 'hash', 'Hash'), field(row, 'content_hash', 'Content hash'), field(row, 'manifest', 'Manifest'), 'Deduped: written only when it changes']),
+  bullets([
+    field(row, 'hash', 'Hash'),
+    field(row, 'content_hash', 'Content hash'),
+    field(row, 'manifest', 'Manifest'),
+    'Deduped: written only when it changes',
+  ]),
 ];
 
 const toolSchemas: Renderer = ({ row }) => {
@@ -538,7 +552,9 @@ const toolSchemas: Renderer = ({ row }) => {
   return [
     title('tool_schemas', true, [schemas ? `${formatInt(schemas.length)} tool${schemas.length === 1 ? '' : 's'}` : undefined]),
     bullets([
-      schemas ? `Tools: ${names.join(', ') || '*(none)*'}${schemas.length > 12 ? ` …and ${formatInt(schemas.length - 12)} more` : ''}` : 'Tools: *(`schemas` absent)*',
+      schemas
+        ? `Tools: ${names.join(', ') || '*(none)*'}${schemas.length > 12 ? ` …and ${formatInt(schemas.length - 12)} more` : ''}`
+        : 'Tools: *(`schemas` absent)*',
       field(row, 'hash', 'Hash'),
       field(row, 'content_hash', 'Content hash'),
       'The exact served catalog; deduped, written only when it changes',
@@ -547,7 +563,13 @@ const toolSchemas: Renderer = ({ row }) => {
 };
 
 /** Links to the partner receipts, or a note that there is none. */
-function partnerLine(ctx: RowHoverContext, want: 'tool_call' | 'tool_result', sessionId: string, callId: string, missing: string | undefined): string | undefined {
+function partnerLine(
+  ctx: RowHoverContext,
+  want: 'tool_call' | 'tool_result',
+  sessionId: string,
+  callId: string,
+  missing: string | undefined,
+): string | undefined {
   const p = ctx.partner(want, sessionId, callId);
   if (p) return `${want === 'tool_call' ? 'Call' : 'Result'}: ${link(`${want} receipt, line ${formatInt(p.line + 1)}`, ctx.lineLink(p.line))}`;
   return missing;
@@ -571,7 +593,9 @@ function directiveNotes(msg: JsonObject | undefined, fullText: string): string[]
     const [, attributes = ''] = env; // group 1 always takes part in a match
     const speaker = /\bspeaker="([^"]*)"/.exec(attributes)?.[1];
     const count = (text.match(/<directive\b/g) ?? []).length;
-    notes.push(`Context-directive envelope: ${formatInt(count)} directive${count === 1 ? '' : 's'}${speaker !== undefined ? ` · speaker ${code(speaker)}` : ''}`);
+    notes.push(
+      `Context-directive envelope: ${formatInt(count)} directive${count === 1 ? '' : 's'}${speaker !== undefined ? ` · speaker ${code(speaker)}` : ''}`,
+    );
     if (text.includes('<![CDATA[')) notes.push(unconfirmed('whether the renderer emits CDATA directive bodies'));
     if (/\bnonce="/.test(attributes)) notes.push(unconfirmed('where the directive nonce is placed'));
   } else if (/<system-reminder>|^System reminder:/m.test(text)) {
@@ -661,7 +685,9 @@ const terminalRow: Renderer = ({ row, type }) => {
   return [
     title(type, TRANSCRIPT_TYPES.has(type) || TERMINAL_ROW_TYPES.has(type), [code(status), sessionPart(row)]),
     bullets([
-      isPresent(row, 'final_status') ? undefined : `Status: ${code(status)} ${isPresent(row, 'status') ? '(from `status`)' : isPresent(row, 'stop_reason') ? '(no `final_status`: from `stop_reason`)' : '(no status field: the row type)'}`,
+      isPresent(row, 'final_status')
+        ? undefined
+        : `Status: ${code(status)} ${isPresent(row, 'status') ? '(from `status`)' : isPresent(row, 'stop_reason') ? '(no `final_status`: from `stop_reason`)' : '(no status field: the row type)'}`,
       field(row, 'stop_reason', 'Stop reason'),
       field(row, 'iterations', 'Iterations', tokens),
       'Terminal row: the transcript is complete; rows after it are out of place',
@@ -692,8 +718,10 @@ const boundaryFailure: Renderer = ({ row, ctx }) => {
   const counts: string[] = [];
   const count = numberAt(row, 'dropped_count');
   const bytes = numberAt(row, 'dropped_bytes');
-  if (isPresent(row, 'dropped_count')) counts.push(count !== undefined ? `${formatInt(count)} item${count === 1 ? '' : 's'}` : `count ${value(row.dropped_count)}`);
-  if (isPresent(row, 'dropped_bytes')) counts.push(bytes !== undefined ? `${formatInt(bytes)} bytes (untruncated length)` : `bytes ${value(row.dropped_bytes)}`);
+  if (isPresent(row, 'dropped_count'))
+    counts.push(count !== undefined ? `${formatInt(count)} item${count === 1 ? '' : 's'}` : `count ${value(row.dropped_count)}`);
+  if (isPresent(row, 'dropped_bytes'))
+    counts.push(bytes !== undefined ? `${formatInt(bytes)} bytes (untruncated length)` : `bytes ${value(row.dropped_bytes)}`);
 
   const ownerLine =
     owner === undefined
@@ -733,11 +761,20 @@ const budgetExhausted: Renderer = ({ row }) => [
 const stallWarning: Renderer = ({ row }) => {
   const w = isObject(row.warning) ? row.warning : undefined;
   if (!w) {
-    return [title('agent_loop_stall_warning', true, [sessionPart(row)]), bullets([`Warning: ${isPresent(row, 'warning') ? value(row.warning) : '*(absent)*'}`, field(row, 'session_id', 'Session')])];
+    return [
+      title('agent_loop_stall_warning', true, [sessionPart(row)]),
+      bullets([`Warning: ${isPresent(row, 'warning') ? value(row.warning) : '*(absent)*'}`, field(row, 'session_id', 'Session')]),
+    ];
   }
-  const repeat = isPresent(w, 'repeat_count') ? `${tokens(w.repeat_count)}${isPresent(w, 'threshold') ? ` of threshold ${tokens(w.threshold)}` : ''}` : undefined;
+  const repeat = isPresent(w, 'repeat_count')
+    ? `${tokens(w.repeat_count)}${isPresent(w, 'threshold') ? ` of threshold ${tokens(w.threshold)}` : ''}`
+    : undefined;
   return [
-    title('agent_loop_stall_warning', true, [isPresent(w, 'tool_name') ? value(w.tool_name) : undefined, isPresent(w, 'iteration') ? `iteration ${value(w.iteration)}` : undefined, w.hard_stop === true ? '**hard stop**' : undefined]),
+    title('agent_loop_stall_warning', true, [
+      isPresent(w, 'tool_name') ? value(w.tool_name) : undefined,
+      isPresent(w, 'iteration') ? `iteration ${value(w.iteration)}` : undefined,
+      w.hard_stop === true ? '**hard stop**' : undefined,
+    ]),
     bullets([
       field(w, 'tool_name', 'Tool'),
       field(w, 'iteration', 'Iteration'),
@@ -777,7 +814,8 @@ const toolCallUpdate: Renderer = ({ row, ctx }) => {
   const executor = isObject(row.executor) ? (stringAt(row.executor, 'kind') ?? shortJson(row.executor)) : undefined;
   const paths = Array.isArray(row.changed_paths) ? row.changed_paths : undefined;
   const retraction = status === 'failed' && category === 'parse_aborted' && row.parsing === false;
-  const statusText = status !== undefined ? (status === 'failed' ? `**${code(status)}**` : code(status)) : isPresent(row, 'status') ? value(row.status) : undefined;
+  const statusText =
+    status !== undefined ? (status === 'failed' ? `**${code(status)}**` : code(status)) : isPresent(row, 'status') ? value(row.status) : undefined;
   const facts = bullets([
     statusText !== undefined ? `Status: ${statusText}` : 'Status: *(absent)*',
     category !== undefined ? `Error category: ${code(category)}${gloss(ERROR_CATEGORY_MEANING.get(category))}` : field(row, 'error_category', 'Error category'),
@@ -788,8 +826,19 @@ const toolCallUpdate: Renderer = ({ row, ctx }) => {
       ? `Duration: ${isPresent(row, 'duration_ms') ? ms(row.duration_ms) : '—'}${isPresent(row, 'execution_duration_ms') ? ` · execution ${ms(row.execution_duration_ms)}` : ''}`
       : undefined,
     executor !== undefined ? `Executor: ${code(executor)}` : undefined,
-    paths ? `Changed paths: ${formatInt(paths.length)}${paths.length ? ` — ${paths.slice(0, 3).map((p) => value(p)).join(', ')}${paths.length > 3 ? ', …' : ''}` : ''}` : undefined,
-    row.raw_output !== null && row.raw_output !== undefined ? `Output: ${typeof row.raw_output === 'string' ? inlinePreview(row.raw_output, 120) : code(shortJson(row.raw_output))}` : undefined,
+    paths
+      ? `Changed paths: ${formatInt(paths.length)}${
+          paths.length
+            ? ` — ${paths
+                .slice(0, 3)
+                .map((p) => value(p))
+                .join(', ')}${paths.length > 3 ? ', …' : ''}`
+            : ''
+        }`
+      : undefined,
+    row.raw_output !== null && row.raw_output !== undefined
+      ? `Output: ${typeof row.raw_output === 'string' ? inlinePreview(row.raw_output, 120) : code(shortJson(row.raw_output))}`
+      : undefined,
     isPresent(row, 'parsing') && !retraction ? field(row, 'parsing', 'Parsing') : undefined,
     id !== undefined ? partnerLine(ctx, 'tool_call', stringAt(row, 'session_id') ?? '', id, undefined) : undefined,
     field(row, 'session_id', 'Session'),
@@ -831,27 +880,31 @@ const generic: Renderer = ({ row, type, event, ctx }) => {
   return out;
 };
 
-const TRANSCRIPT_RENDERERS: ReadonlyMap<string, Renderer> = new Map(Object.entries({
-  system_prompt: systemPrompt,
-  context_manifest: contextManifest,
-  tool_schemas: toolSchemas,
-  routing_decision: routingDecision,
-  provider_call_request: providerCallRequest,
-  provider_call_response: providerCallResponse,
-  interpreted_response: interpretedResponse,
-  message,
-  tool_call: toolCallReceipt,
-  tool_result: toolResultReceipt,
-  agent_session_finalized: terminalRow,
-}));
+const TRANSCRIPT_RENDERERS: ReadonlyMap<string, Renderer> = new Map(
+  Object.entries({
+    system_prompt: systemPrompt,
+    context_manifest: contextManifest,
+    tool_schemas: toolSchemas,
+    routing_decision: routingDecision,
+    provider_call_request: providerCallRequest,
+    provider_call_response: providerCallResponse,
+    interpreted_response: interpretedResponse,
+    message,
+    tool_call: toolCallReceipt,
+    tool_result: toolResultReceipt,
+    agent_session_finalized: terminalRow,
+  }),
+);
 
-const EVENT_RENDERERS: ReadonlyMap<string, Renderer> = new Map(Object.entries({
-  tool_call: toolCallEvent,
-  tool_call_update: toolCallUpdate,
-  boundary_failure: boundaryFailure,
-  budget_exhausted: budgetExhausted,
-  agent_loop_stall_warning: stallWarning,
-}));
+const EVENT_RENDERERS: ReadonlyMap<string, Renderer> = new Map(
+  Object.entries({
+    tool_call: toolCallEvent,
+    tool_call_update: toolCallUpdate,
+    boundary_failure: boundaryFailure,
+    budget_exhausted: budgetExhausted,
+    agent_loop_stall_warning: stallWarning,
+  }),
+);
 
 function rendererFor(type: string, event: boolean): Renderer | undefined {
   const own = event ? EVENT_RENDERERS : TRANSCRIPT_RENDERERS;
@@ -933,11 +986,18 @@ export function rowHover(row: unknown, context: RowHoverContext): string | undef
   const event = looksLikeEvent(row, context.kind);
   if (typeof row.type !== 'string') {
     const note = isPresent(row, 'type') ? `\`type\` is ${value(row.type)}, not a string` : 'no `type`';
-    return [`**Row without a type**: ${note}. ${event ? 'Every agent event is tagged by `type`.' : 'Transcript rows without a `type` are rejected.'}`, footer(row, context, event)].join('\n\n');
+    return [
+      `**Row without a type**: ${note}. ${event ? 'Every agent event is tagged by `type`.' : 'Transcript rows without a `type` are rejected.'}`,
+      footer(row, context, event),
+    ].join('\n\n');
   }
   const type = row.type;
   const render = rendererFor(type, event);
-  const sections = render ? render({ row, type, ctx: context, event }) : isTerminalRow(row) && !event ? terminalRow({ row, type, ctx: context, event }) : generic({ row, type, ctx: context, event });
+  const sections = render
+    ? render({ row, type, ctx: context, event })
+    : isTerminalRow(row) && !event
+      ? terminalRow({ row, type, ctx: context, event })
+      : generic({ row, type, ctx: context, event });
   sections.push(footer(row, context, event));
   return sections.filter((s) => s !== '').join('\n\n');
 }

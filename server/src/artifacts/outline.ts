@@ -198,7 +198,8 @@ function callRowDetail(type: string, row: JsonObject): string {
       if (i !== undefined || o !== undefined) parts.push(`${i !== undefined ? formatInt(i) : '?'} in / ${o !== undefined ? formatInt(o) : '?'} out`);
       const stop = scalar(row.stop_reason);
       if (stop) parts.push(stop);
-      const calls = Array.isArray(row.parsed_tool_calls) && row.parsed_tool_calls.length ? row.parsed_tool_calls : Array.isArray(row.tool_calls) ? row.tool_calls : [];
+      const calls =
+        Array.isArray(row.parsed_tool_calls) && row.parsed_tool_calls.length ? row.parsed_tool_calls : Array.isArray(row.tool_calls) ? row.tool_calls : [];
       if (calls.length) parts.push(plural(calls.length, 'tool call'));
       return parts.join(' · ');
     }
@@ -232,21 +233,41 @@ function eventNode(line: number, row: JsonObject, type: string): OutlineNode {
   switch (type) {
     case 'boundary_failure': {
       const count = numberAt(row, 'dropped_count');
-      const detail = [scalar(row.kind), scalar(row.owner), count !== undefined ? `${formatInt(count)} dropped` : '', row.unreported === true ? 'unreported' : ''];
+      const detail = [
+        scalar(row.kind),
+        scalar(row.owner),
+        count !== undefined ? `${formatInt(count)} dropped` : '',
+        row.unreported === true ? 'unreported' : '',
+      ];
       return node('event', `boundary_failure ${scalar(row.boundary) ?? '?'}`, detail.filter(Boolean).join(' · '), line);
     }
     case 'tool_call':
       return node('tool', `tool_call ${scalar(row.tool_name) ?? '?'}`, [scalar(row.tool_call_id), scalar(row.status)].filter(Boolean).join(' · '), line);
     case 'tool_call_update':
-      return node('tool', `tool_call_update ${scalar(row.tool_name) ?? '?'}`, [scalar(row.tool_call_id), scalar(row.status), scalar(row.error_category)].filter(Boolean).join(' · '), line);
+      return node(
+        'tool',
+        `tool_call_update ${scalar(row.tool_name) ?? '?'}`,
+        [scalar(row.tool_call_id), scalar(row.status), scalar(row.error_category)].filter(Boolean).join(' · '),
+        line,
+      );
     case 'budget_exhausted': {
       const max = numberAt(row, 'max_iterations');
-      return node('event', 'budget_exhausted', [scalar(row.kind), max !== undefined ? `max ${plural(max, 'iteration')}` : ''].filter(Boolean).join(' · '), line);
+      return node(
+        'event',
+        'budget_exhausted',
+        [scalar(row.kind), max !== undefined ? `max ${plural(max, 'iteration')}` : ''].filter(Boolean).join(' · '),
+        line,
+      );
     }
     case 'agent_loop_stall_warning': {
       const w = isObject(row.warning) ? row.warning : {};
       const repeat = numberAt(w, 'repeat_count');
-      return node('event', 'agent_loop_stall_warning', [scalar(w.tool_name), repeat !== undefined ? `×${repeat}` : '', w.hard_stop === true ? 'hard stop' : ''].filter(Boolean).join(' · '), line);
+      return node(
+        'event',
+        'agent_loop_stall_warning',
+        [scalar(w.tool_name), repeat !== undefined ? `×${repeat}` : '', w.hard_stop === true ? 'hard stop' : ''].filter(Boolean).join(' · '),
+        line,
+      );
     }
     case 'system_prompt':
     case 'context_manifest':
@@ -303,7 +324,8 @@ function transcriptSession(group: SessionGroup): OutlineNode {
       const it = iterKey !== undefined ? iterationFor(iterKey, line) : curIter;
       const callId = stringAt(row, 'call_id');
       let acc = callId !== undefined ? calls.get(callId) : undefined;
-      if (!acc && callId === undefined && curCall && curCall.callId === undefined && type !== 'routing_decision' && type !== 'provider_call_request') acc = curCall;
+      if (!acc && callId === undefined && curCall && curCall.callId === undefined && type !== 'routing_decision' && type !== 'provider_call_request')
+        acc = curCall;
       if (!acc) {
         acc = { node: node('call', callId !== undefined ? `call ${callId}` : 'call', '', line), callId, modelRank: 0, responded: false };
         (it?.node ?? session).children.push(acc.node);
@@ -380,10 +402,19 @@ function transcriptSession(group: SessionGroup): OutlineNode {
     c.node.detail = callDetail(c);
   }
   for (const it of iterations.values()) {
-    it.node.detail = [plural(it.calls, 'call'), it.inTokens || it.outTokens ? `${formatInt(it.inTokens)} in / ${formatInt(it.outTokens)} out` : ''].filter(Boolean).join(' · ');
+    it.node.detail = [plural(it.calls, 'call'), it.inTokens || it.outTokens ? `${formatInt(it.inTokens)} in / ${formatInt(it.outTokens)} out` : '']
+      .filter(Boolean)
+      .join(' · ');
   }
   session.detail = oneLine(
-    [status ?? '', plural(iterations.size, 'iteration'), plural(callCount, 'call'), inTotal || outTotal ? `${formatInt(inTotal)} in / ${formatInt(outTotal)} out` : ''].filter(Boolean).join(' · '),
+    [
+      status ?? '',
+      plural(iterations.size, 'iteration'),
+      plural(callCount, 'call'),
+      inTotal || outTotal ? `${formatInt(inTotal)} in / ${formatInt(outTotal)} out` : '',
+    ]
+      .filter(Boolean)
+      .join(' · '),
     120,
   );
   return session;

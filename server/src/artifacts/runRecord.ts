@@ -91,10 +91,7 @@ export function isRunRecord(fileName: string, text: string): boolean {
 
 const str = z.string({ error: 'a string' });
 const optStr = z.string({ error: 'a string or null' }).nullable();
-const uint = z
-  .number({ error: 'a non-negative integer' })
-  .int({ error: 'a non-negative integer' })
-  .nonnegative({ error: 'a non-negative integer' });
+const uint = z.number({ error: 'a non-negative integer' }).int({ error: 'a non-negative integer' }).nonnegative({ error: 'a non-negative integer' });
 const int = z.number({ error: 'an integer' }).int({ error: 'an integer' });
 const num = z.number({ error: 'a number' });
 const bool = z.boolean({ error: 'true or false' });
@@ -274,17 +271,7 @@ export const DESCRIPTOR_FIELDS = [
 ] as const;
 export type DescriptorField = (typeof DESCRIPTOR_FIELDS)[number];
 
-export const POINTER_FIELDS = [
-  'id',
-  'label',
-  'kind',
-  'location',
-  'path',
-  'available',
-  'verification_status',
-  'verification_error',
-  'descriptor',
-] as const;
+export const POINTER_FIELDS = ['id', 'label', 'kind', 'location', 'path', 'available', 'verification_status', 'verification_error', 'descriptor'] as const;
 export type PointerField = (typeof POINTER_FIELDS)[number];
 
 /** A JSON value in the text: its value, and the range of its source (strings include their quotes). */
@@ -969,7 +956,12 @@ export function verifyRunRecord(runRecordPath: string, text: string, fs: RunReco
 }
 
 /** Verifies every `llm_jsonl` descriptor of a parsed run record against the transcript on disk. */
-export function verifyParsedRunRecord(parsed: ParsedRunRecord, runRecordPath: string, fs: RunRecordFs = nodeRunRecordFs, options: VerifyOptions = {}): ArtifactProblem[] {
+export function verifyParsedRunRecord(
+  parsed: ParsedRunRecord,
+  runRecordPath: string,
+  fs: RunRecordFs = nodeRunRecordFs,
+  options: VerifyOptions = {},
+): ArtifactProblem[] {
   const out: ArtifactProblem[] = [];
   if (parsed.value === undefined) return out;
   const runId = parsed.id === undefined ? '' : parsed.id.value;
@@ -1036,10 +1028,16 @@ function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunR
   const field = useRelative ? 'relative_path' : 'path';
   const located = useRelative ? rel : d.fields.path;
   const span = located?.span ?? d.keySpan;
-  const fail = (code: string, message: string, data?: Record<string, unknown>): Resolution => ({ ok: false, problem: problem(span, code, message, 'error', data) });
+  const fail = (code: string, message: string, data?: Record<string, unknown>): Resolution => ({
+    ok: false,
+    problem: problem(span, code, message, 'error', data),
+  });
   const raw = located?.value;
   if (typeof raw !== 'string' || raw === '') {
-    return fail('missing_path', `The descriptor has no relative_path and its path is ${raw === undefined ? 'absent' : show(raw)}: the transcript cannot be located.`);
+    return fail(
+      'missing_path',
+      `The descriptor has no relative_path and its path is ${raw === undefined ? 'absent' : show(raw)}: the transcript cannot be located.`,
+    );
   }
   if (!nodePath.isAbsolute(runRecordPath)) {
     return fail('invalid_run_path', `The run record's path ${show(runRecordPath)} is not absolute, so ${field} cannot be resolved.`);
@@ -1047,10 +1045,16 @@ function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunR
   const folder = nodePath.dirname(runRecordPath);
   const parts = raw.split(/[\\/]+/);
   if (parts.includes('..')) {
-    return fail('path_traversal', `${field} ${show(raw)} climbs out with \`..\`; it must stay inside the run's folder ${folder}, and it is not read.`, { field, path: raw });
+    return fail('path_traversal', `${field} ${show(raw)} climbs out with \`..\`; it must stay inside the run's folder ${folder}, and it is not read.`, {
+      field,
+      path: raw,
+    });
   }
   if (useRelative && looksAbsolute(raw)) {
-    return fail('path_traversal', `relative_path ${show(raw)} is absolute; it must be relative to the run's folder ${folder}, and it is not read.`, { field, path: raw });
+    return fail('path_traversal', `relative_path ${show(raw)} is absolute; it must be relative to the run's folder ${folder}, and it is not read.`, {
+      field,
+      path: raw,
+    });
   }
   let realFolder: string;
   try {
@@ -1075,11 +1079,15 @@ function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunR
     return fail('unavailable', `The transcript ${field} points to, ${candidate}, cannot be read (${errorText(e)}).`, { field, path: candidate });
   }
   if (!inside(realFolder, file)) {
-    return fail('path_traversal', `${field} ${show(raw)} resolves through a symbolic link to ${file}, outside the run's folder ${realFolder}; it is not read.`, {
-      field,
-      path: raw,
-      resolved: file,
-    });
+    return fail(
+      'path_traversal',
+      `${field} ${show(raw)} resolves through a symbolic link to ${file}, outside the run's folder ${realFolder}; it is not read.`,
+      {
+        field,
+        path: raw,
+        resolved: file,
+      },
+    );
   }
   return { ok: true, file, field, span };
 }
@@ -1174,7 +1182,13 @@ function verifyPointer(
   if (!d) {
     const located = pointer.fields.descriptor;
     if (located && located.value !== null) return; // not an object: a schema problem already
-    out.push(problem(located?.span ?? kindSpan, 'missing_descriptor', `The llm_jsonl pointer is ${show(statusValue)} but has no descriptor, so the transcript cannot be verified.`));
+    out.push(
+      problem(
+        located?.span ?? kindSpan,
+        'missing_descriptor',
+        `The llm_jsonl pointer is ${show(statusValue)} but has no descriptor, so the transcript cannot be verified.`,
+      ),
+    );
     return;
   }
 
@@ -1182,21 +1196,33 @@ function verifyPointer(
   const schema = stated(d, 'schema_version', isString, '');
   if (schema && schema.value !== DESCRIPTOR_SCHEMA_VERSION) {
     out.push(
-      problem(schema.span, 'schema_mismatch', `schema_version in the descriptor is ${show(schema.absent ? undefined : schema.value)}, expected ${show(DESCRIPTOR_SCHEMA_VERSION)}.`, 'error', {
-        field: 'schema_version',
-        descriptor: schema.value,
-        expected: DESCRIPTOR_SCHEMA_VERSION,
-      }),
+      problem(
+        schema.span,
+        'schema_mismatch',
+        `schema_version in the descriptor is ${show(schema.absent ? undefined : schema.value)}, expected ${show(DESCRIPTOR_SCHEMA_VERSION)}.`,
+        'error',
+        {
+          field: 'schema_version',
+          descriptor: schema.value,
+          expected: DESCRIPTOR_SCHEMA_VERSION,
+        },
+      ),
     );
   }
   const kind = stated(d, 'artifact_kind', isString, '');
   if (kind && kind.value !== LLM_JSONL) {
     out.push(
-      problem(kind.span, 'artifact_kind_mismatch', `artifact_kind in the descriptor is ${show(kind.absent ? undefined : kind.value)}, expected "llm_jsonl".`, 'error', {
-        field: 'artifact_kind',
-        descriptor: kind.value,
-        expected: LLM_JSONL,
-      }),
+      problem(
+        kind.span,
+        'artifact_kind_mismatch',
+        `artifact_kind in the descriptor is ${show(kind.absent ? undefined : kind.value)}, expected "llm_jsonl".`,
+        'error',
+        {
+          field: 'artifact_kind',
+          descriptor: kind.value,
+          expected: LLM_JSONL,
+        },
+      ),
     );
   }
   const descriptorRun = stated(d, 'run_id', isString, '');
@@ -1234,14 +1260,23 @@ function verifyPointer(
   const mismatch = (s: Stated<unknown>, code: string, field: DescriptorField, message: string, actual: unknown): void => {
     out.push(problem(s.span, code, message, 'error', { field, descriptor: s.absent ? null : s.value, actual, transcript: resolved.file }));
   };
-  const stateText = (s: Stated<unknown>, field: DescriptorField): string => (s.absent ? `The descriptor has no ${field}` : `${field} in the descriptor is ${typeof s.value === 'string' && field === 'sha256' ? s.value : show(s.value)}`);
+  const stateText = (s: Stated<unknown>, field: DescriptorField): string =>
+    s.absent
+      ? `The descriptor has no ${field}`
+      : `${field} in the descriptor is ${typeof s.value === 'string' && field === 'sha256' ? s.value : show(s.value)}`;
   const sha = stated(d, 'sha256', isString, '');
   if (sha && sha.value !== facts.sha256) {
     mismatch(sha, 'digest_mismatch', 'sha256', `${stateText(sha, 'sha256')}, the transcript on disk hashes to ${facts.sha256}.`, facts.sha256);
   }
   const byteLen = stated(d, 'byte_len', isCount, 0);
   if (byteLen && byteLen.value !== facts.byte_len) {
-    mismatch(byteLen, 'byte_len_mismatch', 'byte_len', `${stateText(byteLen, 'byte_len')}, the transcript on disk is ${facts.byte_len} bytes long.`, facts.byte_len);
+    mismatch(
+      byteLen,
+      'byte_len_mismatch',
+      'byte_len',
+      `${stateText(byteLen, 'byte_len')}, the transcript on disk is ${facts.byte_len} bytes long.`,
+      facts.byte_len,
+    );
   }
 
   // 5. Upstream's rescan.
@@ -1263,7 +1298,13 @@ function verifyPointer(
   // 6. The facts upstream does not re-check.
   const events = stated(d, 'event_count', isCount, 0);
   if (events && events.value !== facts.event_count) {
-    mismatch(events, 'event_count_mismatch', 'event_count', `${stateText(events, 'event_count')}, the transcript on disk has ${facts.event_count} events (non-blank rows).`, facts.event_count);
+    mismatch(
+      events,
+      'event_count_mismatch',
+      'event_count',
+      `${stateText(events, 'event_count')}, the transcript on disk has ${facts.event_count} events (non-blank rows).`,
+      facts.event_count,
+    );
   }
   const complete = stated(d, 'complete', isBool, false);
   if (complete && complete.value !== facts.complete) {

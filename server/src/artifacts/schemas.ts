@@ -32,8 +32,7 @@ const string = z.string({ error: 'must be a string' });
 const boolean = z.boolean({ error: 'must be a boolean' });
 /** A process hash: a u64 number in practice; UNCONFIRMED, so a string is accepted too. */
 const hash = z.union([u64, string], { error: 'must be a number or a string' });
-const prefixed = (prefix: string) =>
-  string.refine((v) => v.startsWith(prefix), { error: `must start with "${prefix}"` });
+const prefixed = (prefix: string) => string.refine((v) => v.startsWith(prefix), { error: `must start with "${prefix}"` });
 /** An array of JSON objects (each checked shallowly). */
 const objectArray = z.array(jsonObject, { error: 'must be an array' });
 const stringArray = z.array(string, { error: 'must be an array of strings' });
@@ -42,12 +41,7 @@ const stringArray = z.array(string, { error: 'must be an array of strings' });
 // §1 LLM transcript rows.
 
 /** Type names with a terminal meaning (§1 "Terminal"); `terminal: true` on any row also marks it terminal. */
-export const TERMINAL_ROW_TYPES: ReadonlySet<string> = new Set([
-  'agent_session_finalized',
-  'agent_session_terminal',
-  'run_terminal',
-  'terminal',
-]);
+export const TERMINAL_ROW_TYPES: ReadonlySet<string> = new Set(['agent_session_finalized', 'agent_session_terminal', 'run_terminal', 'terminal']);
 
 /** `type` (required; rows without it are rejected by Harn), `timestamp` ("<unix_secs>.<ms3>"), `span_id`. */
 const transcriptEnvelope = {
@@ -56,8 +50,7 @@ const transcriptEnvelope = {
   span_id: u64.nullish(),
 };
 
-const row = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) =>
-  z.looseObject({ ...transcriptEnvelope, type: z.literal(type), ...shape });
+const row = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S) => z.looseObject({ ...transcriptEnvelope, type: z.literal(type), ...shape });
 
 export const SystemPromptRowSchema = row('system_prompt', {
   content: string,
@@ -321,8 +314,7 @@ export const TOOL_ERROR_CATEGORIES = [
 ] as const;
 export const EXECUTOR_KINDS = ['harn_builtin', 'host_bridge', 'provider_native', 'mcp_server'] as const;
 
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of ${values.join(', ')}` });
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(', ')}` });
 
 export const ToolCallEventSchema = event('tool_call', {
   tool_call_id: string,

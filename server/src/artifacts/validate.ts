@@ -179,13 +179,7 @@ function placeProblem(p: LineProblem, line: number): ArtifactProblem {
   return placed;
 }
 
-function summary(
-  shape: RowSummary['shape'],
-  length: number,
-  type: string | undefined,
-  known: boolean,
-  valid: boolean,
-): RowSummary {
+function summary(shape: RowSummary['shape'], length: number, type: string | undefined, known: boolean, valid: boolean): RowSummary {
   return {
     shape,
     length,
@@ -282,13 +276,7 @@ function hashText(hash: unknown, text: string): string | undefined {
 
 const NO_PROBLEMS: readonly LineProblem[] = Object.freeze([]);
 
-function problem(
-  code: ProblemCode,
-  startCharacter: number,
-  endCharacter: number,
-  message: string,
-  data?: Record<string, unknown>,
-): LineProblem {
+function problem(code: ProblemCode, startCharacter: number, endCharacter: number, message: string, data?: Record<string, unknown>): LineProblem {
   const p: LineProblem = { startCharacter, endCharacter, code, severity: PROBLEM_SEVERITY[code], message };
   if (data !== undefined) p.data = data;
   return p;
@@ -341,9 +329,7 @@ function validateLineText(kind: JsonlKind, text: string, bomAllowed: boolean): L
   if (first !== 123 /* { */) {
     if (isBlank(text)) {
       return {
-        problems: [
-          problem('blank_line', 0, length, 'Blank line: Harn skips it (it is not a row and is not counted in row:N).'),
-        ],
+        problems: [problem('blank_line', 0, length, 'Blank line: Harn skips it (it is not a row and is not counted in row:N).')],
         summary: summary('blank', length, undefined, false, true),
       };
     }
@@ -368,9 +354,7 @@ function validateLineText(kind: JsonlKind, text: string, bomAllowed: boolean): L
     if (kind === 'jsonl') return { problems: NO_PROBLEMS, summary: summary('row', length, undefined, false, true) };
     const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
     return {
-      problems: [
-        problem('invalid_row', 0, length, `Each ${KIND_NOUN[kind]} must be a JSON object; this line is ${what}.`),
-      ],
+      problems: [problem('invalid_row', 0, length, `Each ${KIND_NOUN[kind]} must be a JSON object; this line is ${what}.`)],
       summary: summary('notObject', length, undefined, false, false),
     };
   }
@@ -438,10 +422,7 @@ function withLeadingBom(kind: JsonlKind, text: string): LineResult {
       ? [malformedProblem(text, 1)]
       : rest.problems.map((p) => ({ ...p, startCharacter: p.startCharacter + 1, endCharacter: p.endCharacter + 1 }));
   return {
-    problems: [
-      problem('utf8_bom', 0, 1, 'A UTF-8 byte order mark starts this line; Harn never writes one. It is skipped.'),
-      ...shifted,
-    ],
+    problems: [problem('utf8_bom', 0, 1, 'A UTF-8 byte order mark starts this line; Harn never writes one. It is skipped.'), ...shifted],
     summary: { ...rest.summary, length: text.length },
   };
 }
@@ -550,8 +531,7 @@ function malformedProblem(text: string, from = 0): LineProblem {
   const rowEnd = rowRange(row).end;
   const cutOff =
     found.offset >= rowEnd ||
-    ((found.error === ParseErrorCode.UnexpectedEndOfString || found.error === ParseErrorCode.UnexpectedEndOfNumber) &&
-      found.offset + found.length >= rowEnd);
+    ((found.error === ParseErrorCode.UnexpectedEndOfString || found.error === ParseErrorCode.UnexpectedEndOfNumber) && found.offset + found.length >= rowEnd);
   const reason = JSON_ERROR_TEXT[found.error] ?? 'syntax error';
   const message = cutOff
     ? `Not valid JSON at character ${start}: ${reason}, and the line ends there: the row is cut off.`
@@ -570,14 +550,7 @@ const MAX_ISSUES = 8;
 
 type Issue = z.core.$ZodIssue;
 
-function schemaProblems(
-  kind: JsonlKind,
-  schema: z.ZodType,
-  o: JsonObject,
-  text: string,
-  type: string | undefined,
-  skipType: boolean,
-): LineProblem[] {
+function schemaProblems(kind: JsonlKind, schema: z.ZodType, o: JsonObject, text: string, type: string | undefined, skipType: boolean): LineProblem[] {
   if (schema.validate(o)) return [];
   const parsed = schema.safeParse(o);
   if (parsed.success) return [];
@@ -854,13 +827,7 @@ export interface CrossRowOptions {
   registryTitle?: (id: string) => string | undefined;
 }
 
-function rowProblem(
-  code: ProblemCode,
-  line: number,
-  s: RowSummary,
-  message: string,
-  data?: Record<string, unknown>,
-): ArtifactProblem {
+function rowProblem(code: ProblemCode, line: number, s: RowSummary, message: string, data?: Record<string, unknown>): ArtifactProblem {
   const p: ArtifactProblem = {
     line,
     startCharacter: 0,
@@ -1094,7 +1061,12 @@ function eventLogProblems(summaries: readonly RowSummary[], options: CrossRowOpt
     if (s.boundary !== undefined) {
       const info = s.boundary;
       if (info.unreported) {
-        out.push(rowProblem('unreported_boundary_failure', line, s, unreportedBoundaryMessage(info, options.registryTitle), { ...boundaryData(info), property: 'unreported' }));
+        out.push(
+          rowProblem('unreported_boundary_failure', line, s, unreportedBoundaryMessage(info, options.registryTitle), {
+            ...boundaryData(info),
+            property: 'unreported',
+          }),
+        );
       } else {
         out.push(rowProblem('boundary_failure', line, s, boundaryFailureMessage(info, options.registryTitle), boundaryData(info)));
       }
@@ -1315,7 +1287,11 @@ export function validateArtifact(kind: JsonlKind, text: string, options: Validat
 }
 
 /** The visitors of a file validated line by line: one summary per line (an unread one too), problems placed. */
-function fileVisitors(kind: JsonlKind, summaries: RowSummary[], problems: DiagnosticCap<ArtifactProblem>): { visit: ByteLineVisitor; unread: UnreadLineVisitor } {
+function fileVisitors(
+  kind: JsonlKind,
+  summaries: RowSummary[],
+  problems: DiagnosticCap<ArtifactProblem>,
+): { visit: ByteLineVisitor; unread: UnreadLineVisitor } {
   return {
     visit: (lineText, line) => {
       const result = validateLine(kind, lineText);

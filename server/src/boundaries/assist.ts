@@ -136,7 +136,13 @@ export interface FixContext {
 }
 
 /** Fixes for a gate or live finding of `kind` about `id`, shown in file `path` (root-relative). */
-export function fixesFor(kind: string, id: string, path: string, context: FixContext, extra: { suggestions?: string[]; anchorPath?: string; idRange?: TextRange; sourceText?: string } = {}): Fix[] {
+export function fixesFor(
+  kind: string,
+  id: string,
+  path: string,
+  context: FixContext,
+  extra: { suggestions?: string[]; anchorPath?: string; idRange?: TextRange; sourceText?: string } = {},
+): Fix[] {
   const { registryPath, registryText, registry, funnel } = context;
   const fixes: Fix[] = [];
   // An empty id (`boundary: ""` half typed) is nothing to register: the registry requires a non-empty id.
@@ -162,7 +168,8 @@ export function fixesFor(kind: string, id: string, path: string, context: FixCon
       // Upstream's checklist: the `BoundaryId` variant (+ ALL + as_str) and the [[boundary]] entry, in one fix.
       const variant = funnel ? addBoundaryVariant(funnel.text, funnel.parsed, id) : [];
       const both = entry.length > 0 && variant.length > 0;
-      if (both && funnel) push(`Register boundary '${id}' in ${registryPath} and ${funnel.path}`, [...inRegistry(entry), { path: funnel.path, edits: variant }], preferred);
+      if (both && funnel)
+        push(`Register boundary '${id}' in ${registryPath} and ${funnel.path}`, [...inRegistry(entry), { path: funnel.path, edits: variant }], preferred);
       push(`Register boundary '${id}' in the registry only`, inRegistry(entry), preferred && !both);
       break;
     }
@@ -170,7 +177,8 @@ export function fixesFor(kind: string, id: string, path: string, context: FixCon
       push(`Add ${path} to the anchors of '${id}'`, inRegistry(addAnchor(registryText, registry, id, path)), true);
       break;
     case 'missing_anchor':
-      if (extra.anchorPath) push(`Remove the missing anchor ${extra.anchorPath} from '${id}'`, inRegistry(removeAnchor(registryText, registry, id, extra.anchorPath)), true);
+      if (extra.anchorPath)
+        push(`Remove the missing anchor ${extra.anchorPath} from '${id}'`, inRegistry(removeAnchor(registryText, registry, id, extra.anchorPath)), true);
       break;
     case 'stale_entry':
       push(`Remove the entry '${id}' from ${registryPath}`, inRegistry(removeEntry(registryText, registry, id)), true);

@@ -69,7 +69,13 @@ export function addBoundaryVariant(text: string, funnel: Funnel, wire: string, d
   if (at < 0 || newArms.indexOf(newKey, at + 1) >= 0) return [];
   newArms.splice(at, 1);
   if (!sameList(newArms, funnel.arms.map(armKey))) return [];
-  if (!sameList(parsed.enumVariants.map((v) => v.name), [...funnel.enumVariants.map((v) => v.name), name])) return [];
+  if (
+    !sameList(
+      parsed.enumVariants.map((v) => v.name),
+      [...funnel.enumVariants.map((v) => v.name), name],
+    )
+  )
+    return [];
   const after = locate(out, parsed);
   if (!after || after.enumList.items.length !== before.enumList.items.length + 1) return [];
   // The new arm is the last of `as_str`'s match.
@@ -226,7 +232,7 @@ function implBodies(code: RustToken[]): Array<[number, number]> | undefined {
 /** Indices of the items at the top level of a body (`{` … `}`) that start with `keyword name`. */
 function membersNamed(code: RustToken[], body: [number, number], keyword: string, name: string): number[] | undefined {
   const found: number[] = [];
-  for (let i = body[0] + 1; i < body[1]; ) {
+  for (let i = body[0] + 1; i < body[1];) {
     if (isIdent(code[i], keyword) && isIdent(code[i + 1], name)) found.push(i);
     const next = skip(code, i);
     if (next === undefined) return undefined;
@@ -283,7 +289,14 @@ function locate(text: string, funnel: Funnel): Located | undefined {
   const enumList = splitList(code, enumOpen, enumClose);
   if (!enumList || enumList.items.length === 0) return undefined;
   const names = enumList.items.map((item) => variantName(code, item));
-  if (names.some((n) => n === undefined) || !sameList(names as string[], funnel.enumVariants.map((v) => v.name))) return undefined;
+  if (
+    names.some((n) => n === undefined) ||
+    !sameList(
+      names as string[],
+      funnel.enumVariants.map((v) => v.name),
+    )
+  )
+    return undefined;
   const enumDocumented = enumList.items.some((item) => {
     // The token before an item is the enum's `{` or the previous item's comma; both are always there.
     const before = code[item.first - 1];
@@ -323,7 +336,7 @@ function locate(text: string, funnel: Funnel): Located | undefined {
   const fnClose = matching(code, fnOpen);
   if (fnClose === undefined) return undefined;
   let matchAt: number | undefined;
-  for (let i = fnOpen + 1; i < fnClose; ) {
+  for (let i = fnOpen + 1; i < fnClose;) {
     if (isIdent(code[i], 'match')) {
       matchAt = i;
       break;
@@ -380,11 +393,13 @@ function armsOf(code: RustToken[], funnel: Funnel, open: number, close: number):
   if (openToken === undefined || closeToken === undefined) return undefined;
   const from = openToken.end;
   const to = closeToken.start;
-  const literals = [...new Set(funnel.arms.filter((a) => a.wireRange.start >= from && a.wireRange.end <= to).map((a) => a.wireRange.start))].sort((a, b) => a - b);
+  const literals = [...new Set(funnel.arms.filter((a) => a.wireRange.start >= from && a.wireRange.end <= to).map((a) => a.wireRange.start))].sort(
+    (a, b) => a - b,
+  );
   if (literals.length === 0) return undefined;
   // Arms of this match, not of one nested in an arm's body.
   const topLevel = new Set<number>();
-  for (let i = open + 1; i < close; ) {
+  for (let i = open + 1; i < close;) {
     topLevel.add(i);
     const next = skip(code, i);
     if (next === undefined) return undefined;

@@ -72,7 +72,13 @@ export function* evaluateGateSteps(input: GateInput): Steps<GateResult> {
 
   if (!registry.parsed) {
     for (const p of registry.problems) {
-      findings.push({ kind: 'toml_syntax', id: '', path: registryPath, message: `failed to parse ${registryPath}: ${p.message}`, location: at(registryPath, p.range) });
+      findings.push({
+        kind: 'toml_syntax',
+        id: '',
+        path: registryPath,
+        message: `failed to parse ${registryPath}: ${p.message}`,
+        location: at(registryPath, p.range),
+      });
     }
     return result(true);
   }
@@ -101,7 +107,13 @@ export function* evaluateGateSteps(input: GateInput): Steps<GateResult> {
     if (step.tick()) yield;
     const id = entry.id?.value ?? '';
     if (id === '') {
-      findings.push({ kind: 'invalid_entry', id: '', path: registryPath, message: 'a [[boundary]] entry has no `id`', location: at(registryPath, entry.headerRange) });
+      findings.push({
+        kind: 'invalid_entry',
+        id: '',
+        path: registryPath,
+        message: 'a [[boundary]] entry has no `id`',
+        location: at(registryPath, entry.headerRange),
+      });
     } else if (registered.has(id)) {
       findings.push({ kind: 'duplicate_entry', id, path: registryPath, message: 'registered twice', location: at(registryPath, entryRange(entry)) });
     } else {
@@ -135,7 +147,13 @@ export function* evaluateGateSteps(input: GateInput): Steps<GateResult> {
   for (const [id, entry] of sortByCodePoints([...registered], ([id]) => id)) {
     if (step.tick()) yield;
     if (!enumIds.has(id)) {
-      findings.push({ kind: 'orphan_entry', id, path: registryPath, message: 'no BoundaryId variant maps to this id', location: at(registryPath, entryRange(entry)) });
+      findings.push({
+        kind: 'orphan_entry',
+        id,
+        path: registryPath,
+        message: 'no BoundaryId variant maps to this id',
+        location: at(registryPath, entryRange(entry)),
+      });
     }
   }
 
@@ -229,7 +247,13 @@ function refusedFinding(input: GateInput, located: LocatedString, id: string, fi
 function anchorFindings(input: GateInput, entry: BoundaryEntry, id: string, live: ReadonlyMap<string, BoundarySite[]> | undefined, findings: Finding[]): void {
   const { registryPath } = input;
   if (entry.anchors.length === 0) {
-    findings.push({ kind: 'no_anchor', id, path: registryPath, message: 'entry declares no `anchors`', location: at(registryPath, entry.anchorsRange ?? entryRange(entry)) });
+    findings.push({
+      kind: 'no_anchor',
+      id,
+      path: registryPath,
+      message: 'entry declares no `anchors`',
+      location: at(registryPath, entry.anchorsRange ?? entryRange(entry)),
+    });
   }
   const anchorSet = new Set<string>();
   for (const anchor of entry.anchors) {
@@ -240,7 +264,13 @@ function anchorFindings(input: GateInput, entry: BoundaryEntry, id: string, live
     }
   }
   if (live === undefined || live.size === 0) {
-    findings.push({ kind: 'stale_entry', id, path: registryPath, message: 'no file constructs this boundary any more', location: at(registryPath, entryRange(entry)) });
+    findings.push({
+      kind: 'stale_entry',
+      id,
+      path: registryPath,
+      message: 'no file constructs this boundary any more',
+      location: at(registryPath, entryRange(entry)),
+    });
   }
   for (const [path, sites] of [...(live ?? [])].sort(([x], [y]) => compareCodePoints(x, y))) {
     if (anchorSet.has(path)) continue;
@@ -258,7 +288,13 @@ function testFindings(input: GateInput, entry: BoundaryEntry, id: string, findin
   const { registryPath } = input;
   const test = entry.test;
   if (!test || test.value === '') {
-    findings.push({ kind: 'no_test', id, path: registryPath, message: 'entry declares no `test`', location: at(registryPath, test?.range ?? entryRange(entry)) });
+    findings.push({
+      kind: 'no_test',
+      id,
+      path: registryPath,
+      message: 'entry declares no `test`',
+      location: at(registryPath, test?.range ?? entryRange(entry)),
+    });
     return;
   }
   if (refusedFinding(input, test, id, findings)) return;
@@ -279,7 +315,13 @@ function* auditedFindings(input: GateInput, findings: Finding[], step: StepCount
     for (const anchor of entry.anchors) {
       if (refusedFinding(input, anchor, id, findings)) continue;
       if (!input.existing.has(anchor.value)) {
-        findings.push({ kind: 'missing_audited_anchor', id, path: anchor.value, message: 'audited anchor file does not exist', location: at(input.registryPath, anchor.range) });
+        findings.push({
+          kind: 'missing_audited_anchor',
+          id,
+          path: anchor.value,
+          message: 'audited anchor file does not exist',
+          location: at(input.registryPath, anchor.range),
+        });
       } else if (marker !== '' && !(input.contents.get(anchor.value) ?? '').includes(marker)) {
         findings.push({
           kind: 'audited_event_gone',

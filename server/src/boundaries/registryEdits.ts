@@ -56,7 +56,8 @@ export function tomlString(value: string): string {
     else if (ch === '\f') out += '\\f';
     else if (ch === '\r') out += '\\r';
     else if (code < 0x20 || code === 0x7f) out += '\\u' + code.toString(16).toUpperCase().padStart(4, '0');
-    else if (code >= 0xd800 && code <= 0xdfff) out += '\\uFFFD'; // a lone surrogate has no TOML spelling
+    else if (code >= 0xd800 && code <= 0xdfff)
+      out += '\\uFFFD'; // a lone surrogate has no TOML spelling
     else out += ch;
   }
   return out + '"';
@@ -182,7 +183,9 @@ const isArray = (value: unknown): value is unknown[] => Array.isArray(value);
 /** The `[[boundary]]` tables of the document data, when `boundary` is an array of tables. */
 function boundaryList(doc: Doc): Doc[] | undefined {
   const list = doc.boundary;
-  return Array.isArray(list) && list.every((t) => typeof t === 'object' && t !== null && !Array.isArray(t) && !(t instanceof Date)) ? (list as Doc[]) : undefined;
+  return Array.isArray(list) && list.every((t) => typeof t === 'object' && t !== null && !Array.isArray(t) && !(t instanceof Date))
+    ? (list as Doc[])
+    : undefined;
 }
 
 /**

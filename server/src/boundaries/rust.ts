@@ -57,9 +57,7 @@ function isDigit(cp: number | undefined): boolean {
 
 /** Rust's Pattern_White_Space, plus a byte-order mark at offset 0. */
 function isWhitespace(cp: number): boolean {
-  return (
-    cp === 0x20 || (cp >= 0x09 && cp <= 0x0d) || cp === 0x85 || cp === 0x200e || cp === 0x200f || cp === 0x2028 || cp === 0x2029
-  );
+  return cp === 0x20 || (cp >= 0x09 && cp <= 0x0d) || cp === 0x85 || cp === 0x200e || cp === 0x200f || cp === 0x2028 || cp === 0x2029;
 }
 
 /** Code point at `i` (undefined past the end) and its width in UTF-16 code units. */
@@ -279,7 +277,7 @@ class RustLexer {
       return this.set('number', start, j, PLAIN);
     }
 
-    if ((c === 0x3a /* : */ && next === 0x3a) || ((c === 0x3d /* = */ || c === 0x2d /* - */) && next === 0x3e /* > */)) {
+    if ((c === 0x3a /* : */ && next === 0x3a) || ((c === 0x3d /* = */ || c === 0x2d) /* - */ && next === 0x3e) /* > */) {
       return this.set('punct', start, i + 2, PLAIN);
     }
     return this.set('punct', start, i + (c < 0xd800 || c > 0xdbff ? 1 : cpWidth(cpAt(text, i))), PLAIN);
@@ -657,12 +655,7 @@ function enumVariants(code: RustToken[]): Funnel['enumVariants'] {
  */
 export function isExemptSitePath(path: string): boolean {
   const normalized = path.replace(/\\/g, '/');
-  return (
-    normalized.includes('/tests/') ||
-    normalized.endsWith('/tests.rs') ||
-    normalized.endsWith('_tests.rs') ||
-    normalized.endsWith('_test.rs')
-  );
+  return normalized.includes('/tests/') || normalized.endsWith('/tests.rs') || normalized.endsWith('_tests.rs') || normalized.endsWith('_test.rs');
 }
 
 /** Upstream's `is_exempt_site`: the funnel itself, or a Rust test module or test file, is no site the gate checks. */

@@ -55,7 +55,10 @@ export class FeatureContext implements HandlerHost {
 }
 
 /** The first answer of the providers of a kind, in precedence order. */
-export async function firstAnswer<T>(providers: readonly DomainProvider[], ask: (p: DomainProvider) => T | undefined | Promise<T | undefined>): Promise<T | undefined> {
+export async function firstAnswer<T>(
+  providers: readonly DomainProvider[],
+  ask: (p: DomainProvider) => T | undefined | Promise<T | undefined>,
+): Promise<T | undefined> {
   for (const provider of providers) {
     const answer = await ask(provider);
     if (answer !== undefined) return answer;

@@ -30,7 +30,10 @@ export interface RoutedText {
 
 /** The first lines of a text, for classification by content (the globs usually decide without them). */
 export function headLines(text: string, count = 5): string[] {
-  return text.slice(0, 64 * 1024).split(/\r\n|\r|\n/).slice(0, count);
+  return text
+    .slice(0, 64 * 1024)
+    .split(/\r\n|\r|\n/)
+    .slice(0, count);
 }
 
 export class DocumentRouter {

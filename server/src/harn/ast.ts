@@ -14,16 +14,7 @@ export interface Name extends NodeBase {
 
 // ---------------------------------------------------------------------------------------------- types
 
-export type TypeExpr =
-  | NamedType
-  | ListType
-  | ShapeType
-  | FnType
-  | UnionType
-  | IntersectionType
-  | OptionalType
-  | LiteralType
-  | ErrorType;
+export type TypeExpr = NamedType | ListType | ShapeType | FnType | UnionType | IntersectionType | OptionalType | LiteralType | ErrorType;
 
 export interface NamedType extends NodeBase {
   kind: 'NamedType';
@@ -243,17 +234,7 @@ export interface ListPattern extends NodeBase {
 }
 
 export type Declaration =
-  | FnDecl
-  | PipelineDecl
-  | ToolDecl
-  | SkillDecl
-  | EvalPackDecl
-  | StructDecl
-  | EnumDecl
-  | TypeAliasDecl
-  | InterfaceDecl
-  | ImplDecl
-  | OverrideDecl;
+  FnDecl | PipelineDecl | ToolDecl | SkillDecl | EvalPackDecl | StructDecl | EnumDecl | TypeAliasDecl | InterfaceDecl | ImplDecl | OverrideDecl;
 
 // --------------------------------------------------------------------------------------- statements
 
@@ -412,9 +393,7 @@ export interface Literal extends NodeBase {
 }
 
 /** A piece of a string: literal text (raw source, escapes not processed) or an interpolated hole. */
-export type StringPart =
-  | { kind: 'Text'; start: number; end: number }
-  | { kind: 'Hole'; start: number; end: number; expr: Expr | undefined };
+export type StringPart = { kind: 'Text'; start: number; end: number } | { kind: 'Hole'; start: number; end: number; expr: Expr | undefined };
 
 export interface StringLit extends NodeBase {
   kind: 'String';

@@ -40,7 +40,10 @@ const KEYWORD_DOCS: ReadonlyMap<string, string> = new Map([
   ['match', '`match x { pattern -> { … } }` compares against patterns in order; `_` matches anything.'],
   ['to', '`a to b` is an inclusive range; `a to b exclusive` excludes b.'],
   ['try', '`try { … } catch (e) { … } finally { … }`; a bare `try { … }` is a Result; `try* expr` propagates.'],
-  ['import', '`import "path"` imports a module; `import { a, b } from "path"` imports selected names; `import * as ns from "path"` binds the module\'s exports to `ns`.'],
+  [
+    'import',
+    '`import "path"` imports a module; `import { a, b } from "path"` imports selected names; `import * as ns from "path"` binds the module\'s exports to `ns`.',
+  ],
   ['request_approval', 'Human-in-the-loop primitive (reserved keyword): asks a human to approve before continuing.'],
   ['ask_user', 'Human-in-the-loop primitive (reserved keyword): asks the user a question and waits for the answer.'],
   ['dual_control', 'Human-in-the-loop primitive (reserved keyword, Harn 0.10).'],
@@ -110,7 +113,7 @@ function firstLine(text: string, max = 80): string {
 
 /** A declaration's header as Harn code: everything before its body, without attributes. */
 export function declarationSignature(node: A.AnyNode, name: A.Name, source: string): string {
-  const headerStart = (decl: A.DeclBase): number => (decl.attributes.at(-1)?.end ?? decl.start);
+  const headerStart = (decl: A.DeclBase): number => decl.attributes.at(-1)?.end ?? decl.start;
   const slice = (from: number, to: number): string => collapse(source.slice(from, to));
   switch (node.kind) {
     case 'FnDecl':

@@ -77,8 +77,29 @@ interface HoleFrame {
 
 /** Words that start a statement: a line starting with one is never the continuation of a string's hole. */
 const STATEMENT_WORDS: ReadonlySet<string> = new Set([
-  'let', 'var', 'const', 'fn', 'pub', 'pipeline', 'import', 'return', 'if', 'for', 'while', 'match', 'struct',
-  'enum', 'type', 'tool', 'skill', 'impl', 'interface', 'throw', 'guard', 'require', 'defer',
+  'let',
+  'var',
+  'const',
+  'fn',
+  'pub',
+  'pipeline',
+  'import',
+  'return',
+  'if',
+  'for',
+  'while',
+  'match',
+  'struct',
+  'enum',
+  'type',
+  'tool',
+  'skill',
+  'impl',
+  'interface',
+  'throw',
+  'guard',
+  'require',
+  'defer',
 ]);
 
 /** ASCII identifier characters: 1 = may start an identifier, 2 = may continue one. */
@@ -222,7 +243,12 @@ class Lexer {
           // does) and read the pair as one bad token, so the nested string does not swallow the real closing quote.
           pos += 2;
           this.push(TokenKind.Invalid, '\\"', start, pos);
-          this.error(start, start + 1, `Unexpected character '\\' at ${this.where(start)} (a string inside \`\${…}\` uses plain quotes)`, 'unexpected_character');
+          this.error(
+            start,
+            start + 1,
+            `Unexpected character '\\' at ${this.where(start)} (a string inside \`\${…}\` uses plain quotes)`,
+            'unexpected_character',
+          );
           continue;
         }
       }
@@ -305,8 +331,7 @@ class Lexer {
     }
     if (depth > 0) this.error(start, start + 2, 'Unterminated block comment', 'unterminated_comment');
     // `/** … *\/` is a doc comment; `/**\/` and `/***` are not.
-    const isDoc =
-      source.charCodeAt(start + 2) === CH_STAR && source.charCodeAt(start + 3) !== CH_STAR && source.charCodeAt(start + 3) !== CH_SLASH;
+    const isDoc = source.charCodeAt(start + 2) === CH_STAR && source.charCodeAt(start + 3) !== CH_STAR && source.charCodeAt(start + 3) !== CH_SLASH;
     this.comments.push({ kind: isDoc ? 'doc' : 'block', start, end: pos });
     return pos;
   }
@@ -441,12 +466,7 @@ class Lexer {
     const pos = start + cp.length;
     const previous = this.tokens[this.tokens.length - 1];
     const lastDiagnostic = this.diagnostics[this.diagnostics.length - 1];
-    if (
-      previous?.kind === TokenKind.Invalid &&
-      previous.end === start &&
-      lastDiagnostic?.code === 'unexpected_character' &&
-      lastDiagnostic.end === start
-    ) {
+    if (previous?.kind === TokenKind.Invalid && previous.end === start && lastDiagnostic?.code === 'unexpected_character' && lastDiagnostic.end === start) {
       previous.end = pos;
       lastDiagnostic.end = pos;
       lastDiagnostic.message = `Unexpected characters at ${this.where(lastDiagnostic.start)}`;

@@ -30,9 +30,7 @@ class NestingError extends ParseError {}
 const MAX_NESTING = 128;
 
 /** Keywords that may begin a declaration at column 0; seeing one inside a block means a `}` is missing. */
-const TOP_LEVEL_DECLARATION_WORDS = new Set([
-  'pub', 'fn', 'pipeline', 'import', 'tool', 'struct', 'enum', 'interface', 'impl', 'skill', 'eval_pack', 'type',
-]);
+const TOP_LEVEL_DECLARATION_WORDS = new Set(['pub', 'fn', 'pipeline', 'import', 'tool', 'struct', 'enum', 'interface', 'impl', 'skill', 'eval_pack', 'type']);
 
 /**
  * Tokens after `?` that may start a ternary branch (upstream 0.10's list). With one, `?` is a ternary
@@ -59,8 +57,21 @@ function startsTernaryBranch(t: Token): boolean {
 }
 
 const TERNARY_BRANCH_KEYWORDS: ReadonlySet<string> = new Set([
-  'true', 'false', 'nil', 'fn', 'if', 'match', 'try', 'spawn', 'parallel', 'retry', 'deadline',
-  'ask_user', 'dual_control', 'escalate_to', 'request_approval',
+  'true',
+  'false',
+  'nil',
+  'fn',
+  'if',
+  'match',
+  'try',
+  'spawn',
+  'parallel',
+  'retry',
+  'deadline',
+  'ask_user',
+  'dual_control',
+  'escalate_to',
+  'request_approval',
 ]);
 
 /** Tokens that, at the start of a line inside a ternary, continue it (upstream's list): the `:` and binary and member operators. */
@@ -68,8 +79,28 @@ const TERNARY_CONTINUATION = new Set([':', '+', '*', '/', '%', '**', '&&', '||',
 
 /** Keywords that start a statement: a line starting with one ends error recovery even inside brackets. */
 const RECOVERY_KEYWORDS = new Set([
-  'let', 'var', 'const', 'return', 'if', 'for', 'while', 'match', 'fn', 'pub', 'pipeline', 'import', 'throw',
-  'guard', 'require', 'defer', 'tool', 'struct', 'enum', 'type', 'impl', 'interface',
+  'let',
+  'var',
+  'const',
+  'return',
+  'if',
+  'for',
+  'while',
+  'match',
+  'fn',
+  'pub',
+  'pipeline',
+  'import',
+  'throw',
+  'guard',
+  'require',
+  'defer',
+  'tool',
+  'struct',
+  'enum',
+  'type',
+  'impl',
+  'interface',
 ]);
 
 const ASSIGNMENT_OPERATORS = new Set(['=', '+=', '-=', '*=', '/=', '%=']);
@@ -160,7 +191,15 @@ class Parser {
     private readonly tokens: Token[],
     private readonly comments: Comment[],
   ) {
-    this.eof = tokens[tokens.length - 1] ?? { kind: TokenKind.EOF, value: '', start: source.length, end: source.length, nlBefore: true, triple: false, terminated: true };
+    this.eof = tokens[tokens.length - 1] ?? {
+      kind: TokenKind.EOF,
+      value: '',
+      start: source.length,
+      end: source.length,
+      nlBefore: true,
+      triple: false,
+      terminated: true,
+    };
   }
 
   // ------------------------------------------------------------------------------------ token access
@@ -231,10 +270,7 @@ class Parser {
   }
 
   private reportExpected(what: string, token: Token = this.tok): void {
-    const message =
-      token.kind === TokenKind.EOF
-        ? `Unexpected end of file, expected ${what}`
-        : `Expected ${what}, got ${describeToken(this.source, token)}`;
+    const message = token.kind === TokenKind.EOF ? `Unexpected end of file, expected ${what}` : `Expected ${what}, got ${describeToken(this.source, token)}`;
     // Invalid tokens were already reported by the lexer; one diagnostic per mistake is enough.
     if (token.kind === TokenKind.Invalid) return;
     this.report(token.start, Math.max(token.end, token.start), message);
@@ -317,7 +353,12 @@ class Parser {
     const lines: string[] = [];
     let expectedEnd = start;
     for (let c = comments[i]; c?.kind === 'legacyDoc' && this.source.slice(c.end, expectedEnd).trim() === ''; c = comments[--i]) {
-      lines.unshift(this.source.slice(c.start + 3, c.end).replace(/^ /, '').trimEnd());
+      lines.unshift(
+        this.source
+          .slice(c.start + 3, c.end)
+          .replace(/^ /, '')
+          .trimEnd(),
+      );
       expectedEnd = c.start;
     }
     return lines.join('\n');
@@ -1271,7 +1312,7 @@ class Parser {
     const head = this.parseIfHead();
     const chain = [head];
     // Newlines are allowed before `else` (but `; else` is an error).
-    for (let last = head; this.at('else'); ) {
+    for (let last = head; this.at('else');) {
       this.pos++;
       if (!this.at('if')) {
         last.otherwise = this.parseBlock();
@@ -1356,7 +1397,13 @@ class Parser {
           if (this.at('{')) body = this.parseBlock();
           else {
             const expr = this.parseExpression();
-            body = { kind: 'Block', statements: [{ kind: 'ExprStmt', expr, start: expr.start, end: expr.end }], closed: true, start: expr.start, end: expr.end };
+            body = {
+              kind: 'Block',
+              statements: [{ kind: 'ExprStmt', expr, start: expr.start, end: expr.end }],
+              closed: true,
+              start: expr.start,
+              end: expr.end,
+            };
           }
           arms.push({ kind: 'MatchArm', patterns, guard, body, start: armStart, end: this.prevEnd });
         } catch (error) {
@@ -1751,7 +1798,14 @@ class Parser {
           } else if (sameLine && pt.kind === TokenKind.Int) {
             // Tuple-style element access `x.0` reads as a member too.
             this.pos++;
-            expr = { kind: 'Member', object: expr, optional, property: { kind: 'Name', text: this.source.slice(pt.start, pt.end), start: pt.start, end: pt.end }, start: expr.start, end: pt.end };
+            expr = {
+              kind: 'Member',
+              object: expr,
+              optional,
+              property: { kind: 'Name', text: this.source.slice(pt.start, pt.end), start: pt.start, end: pt.end },
+              start: expr.start,
+              end: pt.end,
+            };
           } else {
             // `a.` while typing: keep the member with no name so completion knows where it is.
             this.reportExpected('member name after ' + `'${t.value}'`);
@@ -2325,7 +2379,7 @@ class Parser {
         const args: A.TypeExpr[] = [];
         let qualified = name;
         // `module.Type` qualified names.
-        while (this.at('.') && (this.peek().kind === TokenKind.Identifier)) {
+        while (this.at('.') && this.peek().kind === TokenKind.Identifier) {
           this.pos++;
           const part = this.next();
           qualified = { kind: 'Name', text: `${qualified.text}.${part.value}`, start: name.start, end: part.end };

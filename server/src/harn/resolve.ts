@@ -153,7 +153,10 @@ export function moduleExports(host: ModuleHost, file: string | undefined, depth 
   if (!analysis) return [];
   const out: LocatedBinding[] = [];
   for (const binding of exportedBindings(analysis.file, analysis.scopes)) {
-    const followed = binding.kind === 'import' && binding.modulePath !== undefined ? findExported(host, host.resolveImport(file, binding.modulePath), binding.name, depth + 1) : undefined;
+    const followed =
+      binding.kind === 'import' && binding.modulePath !== undefined
+        ? findExported(host, host.resolveImport(file, binding.modulePath), binding.name, depth + 1)
+        : undefined;
     out.push(followed ?? { file, analysis, binding });
   }
   for (const wildcard of analysis.scopes.wildcardImports) {

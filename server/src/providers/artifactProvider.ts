@@ -236,7 +236,12 @@ export class ArtifactProvider implements DomainProvider {
     this.validated.set(uri, { kind, summaries: result.summaries, lineIndex: result.lineIndex });
     this.store.set(uri, this.name, result.problems.map(artifactDiagnostic));
     // Every problem found, those the cap left out included (its note counts them).
-    return { kind, problems: diagnosticTotal(result.problems), lines: result.summaries.length, ...(result.refused !== undefined ? { refused: result.refused } : {}) };
+    return {
+      kind,
+      problems: diagnosticTotal(result.problems),
+      lines: result.summaries.length,
+      ...(result.refused !== undefined ? { refused: result.refused } : {}),
+    };
   }
 
   /** A transcript changed on disk: open run records pointing at it are verified again. */
@@ -329,7 +334,6 @@ export class ArtifactProvider implements DomainProvider {
     if (omitted > 0) symbols.push(omittedSymbolsNote(omitted, { line: firstOmitted ?? 0, character: 0 }));
     return symbols;
   }
-
 }
 
 const OUTLINE_KINDS: Record<OutlineNode['kind'], SymbolKind> = {

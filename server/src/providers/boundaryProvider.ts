@@ -383,12 +383,18 @@ export class BoundaryProvider implements DomainProvider {
       if (data.kind === 'unknown_boundary' && this.isOutdated(data.id, registry, doc, idRange)) continue;
       // An orphan entry whose variant has been added since.
       if (data.kind === 'orphan_entry' && funnel?.parsed.arms.some((a) => a.wire === data.id)) continue;
-      const fixes = fixesFor(data.kind, data.id, here, { registryPath: gate.settings.registryPath, registryText, registry, sites, funnel }, {
-        suggestions: data.suggestions,
-        anchorPath: data.kind === 'missing_anchor' ? data.path : undefined,
-        idRange,
-        sourceText,
-      });
+      const fixes = fixesFor(
+        data.kind,
+        data.id,
+        here,
+        { registryPath: gate.settings.registryPath, registryText, registry, sites, funnel },
+        {
+          suggestions: data.suggestions,
+          anchorPath: data.kind === 'missing_anchor' ? data.path : undefined,
+          idRange,
+          sourceText,
+        },
+      );
       for (const fix of fixes) {
         const known = actions.get(fix.title);
         if (known) {
@@ -436,7 +442,9 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 }
 
 function isBoundaryData(data: unknown): data is BoundaryDiagnosticData {
-  return typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'string' && typeof (data as { kind?: unknown }).kind === 'string';
+  return (
+    typeof data === 'object' && data !== null && typeof (data as { id?: unknown }).id === 'string' && typeof (data as { kind?: unknown }).kind === 'string'
+  );
 }
 
 function toLspEdits(text: string, edits: TextEdit[]): LspTextEdit[] {

@@ -18,7 +18,6 @@ export function toLspDiagnostic(d: WorkbenchDiagnostic): Diagnostic {
   return out;
 }
 
-
 /** The last top-level symbol of a capped outline: "… N more symbols not shown", at the first one left out. */
 export function omittedSymbolsNote(omitted: number, at: Position): DocumentSymbol {
   const range = { start: at, end: at };

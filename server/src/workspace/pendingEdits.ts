@@ -28,7 +28,8 @@ export class PendingEdits {
   /** Remembers an edit the server offers over several files. */
   offer(files: ReadonlyMap<string, FileEdit>): void {
     if (files.size < 2) return;
-    const same = (o: Offer): boolean => o.files.size === files.size && [...files].every(([k, v]) => o.files.get(k)?.after === v.after && o.files.get(k)?.before === v.before);
+    const same = (o: Offer): boolean =>
+      o.files.size === files.size && [...files].every(([k, v]) => o.files.get(k)?.after === v.after && o.files.get(k)?.before === v.before);
     this.offered = [{ files }, ...this.offered.filter((o) => !same(o))].slice(0, this.keep);
   }
 

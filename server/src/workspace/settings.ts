@@ -50,7 +50,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Reads one group of settings field by field, so one bad value does not discard the others. */
-function readGroup<Shape extends z.ZodRawShape>(name: string, section: Record<string, unknown>, schema: z.ZodObject<Shape>, problems: string[]): z.infer<z.ZodObject<Shape>> {
+function readGroup<Shape extends z.ZodRawShape>(
+  name: string,
+  section: Record<string, unknown>,
+  schema: z.ZodObject<Shape>,
+  problems: string[],
+): z.infer<z.ZodObject<Shape>> {
   const group = section[name];
   const raw = isRecord(group) ? group : {};
   const out: Record<string, unknown> = {};

@@ -69,7 +69,11 @@ function waitForDiagnostics(uri: vscode.Uri, what: string, accept: (list: vscode
     // Started before the first look too (which may already finish): finish() always has a timer to clear.
     const timer = setTimeout(() => {
       finish();
-      reject(new Error(`${what}: not within ${timeoutMs} ms on ${vscode.workspace.asRelativePath(uri)}; its diagnostics:\n  ${describeDiagnostics(vscode.languages.getDiagnostics(uri))}`));
+      reject(
+        new Error(
+          `${what}: not within ${timeoutMs} ms on ${vscode.workspace.asRelativePath(uri)}; its diagnostics:\n  ${describeDiagnostics(vscode.languages.getDiagnostics(uri))}`,
+        ),
+      );
     }, timeoutMs);
     const finish = (): void => {
       subscription.dispose();
@@ -167,8 +171,14 @@ describe('scenarios 2-5: the demo repository', () => {
     const { document } = await open('pipelines/triage.harn');
     // In the middle of the imported name, at its use on line 8.
     const use = positionOf(document, 'let system = triage_system_prompt(LABELS)', 'let system = '.length + 6);
-    const found = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>('vscode.executeDefinitionProvider', document.uri, use);
-    const targets = (found ?? []).map((f) => ('targetUri' in f ? { uri: f.targetUri, range: f.targetSelectionRange ?? f.targetRange } : { uri: f.uri, range: f.range }));
+    const found = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>(
+      'vscode.executeDefinitionProvider',
+      document.uri,
+      use,
+    );
+    const targets = (found ?? []).map((f) =>
+      'targetUri' in f ? { uri: f.targetUri, range: f.targetSelectionRange ?? f.targetRange } : { uri: f.uri, range: f.range },
+    );
     const shown = JSON.stringify(targets.map((t) => `${vscode.workspace.asRelativePath(t.uri)} ${at(t.range.start)}-${at(t.range.end)}`));
     assert.equal(targets.length, 1, `one definition: ${shown}`);
     const target = defined(targets[0], 'the definition');
@@ -309,7 +319,12 @@ describe('scenario 6: run artifacts', () => {
     const names = await poll(
       'the outline of the transcript',
       async () =>
-        symbolNames(await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>('vscode.executeDocumentSymbolProvider', document.uri)),
+        symbolNames(
+          await vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined>(
+            'vscode.executeDocumentSymbolProvider',
+            document.uri,
+          ),
+        ),
       (list) => list.length > 0,
       5_000,
     );
@@ -321,7 +336,9 @@ describe('scenario 6: run artifacts', () => {
     const { document } = await open(`${TAMPERED}/run.json`);
     const record = JSON.parse(document.getText()) as { observability: { transcript_pointers: { descriptor: { sha256: string } }[] } };
     const stated = defined(record.observability.transcript_pointers[0], 'the first transcript pointer').descriptor.sha256;
-    const actual = `sha256:${createHash('sha256').update(readFileSync(fileUri(`${TAMPERED}/${TRANSCRIPT}`).fsPath)).digest('hex')}`;
+    const actual = `sha256:${createHash('sha256')
+      .update(readFileSync(fileUri(`${TAMPERED}/${TRANSCRIPT}`).fsPath))
+      .digest('hex')}`;
     assert.notEqual(stated, actual, 'the tampered transcript no longer matches its descriptor');
 
     const diagnostics = await waitForDiagnostics(document.uri, 'digest_mismatch', (all) => withCode(all, 'digest_mismatch').length > 0);
