@@ -226,7 +226,8 @@ class Lexer {
       }
 
       // Braces inside an interpolation hole.
-      const hole = holes[holes.length - 1];
+      // Guarded by the length: reading past the end on every character leaves V8's fast path.
+      const hole = holes.length > 0 ? holes[holes.length - 1] : undefined;
       if (hole) {
         if (c === 40 /* ( */ || c === 91 /* [ */) hole.brackets++;
         else if (c === 41 /* ) */ || c === 93 /* ] */) hole.brackets = Math.max(0, hole.brackets - 1);

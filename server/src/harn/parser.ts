@@ -210,7 +210,9 @@ class Parser {
   }
 
   private get tok(): Token {
-    return this.tokenAt(this.pos);
+    // pos never passes the final EOF token (next() stops there), so this read is in bounds; the hottest
+    // accessor skips tokenAt's fallback.
+    return this.tokens[this.pos] as Token;
   }
 
   private peek(n = 1): Token {
