@@ -36,7 +36,7 @@ import {
   type ReadRequest,
   type Refusal,
 } from '../workspace/files';
-import { effectiveMaxLineBytes } from './jsonl';
+import { effectiveMaxLineBytes, firstInvalidUtf8 } from './jsonl';
 import { hasOwn, isObject, type JsonObject } from './json';
 import { JSON_NESTING_LIMIT, jsonNestingLimitAt, nestingLimitMessage } from './jsonNesting';
 import { TERMINAL_ROW_TYPES } from './schemas';
@@ -624,39 +624,6 @@ function toolSchemaHash(row: JsonObject, line: string): string | null {
   else if (typeof v === 'number') s = serdeNumberText(rawTopLevelValue(line, 'hash') ?? String(v));
   else s = JSON.stringify(v); // null, booleans; objects and arrays approximately (serde sorts keys)
   return s === '' ? null : s;
-}
-
-/** The 0-based index of the first byte that is not valid UTF-8 (the WHATWG decoder's rules, as Rust's). */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i] ?? 0; // i < length: always a byte
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    let need: number;
-    let lower = 0x80;
-    let upper = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      if (b === 0xe0) lower = 0xa0;
-      if (b === 0xed) upper = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      if (b === 0xf0) lower = 0x90;
-      if (b === 0xf4) upper = 0x8f;
-    } else return i;
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || c < lower || c > upper) return i;
-      lower = 0x80;
-      upper = 0xbf;
-    }
-    i += need + 1;
-  }
-  return -1;
 }
 
 /** What the rows of a transcript say, line by line (the bytes are split, hashed and held by transcriptConsumer). */
