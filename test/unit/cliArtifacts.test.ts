@@ -22,6 +22,7 @@ import {
 } from '../support/brokenRun';
 import { defined } from '../support/assertions';
 import { validateArtifact } from '../../server/src/artifacts/validate';
+import type { FileDiagnostic } from '../../server/src/report/format';
 
 const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
 
@@ -36,15 +37,8 @@ function run(args: string[], cwd = DEMO): Result {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-interface JsonDiagnostic {
-  path: string;
-  range: { start: { line: number; character: number }; end: { line: number; character: number } };
-  severity: string;
-  source: string;
-  code: string;
-  message: string;
-  data?: Record<string, unknown>;
-}
+/** What `--format json` prints per diagnostic: the CLI's own type. */
+type JsonDiagnostic = FileDiagnostic;
 
 function json(result: Result): JsonDiagnostic[] {
   const parsed = JSON.parse(result.stdout) as { version: number; diagnostics: JsonDiagnostic[] };

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LineIndex } from '../../server/src/text/lineIndex';
 import { defined } from '../support/assertions';
+import type { FileDiagnostic } from '../../server/src/report/format';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -110,15 +111,8 @@ const UPSTREAM_MESSAGES: Record<string, string> = {
   audited_event_gone: 'no longer contains `agent_loop_stall_warning` — the boundary may have gone silent',
 };
 
-interface JsonDiagnostic {
-  path: string;
-  range: { start: { line: number; character: number }; end: { line: number; character: number } };
-  severity: string;
-  source: string;
-  code: string;
-  message: string;
-  data?: { id: string; kind: string; path: string };
-}
+/** What `--format json` prints per diagnostic: the CLI's own type. */
+type JsonDiagnostic = FileDiagnostic;
 
 /** The text a 0-based line/UTF-16 character range covers in a file under the root. */
 function covered(root: string, d: JsonDiagnostic): string {

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { FIFO_SKIP, mkfifo, runChild, sparseFile, type ChildResult } from '../support/hostileFiles';
+import type { FileDiagnostic } from '../../server/src/report/format';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -21,15 +22,8 @@ function cli(args: string[], cwd: string): ChildResult {
   return runChild([CLI, ...args], { cwd });
 }
 
-interface JsonDiagnostic {
-  path: string;
-  range: { start: { line: number; character: number }; end: { line: number; character: number } };
-  severity: string;
-  source: string;
-  code: string;
-  message: string;
-  data?: Record<string, unknown>;
-}
+/** What `--format json` prints per diagnostic: the CLI's own type. */
+type JsonDiagnostic = FileDiagnostic;
 
 function diagnostics(result: ChildResult): JsonDiagnostic[] {
   return (JSON.parse(result.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics;

@@ -33,6 +33,7 @@ import { BoundaryProvider } from '../../server/src/providers/boundaryProvider';
 import { HarnWorkspace, pathToUri } from '../../server/src/workspace/harnWorkspace';
 import { defined } from '../support/assertions';
 import { CHAINS, CONDITIONAL } from '../support/chains';
+import type { FileDiagnostic } from '../../server/src/report/format';
 
 const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-recursion-'));
@@ -48,14 +49,8 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
-interface JsonDiagnostic {
-  path: string;
-  range: { start: { line: number; character: number }; end: { line: number; character: number } };
-  severity: string;
-  source: string;
-  code: string;
-  message: string;
-}
+/** What `--format json` prints per diagnostic: the CLI's own type. */
+type JsonDiagnostic = FileDiagnostic;
 
 function cli(args: string[]): { status: number | null; diagnostics: JsonDiagnostic[]; stderr: string } {
   const result = spawnSync(process.execPath, [CLI, ...args, '--format', 'json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
