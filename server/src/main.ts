@@ -25,17 +25,20 @@ if (stdio) {
 const documents = new TextDocuments(TextDocument);
 let workspaceRoots: string[] = [];
 let supportsConfiguration = false;
+let supportsFolderChanges = false;
 
 const lifecycle = registerFeatures(
   connection,
   documents,
   () => workspaceRoots,
   () => supportsConfiguration,
+  { supported: () => supportsFolderChanges, setRoots: (roots) => (workspaceRoots = [...roots]) },
 );
 
 connection.onInitialize((params): InitializeResult => {
   lifecycle.refuseAfterShutdown('initialize');
   supportsConfiguration = params.capabilities.workspace?.configuration === true;
+  supportsFolderChanges = params.capabilities.workspace?.workspaceFolders === true;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
   if (workspaceRoots.length === 0 && params.rootUri) workspaceRoots = [uriToPath(params.rootUri)];
   return { capabilities: SERVER_CAPABILITIES, serverInfo: { name: 'harn-workbench', version: WORKBENCH_VERSION } };

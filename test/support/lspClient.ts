@@ -18,6 +18,7 @@ import {
   DidSaveTextDocumentNotification,
   DidCloseTextDocumentNotification,
   DidChangeWatchedFilesNotification,
+  DidChangeWorkspaceFoldersNotification,
   FileEvent,
   TextDocumentContentChangeEvent,
   ShutdownRequest,
@@ -40,12 +41,20 @@ export interface ReceivedNotification {
 /** The result of `harn/documentDigest`: the server's text of an open document, hashed; null when it has none open. */
 export type DocumentDigest = { version: number; sha256: string } | null;
 
+/** A client's settings as VS Code resolves them: per section, for a scope (a folder's URI) or the window (undefined). */
+export type ConfigurationAnswer = (section: string, scopeUri: string | undefined) => unknown;
+
 export interface InitializeOptions {
   /**
    * When given, the client declares the `workspace.configuration` capability and answers each
-   * `workspace/configuration` item with `configuration[section]` (undefined → null).
+   * `workspace/configuration` item with `configuration[section]` (undefined → null), the same for every scope;
+   * or, given a function, with what it answers for the item's section and `scopeUri`.
    */
-  configuration?: Record<string, unknown>;
+  configuration?: Record<string, unknown> | ConfigurationAnswer;
+}
+
+function workspaceFolder(root: string): { uri: string; name: string } {
+  return { uri: URI.file(root).toString(), name: path.basename(root) };
 }
 
 export class TestClient {
@@ -87,20 +96,25 @@ export class TestClient {
     for (const wake of this.waiters.splice(0)) wake();
   }
 
-  async initialize(rootPath: string, options: InitializeOptions = {}): Promise<void> {
+  /** Starts a session on one workspace folder, or on several (the first is also `rootUri`). */
+  async initialize(rootPath: string | readonly string[], options: InitializeOptions = {}): Promise<void> {
     const configuration = options.configuration;
     if (configuration) {
+      const answer: ConfigurationAnswer = typeof configuration === 'function' ? configuration : (section) => configuration[section];
       this.connection.onRequest(ConfigurationRequest.type, (params) =>
-        params.items.map((item) => (item.section ? (configuration[item.section] ?? null) : null)),
+        params.items.map((item) => (item.section ? (answer(item.section, item.scopeUri) ?? null) : null)),
       );
     }
+    const roots = typeof rootPath === 'string' ? [rootPath] : rootPath;
+    const first = defined(roots[0], 'a workspace folder');
     await this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
-      rootUri: URI.file(rootPath).toString(),
-      workspaceFolders: [{ uri: URI.file(rootPath).toString(), name: path.basename(rootPath) }],
+      rootUri: URI.file(first).toString(),
+      workspaceFolders: roots.map(workspaceFolder),
       capabilities: {
         textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, definition: { linkSupport: true } },
-        workspace: configuration ? { configuration: true } : {},
+        // As VS Code: folders can be added and removed while the server runs.
+        workspace: configuration ? { configuration: true, workspaceFolders: true } : { workspaceFolders: true },
       },
     });
     await this.connection.sendNotification(InitializedNotification.type, {});
@@ -137,6 +151,13 @@ export class TestClient {
    */
   async documentDigest(uri: string): Promise<DocumentDigest> {
     return this.connection.sendRequest<DocumentDigest>('harn/documentDigest', { uri });
+  }
+
+  /** `workspace/didChangeWorkspaceFolders`: folders added to and removed from the window. */
+  async changeFolders(change: { added?: readonly string[]; removed?: readonly string[] }): Promise<void> {
+    await this.connection.sendNotification(DidChangeWorkspaceFoldersNotification.type, {
+      event: { added: (change.added ?? []).map(workspaceFolder), removed: (change.removed ?? []).map(workspaceFolder) },
+    });
   }
 
   /** `workspace/didChangeWatchedFiles`, as the editor's file watcher sends it. */

@@ -9,13 +9,13 @@ import { harnIdAt, registryIdAt, rustIdAt } from '../../server/src/boundaries/id
 import { scanHarnBoundaries } from '../../server/src/boundaries/harnSites';
 import { parseRegistry } from '../../server/src/boundaries/registry';
 import { isExemptSite, parseFunnel } from '../../server/src/boundaries/rust';
-import { DEFAULT_ARTIFACT_SETTINGS } from '../../server/src/artifacts/classify';
 import { DocumentRouter } from '../../server/src/features/router';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import { stringContent } from '../../server/src/harn/strings';
 import { StringLit } from '../../server/src/harn/ast';
 import { pathToUri } from '../../server/src/workspace/harnWorkspace';
 import { PendingEdits } from '../../server/src/workspace/pendingEdits';
+import { readSettings } from '../../server/src/workspace/settings';
 
 const FUNNEL = `pub enum BoundaryId {
     ChatTurnCap,
@@ -186,8 +186,9 @@ describe('PendingEdits', () => {
 
 describe('DocumentRouter', () => {
   const root = path.resolve('/work/space');
+  const defaults = readSettings(undefined).settings;
   const router = new DocumentRouter();
-  router.configure(root, { registryPath: 'scripts/loud_boundaries.toml' }, DEFAULT_ARTIFACT_SETTINGS);
+  router.configure([{ root, settings: defaults }], defaults);
   const kind = (relative: string, text?: string, languageId?: string) =>
     router.kindOf(pathToUri(path.join(root, relative)), text === undefined ? undefined : { languageId, getText: () => text });
   test('by extension, registry path, artifact globs and first rows', () => {
@@ -204,5 +205,31 @@ describe('DocumentRouter', () => {
     assert.equal(kind('runs/x/notes.jsonl', '{"a": 1}'), 'jsonl');
     assert.equal(kind('runs/x/events.ndjson', '{"a": 1}'), 'jsonl');
     assert.equal(kind('README.md', ''), undefined);
+  });
+
+  test("multi-root: each file by its own folder's settings, the window's outside every folder", () => {
+    const a = path.resolve('/work/a');
+    const b = path.resolve('/work/a/b');
+    const inB = readSettings({ boundaries: { registryPath: 'gate.toml' }, artifacts: { transcriptGlobs: ['logs/*.jsonl'] } }).settings;
+    const loose = readSettings({ artifacts: { eventLogGlobs: ['*.events.jsonl'] } }).settings;
+    const multi = new DocumentRouter();
+    multi.configure(
+      [
+        { root: a, settings: defaults },
+        { root: b, settings: inB },
+      ],
+      loose,
+    );
+    const at = (file: string, text = '') => multi.kindOf(pathToUri(file), { getText: () => text });
+    assert.equal(at(path.join(a, 'scripts/loud_boundaries.toml')), 'registry');
+    assert.equal(at(path.join(a, 'gate.toml')), undefined);
+    assert.equal(at(path.join(b, 'gate.toml')), 'registry');
+    assert.equal(at(path.join(b, 'scripts/loud_boundaries.toml')), undefined);
+    assert.equal(at(path.join(b, 'logs/x.jsonl'), '{"a": 1}'), 'transcript');
+    assert.equal(at(path.join(a, 'logs/x.jsonl'), '{"a": 1}'), 'jsonl');
+    assert.equal(at(path.join(a, 'llm_transcript.jsonl')), 'transcript');
+    // Outside every folder: no registry at all, and the window's globs (matched on the file name).
+    assert.equal(at(path.resolve('/elsewhere/scripts/loud_boundaries.toml')), undefined);
+    assert.equal(at(path.resolve('/elsewhere/run.events.jsonl'), '{"a": 1}'), 'eventLog');
   });
 });

@@ -31,6 +31,7 @@ import { definitionAt } from '../../server/src/harn/definition';
 import { findExported, type ModuleHost } from '../../server/src/harn/resolve';
 import { BoundaryProvider } from '../../server/src/providers/boundaryProvider';
 import { HarnWorkspace, pathToUri } from '../../server/src/workspace/harnWorkspace';
+import { readSettings } from '../../server/src/workspace/settings';
 import { defined } from '../support/assertions';
 import { CHAINS, CONDITIONAL } from '../support/chains';
 import type { FileDiagnostic } from '../../server/src/report/format';
@@ -392,7 +393,8 @@ describe('one bad file never takes down the others', () => {
     const restore = failingScans('crates/bad.harn');
     try {
       // The gate runs in slices between requests: the run is done when start's promise settles.
-      await provider.start(root, {});
+      const defaults = readSettings(undefined).settings;
+      await provider.configure([{ root, settings: defaults }]);
     } finally {
       restore();
     }

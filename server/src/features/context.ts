@@ -3,6 +3,7 @@
 
 import { CancellationToken, Connection, TextDocuments } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { rootOf } from '../workspace/folders';
 import { HandlerHost } from './handler';
 import { ServerLifecycle } from './lifecycle';
 import { DocumentRequest, DomainProvider } from './provider';
@@ -35,8 +36,9 @@ export class FeatureContext implements HandlerHost {
     this.connection.console.info(message);
   }
 
-  firstRoot(): string | undefined {
-    return this.roots()[0];
+  /** The root of the workspace folder a file belongs to (the innermost one holding it), if any. */
+  rootOf(file: string): string | undefined {
+    return rootOf(file, this.roots());
   }
 
   kindOf(uri: string): DocumentKind | undefined {

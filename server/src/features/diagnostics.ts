@@ -81,8 +81,8 @@ export class DiagnosticsPipeline {
     if (this.ctx.documents.get(uri)?.version !== version) return;
     for (const bucket of next.keys()) buckets.add(bucket);
     this.store.setBuckets(uri, next, version);
-    const root = this.ctx.firstRoot();
     const file = uriToPath(uri);
+    const root = this.ctx.rootOf(file);
     void this.ctx.connection.sendNotification(StatusNotification, {
       state: 'ready',
       lastChecked: root ? path.relative(root, file) : path.basename(file),

@@ -22,7 +22,7 @@ import { registerHover } from './hover';
 import { ServerLifecycle } from './lifecycle';
 import { DocumentRouter } from './router';
 import { registerValidateArtifactFile } from './validateArtifactFile';
-import { registerWorkspaceLifecycle } from './workspace';
+import { FolderChanges, registerWorkspaceLifecycle } from './workspace';
 
 export const SERVER_CAPABILITIES: ServerCapabilities = {
   textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -33,6 +33,8 @@ export const SERVER_CAPABILITIES: ServerCapabilities = {
   definitionProvider: true,
   completionProvider: { triggerCharacters: ['.', '"'], resolveProvider: false },
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+  // Each folder has its own gate and settings; folders added or removed are followed.
+  workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
 };
 
 export function registerFeatures(
@@ -40,21 +42,21 @@ export function registerFeatures(
   documents: TextDocuments<TextDocument>,
   roots: () => readonly string[],
   supportsConfiguration: () => boolean,
+  folderChanges?: FolderChanges,
 ): ServerLifecycle {
   const lifecycle = new ServerLifecycle();
   lifecycle.register(connection);
   const store = new DiagnosticsStore(connection);
   const workspace = new HarnWorkspace(documents, roots);
   const log = (message: string): void => connection.console.info(message);
-  const firstRoot = (): string | undefined => roots()[0];
 
   // eslint-disable-next-line prefer-const -- the pipeline needs the context, and providers call back into it
   let diagnostics: DiagnosticsPipeline | undefined;
   const revalidate: DiagnosticsPipeline['revalidate'] = (select) => diagnostics?.revalidate(select);
 
   const boundaries = new BoundaryProvider(documents, store, workspace, log, (message) => connection.console.error(message));
-  const artifacts = new ArtifactProvider(documents, store, (id) => boundaries.boundaryInfo(id), revalidate);
-  const harn = new HarnProvider(workspace, firstRoot);
+  const artifacts = new ArtifactProvider(documents, store, (uri, id) => boundaries.boundaryInfo(uri, id), revalidate);
+  const harn = new HarnProvider(workspace, roots);
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
   const providers = [boundaries, harn, artifacts];
 
@@ -63,7 +65,7 @@ export function registerFeatures(
   // Live boundary checks depend on the registry: re-check open .harn documents after each gate run.
   boundaries.whenGateRuns(() => revalidate((_doc, kind) => kind === 'harn'));
 
-  registerWorkspaceLifecycle(ctx, diagnostics, supportsConfiguration);
+  registerWorkspaceLifecycle(ctx, diagnostics, supportsConfiguration, folderChanges);
   registerHover(ctx);
   registerDocumentSymbol(ctx);
   registerFoldingRange(ctx);

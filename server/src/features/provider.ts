@@ -17,6 +17,7 @@ import {
   Position,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { FolderConfig } from '../workspace/folders';
 import { WorkbenchSettings } from '../workspace/settings';
 import { Awaitable } from './handler';
 import { DocumentKind } from './router';
@@ -41,8 +42,11 @@ export interface DomainProvider {
   /** The document kinds it answers for. */
   readonly kinds: ReadonlySet<DocumentKind>;
 
-  /** The workspace root and settings, on start and whenever they change. */
-  configure?(root: string | undefined, settings: WorkbenchSettings): Awaitable<void>;
+  /**
+   * The workspace folders, each with its own settings, and the window's settings (for files outside every folder),
+   * on start and whenever they change (settings edited, folders added or removed).
+   */
+  configure?(folders: readonly FolderConfig[], outside: WorkbenchSettings): Awaitable<void>;
   /** Files changed on disk (saves included). */
   filesChanged?(changes: FileEvent[]): void;
   /** An open document's text changed (before its debounced diagnostics). */

@@ -2,10 +2,11 @@
 // and then only the providers of that kind; a new domain adds its kind here and nowhere else.
 
 import * as path from 'node:path';
-import { ArtifactSettings, classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from '../artifacts/classify';
+import { classifyArtifact } from '../artifacts/classify';
 import { readFirstLines } from '../artifacts/jsonl';
-import { DEFAULT_GATE_SETTINGS, GateSettings } from '../boundaries/workspaceGate';
+import { FolderConfig, folderOf } from '../workspace/folders';
 import { uriToPath } from '../workspace/harnWorkspace';
+import { readSettings, WorkbenchSettings } from '../workspace/settings';
 
 export type DocumentKind =
   /** A `.harn` source. */
@@ -37,14 +38,13 @@ export function headLines(text: string, count = 5): string[] {
 }
 
 export class DocumentRouter {
-  private root: string | undefined;
-  private gate: Pick<GateSettings, 'registryPath'> = DEFAULT_GATE_SETTINGS;
-  private artifacts: ArtifactSettings = DEFAULT_ARTIFACT_SETTINGS;
+  private folders: readonly FolderConfig[] = [];
+  private outside: WorkbenchSettings = readSettings(undefined).settings;
 
-  configure(root: string | undefined, gate: Pick<GateSettings, 'registryPath'>, artifacts: ArtifactSettings): void {
-    this.root = root;
-    this.gate = gate;
-    this.artifacts = artifacts;
+  /** Each file is judged by the settings of its own folder (the innermost one holding it), else the window's. */
+  configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
+    this.folders = folders;
+    this.outside = outside;
   }
 
   /** The kind of a document: from its open text when the editor syncs it, else from the file on disk. */
@@ -55,12 +55,15 @@ export class DocumentRouter {
     if (/\.toml$/i.test(file)) return this.isRegistry(file) ? 'registry' : undefined;
     if (!/\.(jsonl?|ndjson)$/i.test(file)) return undefined;
     const head = open ? () => headLines(open.getText()) : () => readFirstLines(file, 5);
-    return classifyArtifact(file, this.root, this.artifacts, head);
+    const folder = folderOf(file, this.folders);
+    return classifyArtifact(file, folder?.root, (folder?.settings ?? this.outside).artifacts, head);
   }
 
+  /** A registry is one folder's: only a folder has one (its path is relative to the folder). */
   private isRegistry(file: string): boolean {
-    if (!this.root) return false;
-    const relative = path.relative(this.root, file).split(path.sep).join('/');
-    return relative === this.gate.registryPath;
+    const folder = folderOf(file, this.folders);
+    if (!folder) return false;
+    const relative = path.relative(folder.root, file).split(path.sep).join('/');
+    return relative === folder.settings.boundaries.registryPath;
   }
 }

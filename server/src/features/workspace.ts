@@ -1,43 +1,68 @@
-// The workspace's lifecycle, fanned out to the providers: settings on start and on change (the first
-// scan shown as progress), files changed on disk and saves, documents opened, changed and closed.
+// The workspace's lifecycle, fanned out to the providers: each folder's settings on start, on change and when
+// folders are added or removed (the first scan shown as progress), files changed on disk and saves, documents
+// opened, changed and closed.
 
+import * as path from 'node:path';
 import { DidChangeConfigurationNotification, FileChangeType, MessageType, ShowMessageNotification } from 'vscode-languageserver';
 import { StatusNotification } from '../protocol';
+import { changedRoots, FolderConfig } from '../workspace/folders';
+import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { readSettings, WorkbenchSettings } from '../workspace/settings';
 import { FeatureContext } from './context';
 import { DiagnosticsPipeline } from './diagnostics';
 import { describeError } from './handler';
 
-export function registerWorkspaceLifecycle(ctx: FeatureContext, diagnostics: DiagnosticsPipeline, supportsConfiguration: () => boolean): void {
+/** How the server hears of workspace folders added and removed (main.ts owns the list of roots). */
+export interface FolderChanges {
+  /** Whether the client sends `workspace/didChangeWorkspaceFolders` (known once initialized). */
+  supported(): boolean;
+  setRoots(roots: readonly string[]): void;
+}
+
+export function registerWorkspaceLifecycle(
+  ctx: FeatureContext,
+  diagnostics: DiagnosticsPipeline,
+  supportsConfiguration: () => boolean,
+  folderChanges?: FolderChanges,
+): void {
   const { connection, documents } = ctx;
   let applied: string | undefined;
 
-  async function loadSettings(): Promise<WorkbenchSettings> {
-    const raw: unknown = supportsConfiguration() ? await connection.workspace.getConfiguration('harn') : undefined;
-    const { settings, problems } = readSettings(raw);
-    // An invalid value is reported, not silently replaced.
-    for (const problem of problems) {
-      connection.console.warn(problem);
-      // A notification, not window/showMessageRequest: no answer is needed, and a client that refuses the request must not crash us.
-      void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Harn Workbench: ${problem}` });
-    }
-    return settings;
+  function warn(problem: string): void {
+    connection.console.warn(problem);
+    // A notification, not window/showMessageRequest: no answer is needed, and a client that refuses the request must not crash us.
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Harn Workbench: ${problem}` });
+  }
+
+  /** The window's settings and each folder's (its `resource`-scoped ones as that folder resolves them), in one request. */
+  async function loadSettings(roots: readonly string[]): Promise<{ folders: FolderConfig[]; outside: WorkbenchSettings }> {
+    const items = [{ section: 'harn' }, ...roots.map((root) => ({ scopeUri: pathToUri(root), section: 'harn' }))];
+    const raw: unknown[] = supportsConfiguration() ? await connection.workspace.getConfiguration(items) : [];
+    // An invalid value is reported, not silently replaced; a folder's own problem names the folder.
+    const window = readSettings(raw[0]);
+    for (const problem of window.problems) warn(problem);
+    const folders = roots.map((root, i) => {
+      const { settings, problems } = readSettings(raw[i + 1]);
+      // A value set for the whole window is said once, not again for each folder that inherits it.
+      for (const problem of problems) if (!window.problems.includes(problem)) warn(`folder ${path.basename(root) || root}: ${problem}`);
+      return { root, settings };
+    });
+    return { folders, outside: window.settings };
   }
 
   async function configure(): Promise<void> {
-    const root = ctx.firstRoot();
-    const settings = await loadSettings();
+    const { folders, outside } = await loadSettings(ctx.roots());
     // The client announces its configuration right after start: a change that changes nothing rescans nothing.
-    const key = JSON.stringify({ root, settings });
+    const key = JSON.stringify({ folders, outside });
     if (key === applied) return;
     applied = key;
-    ctx.router.configure(root, settings.boundaries, settings.artifacts);
-    const progress = root ? await connection.window.createWorkDoneProgress() : undefined;
+    ctx.router.configure(folders, outside);
+    const progress = folders.length > 0 ? await connection.window.createWorkDoneProgress() : undefined;
     progress?.begin('Harn: scanning the workspace', undefined, 'loud-boundary gate');
     try {
       for (const provider of ctx.providers) {
         try {
-          await provider.configure?.(root, settings);
+          await provider.configure?.(folders, outside);
         } catch (error) {
           ctx.error(`${provider.name}: starting failed: ${describeError(error)}`);
         }
@@ -51,6 +76,13 @@ export function registerWorkspaceLifecycle(ctx: FeatureContext, diagnostics: Dia
 
   connection.onInitialized(() => {
     if (supportsConfiguration()) void connection.client.register(DidChangeConfigurationNotification.type, undefined).catch(() => undefined);
+    if (folderChanges?.supported()) {
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        const paths = (folders: readonly { uri: string }[]): string[] => folders.map((f) => uriToPath(f.uri));
+        folderChanges.setRoots(changedRoots(ctx.roots(), paths(event.removed), paths(event.added)));
+        void configure().catch((error: unknown) => ctx.error(`applying the changed workspace folders failed: ${describeError(error)}`));
+      });
+    }
     void configure()
       .catch((error: unknown) => ctx.error(`starting the workspace checks failed: ${describeError(error)}`))
       .finally(() => {

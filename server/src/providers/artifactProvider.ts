@@ -5,7 +5,7 @@
 import { CancellationToken, Diagnostic, DocumentSymbol, Hover, MarkupKind, Position, SymbolKind, TextDocuments } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { rowHover } from '../artifacts/hover';
-import { DEFAULT_MAX_LINE_BYTES, LineByteIndex, readLineAt } from '../artifacts/jsonl';
+import { LineByteIndex, readLineAt } from '../artifacts/jsonl';
 import { artifactOutline, capOutline, OutlineNode, OutlineRow } from '../artifacts/outline';
 import { rowNumberAt, toolPartners } from '../artifacts/rows';
 import {
@@ -28,13 +28,15 @@ import { forEachChunked } from '../features/handler';
 import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { ARTIFACT_KINDS, DocumentKind } from '../features/router';
 import { CancellationLike, CHUNK_BYTES, readFileText, refusalMessage } from '../workspace/files';
+import { FolderConfig, settingsOf } from '../workspace/folders';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
-import { WorkbenchSettings } from '../workspace/settings';
+import { readSettings, WorkbenchSettings } from '../workspace/settings';
 import { ValidateArtifactFileResult } from '../protocol';
 import { omittedSymbolsNote, toLspDiagnostic } from './convert';
 
 /** What the registry says of a boundary, for boundary_failure rows. */
-export type RegistryLookup = (id: string) => BoundaryInfo | undefined;
+/** What the registry of a file's own workspace folder says of an id. */
+export type RegistryLookup = (uri: string, id: string) => BoundaryInfo | undefined;
 
 export function artifactDiagnostic(p: ArtifactProblem): Diagnostic {
   return toLspDiagnostic(artifactProblemDiagnostic(p));
@@ -73,7 +75,8 @@ export class ArtifactProvider implements DomainProvider {
   private readonly validated = new Map<string, Validated>();
   /** Transcript facts by canonical path, read asynchronously: the event loop never waits for a transcript. */
   private readonly facts = new Map<string, FactsJob>();
-  private maxLineBytes = DEFAULT_MAX_LINE_BYTES;
+  private folders: readonly FolderConfig[] = [];
+  private outside: WorkbenchSettings = readSettings(undefined).settings;
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
@@ -83,12 +86,24 @@ export class ArtifactProvider implements DomainProvider {
     private readonly revalidate: (select: (doc: TextDocument, kind: DocumentKind) => boolean) => void,
   ) {}
 
-  private registryTitle = (id: string): string | undefined => this.registry(id)?.title;
+  /** Titles from the registry of the file's own folder. */
+  private registryTitle(uri: string): (id: string) => string | undefined {
+    return (id) => this.registry(uri, id)?.title;
+  }
 
-  configure(_root: string | undefined, settings: WorkbenchSettings): void {
-    if (settings.artifacts.maxLineBytes === this.maxLineBytes) return;
-    this.maxLineBytes = settings.artifacts.maxLineBytes;
-    // Facts and validations depend on the limit.
+  /** The longest line read in a file: its folder's `harn.artifacts.maxLineBytes`, else the window's. */
+  private maxLineBytes(file: string): number {
+    return settingsOf(file, this.folders, this.outside).artifacts.maxLineBytes;
+  }
+
+  configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
+    const limits = (list: readonly FolderConfig[], rest: WorkbenchSettings): string =>
+      JSON.stringify([rest.artifacts.maxLineBytes, ...list.map((f) => [f.root, f.settings.artifacts.maxLineBytes])]);
+    const changed = limits(folders, outside) !== limits(this.folders, this.outside);
+    this.folders = folders;
+    this.outside = outside;
+    if (!changed) return;
+    // Facts and validations depend on the limits.
     for (const job of this.facts.values()) job.token.isCancellationRequested = true;
     this.facts.clear();
   }
@@ -122,14 +137,14 @@ export class ArtifactProvider implements DomainProvider {
     this.facts.set(file, job);
     if (stat.size <= CHUNK_BYTES) {
       try {
-        job.answer = transcriptFactsFromFile(file, CHUNK_BYTES, { maxLineBytes: this.maxLineBytes });
+        job.answer = transcriptFactsFromFile(file, CHUNK_BYTES, { maxLineBytes: this.maxLineBytes(file) });
       } catch (error) {
         job.answer = error instanceof Error ? error : new Error(String(error));
       }
       job.done = Promise.resolve(job.answer);
       return job;
     }
-    job.done = transcriptFactsAsync(file, { maxLineBytes: this.maxLineBytes, token: job.token })
+    job.done = transcriptFactsAsync(file, { maxLineBytes: this.maxLineBytes(file), token: job.token })
       .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))
       .then((answer) => {
         if (answer === undefined || job.token.isCancellationRequested) {
@@ -167,15 +182,15 @@ export class ArtifactProvider implements DomainProvider {
     if (kind === 'runRecord') {
       this.validated.delete(doc.uri);
       return verifyRunRecord(file, text, nodeRunRecordFs, {
-        maxLineBytes: this.maxLineBytes,
+        maxLineBytes: this.maxLineBytes(file),
         facts: (transcript, stat) => this.transcriptFacts(transcript, stat, doc.uri),
       });
     }
     const previous = this.validated.get(doc.uri);
     const result = validateArtifact(kind, text, {
       fileName: file,
-      registryTitle: this.registryTitle,
-      maxLineBytes: this.maxLineBytes,
+      registryTitle: this.registryTitle(doc.uri),
+      maxLineBytes: this.maxLineBytes(file),
       lineCache: previous?.kind === kind ? previous.lineCache : undefined,
     });
     this.validated.set(doc.uri, { kind, summaries: result.summaries, version: doc.version, lineCache: result.lineCache });
@@ -223,7 +238,7 @@ export class ArtifactProvider implements DomainProvider {
         return { kind, problems: 1, lines: 0, refused: reason };
       }
       const problems = await verifyRunRecordAsync(file, read.text, nodeRunRecordFs, {
-        maxLineBytes: this.maxLineBytes,
+        maxLineBytes: this.maxLineBytes(file),
         token,
         factsOf: (transcript, stat) => this.factsFor(transcript, stat, token),
       });
@@ -231,7 +246,12 @@ export class ArtifactProvider implements DomainProvider {
       this.store.set(uri, this.name, problems.map(artifactDiagnostic));
       return { kind, problems: problems.length, lines: read.text.split(/\r\n|\r|\n/).length };
     }
-    const result = await validateArtifactFileAsync(kind, file, { fileName: file, registryTitle: this.registryTitle, maxLineBytes: this.maxLineBytes, token });
+    const result = await validateArtifactFileAsync(kind, file, {
+      fileName: file,
+      registryTitle: this.registryTitle(uri),
+      maxLineBytes: this.maxLineBytes(file),
+      token,
+    });
     if (result === undefined || token.isCancellationRequested) return cancelled;
     this.validated.set(uri, { kind, summaries: result.summaries, lineIndex: result.lineIndex });
     this.store.set(uri, this.name, result.problems.map(artifactDiagnostic));
@@ -257,7 +277,8 @@ export class ArtifactProvider implements DomainProvider {
       return doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$|\r$/, '');
     }
     const v = this.validated.get(uri);
-    return v?.lineIndex ? readLineAt(uriToPath(uri), v.lineIndex, line, this.maxLineBytes) : undefined;
+    const file = uriToPath(uri);
+    return v?.lineIndex ? readLineAt(file, v.lineIndex, line, this.maxLineBytes(file)) : undefined;
   }
 
   hover({ uri, kind }: DocumentRequest, position: Position): Hover | undefined {
@@ -281,7 +302,7 @@ export class ArtifactProvider implements DomainProvider {
         return line === undefined ? undefined : { line };
       },
       lineLink: (line) => `${uri}#L${line + 1}`,
-      registryEntry: (id) => this.registry(id),
+      registryEntry: (id) => this.registry(uri, id),
     });
     if (!markdown) return undefined;
     return {

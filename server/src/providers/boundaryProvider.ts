@@ -1,8 +1,8 @@
 // The loud-boundary gate in the editor: the whole gate on start and on save/create/delete/rename of
 // any scanned file or the registry (re-reading only what changed), live checks of `.harn` files as
 // you type, hover on ids in `.harn`, `.rs` and the registry, completion of ids and kinds, and fixes.
+// Each workspace folder has its own gate (folderGate.ts); a file is answered by its own folder's.
 
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   CodeAction,
@@ -20,31 +20,25 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { entryMarkdown, fixesFor, idCompletions, kindCompletions, liveHarnProblems, registeredIds } from '../boundaries/assist';
-import { BOUNDARY_SOURCE, GATE_UTF8, gateIsInactive, gateRunDiagnosticSteps } from '../boundaries/diagnostics';
-import { runSteps, Steps } from '../boundaries/steps';
-import { DiagnosticCap, finishWorkbenchCap, workbenchCapView } from '../diagnosticCap';
-import { WorkbenchDiagnostic } from '../diagnostics';
+import { BOUNDARY_SOURCE } from '../boundaries/diagnostics';
 import { boundaryFieldAt, scanHarnBoundaries } from '../boundaries/harnSites';
 import { harnIdAt, IdAtCursor, registryIdAt, rustIdAt } from '../boundaries/idAt';
 import { applyEdits, TextEdit } from '../boundaries/registryEdits';
-import { BoundaryInfo, boundaryInfoLookup } from '../boundaries/registry';
-import { BoundarySite, Registry, TextRange } from '../boundaries/types';
-import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from '../boundaries/workspaceGate';
-import { internalErrorDiagnostic, invalidUtf8Diagnostics } from '../diagnostics';
+import { BoundaryInfo } from '../boundaries/registry';
+import { Registry, TextRange } from '../boundaries/types';
+import { DEFAULT_GATE_SETTINGS, GateSettings } from '../boundaries/workspaceGate';
 import { DiagnosticsStore } from '../features/diagnosticsStore';
-import { describeError } from '../features/handler';
-import { runInSlices } from '../features/slices';
 import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { DocumentKind } from '../features/router';
 import { stringContent } from '../harn/strings';
 import { LineIndex } from '../text/lineIndex';
+import { FolderConfig, isWithin, rootOf } from '../workspace/folders';
 import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
-import { FileEdit, PendingEdits } from '../workspace/pendingEdits';
-import { WorkbenchSettings } from '../workspace/settings';
+import { FileEdit } from '../workspace/pendingEdits';
 import { toLspDiagnostic } from './convert';
+import { FolderGate, FolderGateHost } from './folderGate';
 
 const SOURCE = BOUNDARY_SOURCE;
-const GATE_DELAY_MS = 50;
 
 export interface BoundaryDiagnosticData {
   id: string;
@@ -57,117 +51,94 @@ export interface BoundaryDiagnosticData {
 export class BoundaryProvider implements DomainProvider {
   readonly name = 'boundaries';
   readonly kinds: ReadonlySet<DocumentKind> = new Set(['harn', 'rust', 'registry']);
-  private gate: BoundaryGateWorkspace | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  /** One gate per workspace folder, by root. */
+  private gates = new Map<string, FolderGate>();
   private readonly onGateRun: Array<() => void> = [];
-  private readonly pendingEdits = new PendingEdits();
-  private lookupOf: { registry: Registry | undefined; lookup: (id: string) => BoundaryInfo | undefined } | undefined;
-  /** The gate run in progress (it runs in slices between requests); cancelled when a newer one starts. */
-  private running: { cancelled: boolean } | undefined;
+  private readonly host: FolderGateHost;
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
-    private readonly store: DiagnosticsStore,
+    store: DiagnosticsStore,
     private readonly workspace: HarnWorkspace,
-    private readonly log: (message: string) => void,
-    private readonly logError: (message: string) => void = log,
-  ) {}
-
-  /** Resolves once the first gate run is done (the workspace is scanned; requests are answered meanwhile). */
-  async configure(root: string | undefined, settings: WorkbenchSettings): Promise<void> {
-    if (root) await this.start(root, settings.boundaries);
-  }
-
-  /** Starts (or restarts with new settings) the gate for a workspace root; resolves when its first run ends. */
-  start(root: string, settings: Partial<GateSettings>): Promise<void> {
-    const merged: GateSettings = { ...DEFAULT_GATE_SETTINGS, ...stripUndefined(settings) };
-    this.gate = new BoundaryGateWorkspace(root, merged, {
-      // Unsaved text of open documents, but only for files on disk: a document whose file was deleted,
-      // or never saved, is no file of the tree (git would not see it either).
-      openText: (absolute) => {
-        const doc = this.documents.get(pathToUri(absolute));
-        return doc && fs.existsSync(absolute) ? doc.getText() : undefined;
+    log: (message: string) => void,
+    logError: (message: string) => void = log,
+  ) {
+    this.host = {
+      documents,
+      store,
+      log,
+      logError,
+      owns: (root, uri) => rootOf(uriToPath(uri), [...this.gates.keys()]) === root,
+      ran: () => {
+        for (const listener of this.onGateRun) listener();
       },
-    });
-    return this.runNow('workspace opened');
+    };
   }
 
-  get root(): string | undefined {
-    return this.gate?.root;
+  /**
+   * A gate for each folder, with the folder's own settings: one whose root and settings are unchanged keeps its
+   * state; a removed folder's gate stops and its findings go. Resolves once every new gate's first run is done
+   * (the workspace is scanned; requests are answered meanwhile).
+   */
+  async configure(folders: readonly FolderConfig[]): Promise<void> {
+    const previous = this.gates;
+    const next = new Map<string, FolderGate>();
+    const fresh: FolderGate[] = [];
+    for (const { root, settings } of folders) {
+      const merged: GateSettings = { ...DEFAULT_GATE_SETTINGS, ...stripUndefined(settings.boundaries) };
+      const known = previous.get(root);
+      if (known && JSON.stringify(known.settings) === JSON.stringify(merged)) {
+        next.set(root, known);
+        continue;
+      }
+      // Replaced: the new gate's first run replaces the old one's findings (same bucket), without a blank in between.
+      known?.stop(false);
+      const gate = new FolderGate(root, merged, this.host);
+      next.set(root, gate);
+      fresh.push(gate);
+    }
+    for (const [root, gate] of previous) if (!next.has(root)) gate.stop(true);
+    const rootsChanged = previous.size !== next.size || [...next.keys()].some((root) => !previous.has(root));
+    // Before any run starts: a run publishes only on the files of its folder, judged against every folder.
+    this.gates = next;
+    // A folder added inside another (or removed from it) changes which folder its files belong to.
+    if (rootsChanged) for (const [root, gate] of next) if (previous.get(root) === gate) gate.republish();
+    await Promise.all(fresh.map((gate) => gate.start()));
   }
 
-  get registry(): Registry | undefined {
-    return this.gate?.last?.registry;
+  /** The gate of the folder a file belongs to (the innermost one holding it). */
+  private gateOf(uri: string): FolderGate | undefined {
+    const root = rootOf(uriToPath(uri), [...this.gates.keys()]);
+    return root === undefined ? undefined : this.gates.get(root);
   }
 
-  get sites(): BoundarySite[] {
-    return this.gate?.last?.allSites ?? [];
+  /** Every gate whose tree holds the file (a nested folder's files are in its parent's tree too). */
+  private gatesHolding(uri: string): FolderGate[] {
+    const file = uriToPath(uri);
+    return [...this.gates.values()].filter((g) => isWithin(file, g.root));
   }
 
-  /** What the registry of the last gate run says of an id (for boundary_failure rows of run artifacts). */
-  boundaryInfo(id: string): BoundaryInfo | undefined {
-    const registry = this.registry;
-    if (!this.lookupOf || registry !== this.lookupOf.registry) this.lookupOf = { registry, lookup: boundaryInfoLookup(registry) };
-    return this.lookupOf.lookup(id);
+  /** What the registry of the file's own folder says of an id, at its last gate run (for boundary_failure rows of run artifacts). */
+  boundaryInfo(uri: string, id: string): BoundaryInfo | undefined {
+    return this.gateOf(uri)?.boundaryInfo(id);
   }
 
   whenGateRuns(listener: () => void): void {
     this.onGateRun.push(listener);
   }
 
-  private relative(uri: string): string | undefined {
-    if (!this.gate) return undefined;
-    const rel = path.relative(this.gate.root, uriToPath(uri));
-    if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-    return rel.split(path.sep).join('/');
-  }
-
-  /** A document was saved, or files changed on disk: re-read those and re-run the gate shortly. */
+  /** A document was saved, or files changed on disk: each folder re-reads those in its tree and re-runs shortly. */
   filesChanged(changes: { uri: string; type: FileChangeType }[]): void {
-    if (!this.gate) return;
-    let relevant = false;
-    for (const change of changes) {
-      const rel = this.relative(change.uri);
-      if (rel === undefined) continue;
-      // A changed .gitignore changes which files are scanned; a deleted folder (reported alone, without
-      // its files) may have held scanned files or anchors: read the tree again.
-      const folderLike = change.type === FileChangeType.Deleted && !/\.(harn|rs|toml)$/.test(rel);
-      if (rel.endsWith('.gitignore') || folderLike) {
-        this.gate.reset();
-        relevant = true;
-        continue;
-      }
-      const kind = change.type === FileChangeType.Created ? 'created' : change.type === FileChangeType.Deleted ? 'deleted' : 'changed';
-      this.gate.invalidate(rel, kind);
-      if (this.pendingEdits.concerns(rel)) this.pendingEdits.changed(rel, this.gate.readFile(rel), (r) => this.gate?.readFile(r));
-      relevant = true;
-    }
-    if (relevant) this.schedule();
+    for (const gate of this.gates.values()) gate.filesChanged(changes);
   }
 
-  /**
-   * What a run in progress has read may predate a change (it reads files as it goes, between requests): it
-   * is dropped, and the scheduled run starts over, so that a publication is always of one state of the tree.
-   */
-  private supersedeRunning(): void {
-    if (this.running) this.running.cancelled = true;
-  }
-
-  /** The registry or the funnel is edited in an editor: the gate, its fixes and the live checks follow it before it is saved. */
   documentChanged(uri: string): void {
-    if (!this.gate) return;
-    const rel = this.relative(uri);
-    if (rel === undefined) return;
-    if (this.pendingEdits.concerns(rel)) this.pendingEdits.changed(rel, this.gate.readFile(rel), (r) => this.gate?.readFile(r));
-    if (rel === this.gate.settings.registryPath || rel === this.gate.settings.funnelPath) {
-      this.gate.invalidate(rel);
-      this.schedule();
-    }
+    for (const gate of this.gatesHolding(uri)) gate.documentChanged(uri);
   }
 
   /** Opening a `.harn` file hands its unknown ids from the gate to the live checks: republish without them. */
   documentOpened(uri: string): void {
-    if (uri.endsWith('.harn') && this.gate?.last) this.publish(this.gate.last);
+    if (uri.endsWith('.harn')) for (const gate of this.gatesHolding(uri)) gate.republish();
   }
 
   /** A closed document is read from disk again (its unsaved text may have been scanned), and the gate reports it again. */
@@ -175,122 +146,18 @@ export class BoundaryProvider implements DomainProvider {
     this.filesChanged([{ uri, type: FileChangeType.Changed }]);
   }
 
-  private schedule(delay = GATE_DELAY_MS): void {
-    this.supersedeRunning();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      // Half of a multi-file fix has arrived: publish once the other half has (or the fix is given up).
-      const gate = this.gate;
-      const hold = gate && this.pendingEdits.holdUntil((relative) => gate.readFile(relative));
-      if (hold !== undefined) {
-        this.log(`loud-boundary gate: waiting for the rest of a multi-file fix (at most ${Math.round(hold - performance.now())} ms)`);
-        return this.schedule(Math.max(1, hold - performance.now()));
-      }
-      void this.runNow('files changed');
-    }, delay);
-  }
-
-  /**
-   * Runs the gate in slices (features/slices.ts), answering requests in between; a run started meanwhile
-   * supersedes this one, which then stops at its next slice and publishes nothing.
-   */
-  private runNow(reason: string): Promise<void> {
-    const gate = this.gate;
-    if (!gate) return Promise.resolve();
-    if (this.running) this.running.cancelled = true;
-    const ticket = { cancelled: false };
-    this.running = ticket;
-    const started = performance.now();
-    const superseded = (): boolean => ticket.cancelled || this.gate !== gate;
-    const steps = function* (provider: BoundaryProvider): Steps<{ run: GateRun; diagnostics: Map<string, Diagnostic[]> }> {
-      const run = yield* gate.runSteps();
-      return { run, diagnostics: yield* provider.diagnosticSteps(run) };
-    };
-    return runInSlices(steps(this), superseded)
-      .then((done) => {
-        if (done === undefined || superseded()) {
-          this.log(`loud-boundary gate (${reason}): superseded by a newer run`);
-          return;
-        }
-        const { run, diagnostics } = done;
-        this.store.replaceAll('gate', diagnostics);
-        const ms = (performance.now() - started).toFixed(1);
-        for (const failure of run.failures) {
-          this.logError(`loud-boundary gate: scanning ${failure.path} failed (the other files were checked): ${describeError(failure.error)}`);
-        }
-        this.log(`loud-boundary gate (${reason}): ${run.result.findings.length} finding(s), ${run.scannedFiles} file(s) scanned, ${ms} ms`);
-        for (const listener of this.onGateRun) listener();
-      })
-      .catch((error: unknown) => {
-        this.logError(`loud-boundary gate failed: ${describeError(error)}`);
-        // Said on the registry too, so the gate's silence is never read as "no findings".
-        const registry = pathToUri(path.join(gate.root, gate.settings.registryPath));
-        this.store.replaceAll('gate', new Map([[registry, [toLspDiagnostic(internalErrorDiagnostic('loud-boundary gate', error))]]]));
-      })
-      .finally(() => {
-        if (this.running === ticket) this.running = undefined;
-      });
-  }
-
-  /**
-   * The registry for a request: its current text's, parsed now if need be (an edit re-parses only the entries it
-   * touched). While a gate run is in progress it is parsing the registry in slices, perhaps for the first time
-   * (seconds for 50,000 entries): a request then gets the parse at hand or the last run's, never parsing itself.
-   */
-  private registryNow(): Registry | undefined {
-    const gate = this.gate;
-    if (!gate) return undefined;
-    if (this.running) return gate.parsedCurrentRegistry() ?? gate.last?.registry;
-    return gate.currentRegistry();
-  }
-
-  /** Publishes the gate's findings on the files where they are fixed. */
-  private publish(run: GateRun): void {
-    this.store.replaceAll('gate', runSteps(this.diagnosticSteps(run)));
-  }
-
-  /**
-   * The gate's diagnostics per document, in steps: capped per file as they are made (diagnosticCap.ts; the
-   * store folds the note into its own), so that a registry of 50,000 findings converts a thousand of them.
-   */
-  private *diagnosticSteps(run: GateRun): Steps<Map<string, Diagnostic[]>> {
-    const gate = this.gate;
-    const byUri = new Map<string, Diagnostic[]>();
-    if (!gate || gateIsInactive(run)) return byUri;
-    const uriOf = (relative: string): string => pathToUri(path.join(gate.root, relative));
-    // Live checks own unknown ids in open .harn documents (they follow unsaved text).
-    const ownedByLiveChecks = (f: { kind: string; location: { path: string } }): boolean =>
-      f.kind === 'unknown_boundary' && f.location.path.endsWith('.harn') && this.documents.get(uriOf(f.location.path)) !== undefined;
-    const caps = new Map<string, DiagnosticCap<WorkbenchDiagnostic>>();
-    const collect = (relative: string, diagnostic: WorkbenchDiagnostic): void => {
-      let cap = caps.get(relative);
-      if (!cap) caps.set(relative, (cap = new DiagnosticCap(workbenchCapView)));
-      cap.add(diagnostic);
-    };
-    yield* gateRunDiagnosticSteps(run, (r) => gate.readFile(r), ownedByLiveChecks, collect);
-    for (const [relative, cap] of caps) {
-      const { kept, note } = finishWorkbenchCap(cap);
-      byUri.set(uriOf(relative), (note ? [...kept, note] : kept).map(toLspDiagnostic));
-    }
-    // Files read from disk that are not UTF-8 (an open document's own text is checked as the editor holds it).
-    for (const [relative, bad] of gate.filesNotUtf8) {
-      const uri = pathToUri(path.join(gate.root, relative));
-      if (this.documents.get(uri)) continue;
-      byUri.set(uri, [...(byUri.get(uri) ?? []), ...invalidUtf8Diagnostics(bad.invalid, bad.lineIndex, GATE_UTF8).map(toLspDiagnostic)]);
-    }
-    return byUri;
-  }
-
   /** As-you-type checks of `.harn` documents (the gate's findings on other files are its own bucket). */
   diagnostics(doc: TextDocument, kind: DocumentKind): Diagnostic[] | undefined {
     if (kind !== 'harn') return undefined;
-    if (!this.gate?.last?.registry) return [];
+    // Checked against the registry of the document's own folder.
+    const folder = this.gateOf(doc.uri);
+    const registry = folder?.gate.last?.registry;
+    if (!folder || !registry) return [];
     // Only files the gate scans (harnGlobs): elsewhere a boundary report is not a site upstream knows.
-    const relative = this.relative(doc.uri);
-    if (relative === undefined || !this.gate.isScanned(relative)) return [];
+    const relative = folder.relative(doc.uri);
+    if (relative === undefined || !folder.gate.isScanned(relative)) return [];
     const analysis = this.workspace.analysisOf(doc);
-    const problems = liveHarnProblems(scanHarnBoundaries(analysis), this.gate.last.registry);
+    const problems = liveHarnProblems(scanHarnBoundaries(analysis), registry);
     return problems.map((p) =>
       toLspDiagnostic({
         range: analysis.lineIndex.rangeOf(p.range.start, p.range.end),
@@ -305,26 +172,29 @@ export class BoundaryProvider implements DomainProvider {
 
   // ------------------------------------------------------------------------------------ hover
 
-  hover({ doc, kind }: DocumentRequest, position: Position): Hover | undefined {
-    const registry = this.registryNow();
+  /** The entry of the registry of the document's own folder. */
+  hover({ uri, doc, kind }: DocumentRequest, position: Position): Hover | undefined {
+    const folder = this.gateOf(uri);
+    const registry = folder?.registryNow();
     // Without a readable registry there is nothing to say about an id; other hovers answer instead.
-    if (!this.gate || !doc || !registry?.parsed) return undefined;
-    const id = this.idAt(doc, kind, doc.offsetAt(position), registry);
+    if (!folder || !doc || !registry?.parsed) return undefined;
+    const id = this.idAt(folder, doc, kind, doc.offsetAt(position), registry);
     if (!id) return undefined;
-    const root = this.gate.root;
-    const markdown = entryMarkdown(id.id, registry, this.sites, (rel) => pathToUri(path.join(root, rel)));
+    const root = folder.root;
+    const sites = folder.gate.last?.allSites ?? [];
+    const markdown = entryMarkdown(id.id, registry, sites, (rel) => pathToUri(path.join(root, rel)));
     return { contents: { kind: MarkupKind.Markdown, value: markdown }, range: { start: doc.positionAt(id.range.start), end: doc.positionAt(id.range.end) } };
   }
 
   /** The boundary id named at `offset` in a `.harn`, `.rs` or registry document (read from the document's own text). */
-  private idAt(doc: TextDocument, kind: DocumentKind, offset: number, registry: Registry): IdAtCursor | undefined {
-    const gate = this.gate;
-    if (!gate?.last) return undefined;
+  private idAt(folder: FolderGate, doc: TextDocument, kind: DocumentKind, offset: number, registry: Registry): IdAtCursor | undefined {
+    const gate = folder.gate;
+    if (!gate.last) return undefined;
     if (kind === 'harn') return harnIdAt(scanHarnBoundaries(this.workspace.analysisOf(doc)), offset);
     if (kind === 'registry') return registryIdAt(registry, offset);
     if (kind !== 'rust') return undefined;
     // The funnel maps variants to wire ids; when this is the funnel, read it from the (maybe unsaved) text.
-    const isFunnel = this.relative(doc.uri) === gate.settings.funnelPath;
+    const isFunnel = folder.relative(doc.uri) === gate.settings.funnelPath;
     const funnel = isFunnel ? gate.parseFunnelText(doc.getText()) : gate.last.funnel;
     return funnel ? rustIdAt(doc.getText(), funnel, isFunnel, offset) : undefined;
   }
@@ -342,7 +212,7 @@ export class BoundaryProvider implements DomainProvider {
     const content = stringContent(analysis.text, field.literal);
     if (offset < content.start) return undefined;
     const range = analysis.lineIndex.rangeOf(content.start, content.end);
-    const items = field.field === 'boundary' ? idCompletions(this.registry) : kindCompletions();
+    const items = field.field === 'boundary' ? idCompletions(this.gateOf(doc.uri)?.gate.last?.registry) : kindCompletions();
     return items.map((item, i) => ({
       label: item.label,
       kind: field.field === 'boundary' ? CompletionItemKind.EnumMember : CompletionItemKind.Value,
@@ -356,11 +226,13 @@ export class BoundaryProvider implements DomainProvider {
   // ---------------------------------------------------------------------------- code actions
 
   codeAction(_request: DocumentRequest, params: CodeActionParams): CodeAction[] {
-    const gate = this.gate;
+    // Fixes edit the registry (and funnel) of the document's own folder.
+    const folder = this.gateOf(params.textDocument.uri);
+    const gate = folder?.gate;
     const run = gate?.last;
-    if (!gate || !run || !params.context.diagnostics.some((d) => d.source === SOURCE)) return [];
+    if (!folder || !gate || !run || !params.context.diagnostics.some((d) => d.source === SOURCE)) return [];
     const doc = this.documents.get(params.textDocument.uri);
-    const here = this.relative(params.textDocument.uri);
+    const here = folder.relative(params.textDocument.uri);
     if (here === undefined) return [];
     const sourceText = doc?.getText();
     // A file's text as the edits will apply to it: this document's, else the open editor's or the disk's.
@@ -412,7 +284,7 @@ export class BoundaryProvider implements DomainProvider {
           texts.set(file.path, { before: text, after: applyEdits(text, file.edits) });
         }
         if (Object.keys(changes).length !== fix.files.length) continue;
-        this.pendingEdits.offer(texts);
+        folder.pendingEdits.offer(texts);
         actions.set(fix.title, {
           title: fix.title,
           kind: CodeActionKind.QuickFix,

@@ -28,6 +28,7 @@ import { hoverAt } from '../harn/hover';
 import { OutlineKind, OutlineSymbol } from '../harn/outline';
 import { HarnAnalysis } from '../harn/analysis';
 import { hexBytes } from '../text/utf8';
+import { rootOf } from '../workspace/folders';
 import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { omittedSymbolsNote, toLspDiagnostic } from './convert';
 
@@ -82,8 +83,13 @@ export class HarnProvider implements DomainProvider {
 
   constructor(
     private readonly workspace: HarnWorkspace,
-    private readonly workspaceRoot: () => string | undefined,
+    private readonly roots: () => readonly string[],
   ) {}
+
+  /** Paths are shown relative to the file's own workspace folder. */
+  private rootOf(file: string): string | undefined {
+    return rootOf(file, this.roots());
+  }
 
   private analysisOf(doc: TextDocument): HarnAnalysis {
     return this.workspace.analysisOf(doc);
@@ -113,7 +119,7 @@ export class HarnProvider implements DomainProvider {
       const bad = this.workspace.invalidUtf8Of(target);
       if (!bad) continue;
       const at = bad.analysis.lineIndex.positionAt(bad.first.start);
-      const root = this.workspaceRoot();
+      const root = this.rootOf(file);
       const shown = root ? path.relative(root, target) : path.basename(target);
       const more = bad.count > 1 ? `, and ${bad.count - 1} more place${bad.count === 2 ? '' : 's'}` : '';
       const what = bad.first.bytes.length === 1 ? 'the byte' : 'the bytes';
@@ -170,7 +176,7 @@ export class HarnProvider implements DomainProvider {
     if (!doc) return undefined;
     const analysis = this.analysisOf(doc);
     const offset = analysis.lineIndex.offsetAt(position);
-    const result = hoverAt(analysis, uriToPath(uri), offset, this.workspace, this.workspaceRoot());
+    const result = hoverAt(analysis, uriToPath(uri), offset, this.workspace, this.rootOf(uriToPath(uri)));
     if (!result) return undefined;
     return {
       contents: { kind: MarkupKind.Markdown, value: result.markdown },
@@ -198,7 +204,8 @@ export class HarnProvider implements DomainProvider {
   completion({ doc, uri }: OpenDocumentRequest, position: Position): CompletionItem[] {
     const analysis = this.analysisOf(doc);
     const offset = analysis.lineIndex.offsetAt(position);
-    return completionsAt(analysis, uriToPath(uri), offset, this.workspace, this.workspaceRoot()).map((c) => {
+    const file = uriToPath(uri);
+    return completionsAt(analysis, file, offset, this.workspace, this.rootOf(file)).map((c) => {
       const item: CompletionItem = { label: c.label, kind: COMPLETION_KINDS[c.kind], sortText: c.sortText };
       if (c.detail) item.detail = c.detail;
       if (c.documentation) item.documentation = { kind: MarkupKind.Markdown, value: c.documentation };

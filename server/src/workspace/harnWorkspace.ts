@@ -8,6 +8,7 @@ import { FileProbe, resolveImportPath } from '../harn/modules';
 import { ModuleHost } from '../harn/resolve';
 import { decodeUtf8, InvalidUtf8 } from '../text/utf8';
 import { isRegularFile, readFileBytesSync, regularFileInfo } from './files';
+import { rootOf } from './folders';
 import { realPathOf } from './roots';
 
 export interface OpenDocument {
@@ -50,13 +51,20 @@ export class HarnWorkspace implements ModuleHost {
     this.openCache.delete(uri);
   }
 
+  /** Imports resolve within the importing file's own folder (`std/…` in its checkout); a file outside every folder, within any. */
+  private rootsFor(file: string): readonly string[] {
+    const roots = this.roots();
+    const own = rootOf(file, roots);
+    return own === undefined ? roots : [own];
+  }
+
   resolveImport(fromFile: string, importPath: string): string | undefined {
-    const resolution = resolveImportPath(fromFile, importPath, this.roots(), DISK_PROBE);
+    const resolution = resolveImportPath(fromFile, importPath, this.rootsFor(fromFile), DISK_PROBE);
     return resolution.kind === 'found' ? resolution.file : undefined;
   }
 
   refusedImport(fromFile: string, importPath: string): { file: string; reason: string } | undefined {
-    const resolution = resolveImportPath(fromFile, importPath, this.roots(), DISK_PROBE);
+    const resolution = resolveImportPath(fromFile, importPath, this.rootsFor(fromFile), DISK_PROBE);
     return resolution.kind === 'refused' ? { file: resolution.file, reason: resolution.reason } : undefined;
   }
 
