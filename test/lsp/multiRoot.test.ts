@@ -162,3 +162,33 @@ describe('multi-root workspaces over stdio', () => {
     assert.equal(warnings.length, 1);
   });
 });
+
+describe('a window without folders over stdio', () => {
+  let client: TestClient;
+  let scratch: string;
+
+  before(async () => {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'harn loose-'));
+    client = new TestClient();
+    await client.initialize([], { configuration: {} });
+  });
+
+  after(async () => {
+    await client.shutdown();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  test('a loose .harn file is checked and hovered; there is no gate, so no boundary finding', async () => {
+    await client.waitForNotification('harn/status', (p) => (p as { state?: string }).state === 'ready');
+    const text = 'fn greet(name) {\n  return name\n}\nlet r = {boundary: "anything"}\nlet x = greet(\n';
+    const uri = await client.open(path.join(scratch, 'loose.harn'), text);
+    const published = await client.waitForDiagnostics(uri, (p) => p.diagnostics.length > 0);
+    assert.ok(
+      published.diagnostics.every((d) => d.source === 'harn.syntax'),
+      JSON.stringify(published.diagnostics),
+    );
+    const hover = await client.connection.sendRequest<Hover | null>(HoverRequest.method, { textDocument: { uri }, position: { line: 4, character: 9 } });
+    assert.match((hover?.contents as MarkupContent | undefined)?.value ?? '', /greet/);
+    assert.deepEqual(client.logMessages(1), []);
+  });
+});

@@ -96,7 +96,7 @@ export class TestClient {
     for (const wake of this.waiters.splice(0)) wake();
   }
 
-  /** Starts a session on one workspace folder, or on several (the first is also `rootUri`). */
+  /** Starts a session on one workspace folder, or on several (the first is also `rootUri`), or on none. */
   async initialize(rootPath: string | readonly string[], options: InitializeOptions = {}): Promise<void> {
     const configuration = options.configuration;
     if (configuration) {
@@ -105,12 +105,13 @@ export class TestClient {
         params.items.map((item) => (item.section ? (answer(item.section, item.scopeUri) ?? null) : null)),
       );
     }
+    // No folder at all: a window with only loose files, as VS Code starts the server for one.
     const roots = typeof rootPath === 'string' ? [rootPath] : rootPath;
-    const first = defined(roots[0], 'a workspace folder');
+    const first = roots[0];
     await this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
-      rootUri: URI.file(first).toString(),
-      workspaceFolders: roots.map(workspaceFolder),
+      rootUri: first === undefined ? null : URI.file(first).toString(),
+      workspaceFolders: roots.length === 0 ? null : roots.map(workspaceFolder),
       capabilities: {
         textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, definition: { linkSupport: true } },
         // As VS Code: folders can be added and removed while the server runs.
