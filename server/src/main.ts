@@ -25,17 +25,20 @@ if (stdio) {
 const documents = new TextDocuments(TextDocument);
 let workspaceRoots: string[] = [];
 let supportsConfiguration = false;
+let initializationOptions: unknown;
 
 const lifecycle = registerFeatures(
   connection,
   documents,
   () => workspaceRoots,
   () => supportsConfiguration,
+  () => initializationOptions,
 );
 
 connection.onInitialize((params): InitializeResult => {
   lifecycle.refuseAfterShutdown('initialize');
   supportsConfiguration = params.capabilities.workspace?.configuration === true;
+  initializationOptions = params.initializationOptions;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
   if (workspaceRoots.length === 0 && params.rootUri) workspaceRoots = [uriToPath(params.rootUri)];
   return { capabilities: SERVER_CAPABILITIES, serverInfo: { name: 'harn-workbench', version: WORKBENCH_VERSION } };

@@ -46,6 +46,8 @@ export interface InitializeOptions {
    * `workspace/configuration` item with `configuration[section]` (undefined → null).
    */
   configuration?: Record<string, unknown>;
+  /** Sent as `initializationOptions` (the extension sends `{ languageFeatures }`). */
+  initializationOptions?: unknown;
 }
 
 export class TestClient {
@@ -98,6 +100,7 @@ export class TestClient {
       processId: process.pid,
       rootUri: URI.file(rootPath).toString(),
       workspaceFolders: [{ uri: URI.file(rootPath).toString(), name: path.basename(rootPath) }],
+      initializationOptions: options.initializationOptions,
       capabilities: {
         textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, definition: { linkSupport: true } },
         workspace: configuration ? { configuration: true } : {},

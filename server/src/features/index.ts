@@ -19,6 +19,7 @@ import { registerDocumentLink } from './documentLink';
 import { registerDocumentSymbol } from './documentSymbol';
 import { registerFoldingRange } from './foldingRange';
 import { registerHover } from './hover';
+import { LanguageFeatureSwitch, registerLanguageFeatures } from './languageFeatures';
 import { ServerLifecycle } from './lifecycle';
 import { DocumentRouter } from './router';
 import { registerValidateArtifactFile } from './validateArtifactFile';
@@ -40,6 +41,7 @@ export function registerFeatures(
   documents: TextDocuments<TextDocument>,
   roots: () => readonly string[],
   supportsConfiguration: () => boolean,
+  initializationOptions: () => unknown,
 ): ServerLifecycle {
   const lifecycle = new ServerLifecycle();
   lifecycle.register(connection);
@@ -55,6 +57,9 @@ export function registerFeatures(
   const boundaries = new BoundaryProvider(documents, store, workspace, log, (message) => connection.console.error(message));
   const artifacts = new ArtifactProvider(documents, store, (id) => boundaries.boundaryInfo(id), revalidate);
   const harn = new HarnProvider(workspace, firstRoot);
+  // Our .harn language features step back while upstream's extension serves the language (the client decides).
+  const languageFeatures = new LanguageFeatureSwitch(initializationOptions, { info: log, warn: (message) => connection.console.warn(message) });
+  harn.answersOnlyWhen(() => languageFeatures.enabled);
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
   const providers = [boundaries, harn, artifacts];
 
@@ -73,5 +78,6 @@ export function registerFeatures(
   registerCodeAction(ctx);
   registerValidateArtifactFile(ctx, artifacts);
   registerDocumentDigest(ctx);
+  registerLanguageFeatures(ctx, diagnostics, languageFeatures);
   return lifecycle;
 }
