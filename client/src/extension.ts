@@ -19,6 +19,7 @@ import {
   ResolvedLanguageFeatures,
   resolveLanguageFeatures,
   UPSTREAM_EXTENSION_ID,
+  WHAT_STAYS,
 } from './languageFeatures';
 
 let client: LanguageClient | undefined;
@@ -52,7 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   let told: LanguageFeaturesParams | undefined;
   const languageStatus = vscode.languages.createLanguageStatusItem('harn.languageFeatures', { language: 'harn' });
   languageStatus.name = 'Harn language features';
-  languageStatus.command = { title: 'Switch', command: 'harn.chooseLanguageFeatures' };
+  languageStatus.command = { title: 'Switch', command: 'harn.chooseLanguageFeatures', tooltip: `Choose who serves .harn language features. ${WHAT_STAYS}` };
   context.subscriptions.push(languageStatus);
   const renderLanguageFeatures = (): void => {
     languageStatus.text = `Harn language features: ${inForceLabel(languageFeatures.inForce)}`;

@@ -55,9 +55,10 @@ export function inForceLabel(inForce: InForce): string {
   }
 }
 
-/** One line for the status item's detail: what stays whoever serves the language. */
+/** The status item's detail: the setting, short (the hover truncates long lines and hides the Switch link). */
 export function inForceDetail(resolved: ResolvedLanguageFeatures): string {
-  const stays = 'loud-boundary ids and run artifacts are still checked by Harn Workbench';
-  if (resolved.inForce === 'ours') return `harn.languageFeatures: ${resolved.mode}`;
-  return `harn.languageFeatures: ${resolved.mode} · ${stays}`;
+  return resolved.invalid === undefined ? `harn.languageFeatures: ${resolved.mode}` : `harn.languageFeatures: ${resolved.invalid} is not a mode, auto used`;
 }
+
+/** What stays whoever serves the language, for the Switch link's tooltip. */
+export const WHAT_STAYS = 'Loud-boundary ids and run artifacts are checked by Harn Workbench in every mode.';

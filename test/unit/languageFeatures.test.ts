@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import {
+  inForceDetail,
   inForceLabel,
   LANGUAGE_FEATURES_MODES,
   LANGUAGE_FEATURES_SECTION,
@@ -99,6 +100,8 @@ describe('resolveLanguageFeatures', () => {
     assert.equal(inForceLabel('ours'), 'Harn Workbench');
     assert.equal(inForceLabel('upstream'), "upstream's harn-lsp (burin-labs.harn-lang)");
     assert.equal(inForceLabel('off'), 'off');
+    assert.equal(inForceDetail(resolveLanguageFeatures('auto', true)), 'harn.languageFeatures: auto');
+    assert.equal(inForceDetail(resolveLanguageFeatures(7, true)), 'harn.languageFeatures: 7 is not a mode, auto used');
   });
 });
 
