@@ -204,6 +204,13 @@ async function chooseLanguageFeatures(current: LanguageFeaturesMode): Promise<vo
   const config = vscode.workspace.getConfiguration('harn');
   const inspected = config.inspect<unknown>(LANGUAGE_FEATURES_SECTION);
   const inWorkspace = inspected?.workspaceValue !== undefined && vscode.workspace.workspaceFolders !== undefined;
+  if (inWorkspace && !vscode.workspace.isTrusted) {
+    // Restricted Mode: no file in the folder is written (a user setting would not win over the folder's).
+    void vscode.window.showWarningMessage(
+      "harn.languageFeatures is set in this workspace's settings; in Restricted Mode Harn Workbench writes no file in the folder. Change it there, or trust the folder.",
+    );
+    return;
+  }
   await config.update(LANGUAGE_FEATURES_SECTION, picked.mode, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
 }
 
