@@ -3,7 +3,24 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
-import { ServerStatus, StatusNotification, ValidateArtifactFileRequest } from '../../server/src/protocol';
+import {
+  HarnInitializationOptions,
+  LanguageFeaturesNotification,
+  LanguageFeaturesParams,
+  ServerStatus,
+  StatusNotification,
+  ValidateArtifactFileRequest,
+} from '../../server/src/protocol';
+import {
+  inForceDetail,
+  inForceLabel,
+  LANGUAGE_FEATURES_SECTION,
+  LanguageFeaturesMode,
+  ResolvedLanguageFeatures,
+  resolveLanguageFeatures,
+  UPSTREAM_EXTENSION_ID,
+  WHAT_STAYS,
+} from './languageFeatures';
 
 let client: LanguageClient | undefined;
 
@@ -23,6 +40,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(status);
   // Untrusted folders: the extension never spawns a process or writes a file anyway, and says so.
   const trustNote = (): string => (vscode.workspace.isTrusted ? '' : ' · Restricted Mode: files are only read; no process is run and no file is written');
+
+  // Beside upstream's extension (same `harn` language), our .harn language features step back in `auto`.
+  // Installed-and-enabled is the test, not isActive: both activate on onLanguage:harn, so waiting would race.
+  const resolveNow = (): ResolvedLanguageFeatures =>
+    resolveLanguageFeatures(
+      vscode.workspace.getConfiguration('harn').get<unknown>(LANGUAGE_FEATURES_SECTION),
+      vscode.extensions.getExtension(UPSTREAM_EXTENSION_ID) !== undefined,
+    );
+  let languageFeatures = resolveNow();
+  /** What the running server was last told (at start or by notification). */
+  let told: LanguageFeaturesParams | undefined;
+  const languageStatus = vscode.languages.createLanguageStatusItem('harn.languageFeatures', { language: 'harn' });
+  languageStatus.name = 'Harn language features';
+  languageStatus.command = { title: 'Switch', command: 'harn.chooseLanguageFeatures', tooltip: `Choose who serves .harn language features. ${WHAT_STAYS}` };
+  context.subscriptions.push(languageStatus);
+  const renderLanguageFeatures = (): void => {
+    languageStatus.text = `Harn language features: ${inForceLabel(languageFeatures.inForce)}`;
+    languageStatus.detail = inForceDetail(languageFeatures);
+    languageStatus.severity = languageFeatures.invalid === undefined ? vscode.LanguageStatusSeverity.Information : vscode.LanguageStatusSeverity.Warning;
+  };
+  renderLanguageFeatures();
 
   const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
   const serverOptions: ServerOptions = {
@@ -51,6 +89,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     outputChannel: output,
     traceOutputChannel: output,
+    // A function: a restart sends the choice in force then.
+    initializationOptions: (): HarnInitializationOptions => {
+      told = { enabled: languageFeatures.enabled, reason: languageFeatures.reason };
+      return { languageFeatures: told };
+    },
   };
   client = new LanguageClient('harn', 'Harn Workbench', serverOptions, clientOptions);
 
@@ -75,6 +118,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       status.detail = `Server ${s.state}${last}` + trustNote();
     }),
     vscode.commands.registerCommand('harn.showLog', () => output.show(true)),
+    vscode.commands.registerCommand('harn.chooseLanguageFeatures', () => chooseLanguageFeatures(languageFeatures.mode)),
     vscode.commands.registerCommand('harn.validateArtifactFile', async (target?: vscode.Uri) => {
       // Big artifacts (over 50 MB) never reach the server through the editor: it reads them from disk.
       const uri =
@@ -109,8 +153,65 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
 
+  // Told by notification, never by restarting: the server re-checks the open .harn files itself.
+  const tellServer = (): void => {
+    const running = client;
+    if (!running?.isRunning()) return; // a (re)start sends the current choice as initializationOptions
+    if (told?.enabled === languageFeatures.enabled && told.reason === languageFeatures.reason) return;
+    told = { enabled: languageFeatures.enabled, reason: languageFeatures.reason };
+    void running.sendNotification(LanguageFeaturesNotification, told);
+  };
+  const reResolve = (): void => {
+    const previous = languageFeatures;
+    languageFeatures = resolveNow();
+    if (previous.inForce !== languageFeatures.inForce || previous.reason !== languageFeatures.reason) {
+      output.info(`Harn language features on .harn files: ${inForceLabel(languageFeatures.inForce)} (${languageFeatures.reason})`);
+    }
+    renderLanguageFeatures();
+    tellServer();
+  };
+  context.subscriptions.push(
+    vscode.extensions.onDidChange(reResolve),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`harn.${LANGUAGE_FEATURES_SECTION}`)) reResolve();
+    }),
+  );
+  output.info(`Harn language features on .harn files: ${inForceLabel(languageFeatures.inForce)} (${languageFeatures.reason})`);
+
   await client.start();
+  // A change while the server was starting is sent now.
+  tellServer();
   output.info(`Harn Workbench activated in ${Date.now() - activationStarted} ms`);
+}
+
+const MODE_CHOICES: { mode: LanguageFeaturesMode; label: string; detail: string }[] = [
+  {
+    mode: 'auto',
+    label: 'auto',
+    detail: `Harn Workbench's .harn language features unless upstream's extension (${UPSTREAM_EXTENSION_ID}) is installed`,
+  },
+  { mode: 'on', label: 'on', detail: "Harn Workbench's .harn language features, even beside upstream's extension" },
+  { mode: 'off', label: 'off', detail: 'No .harn language features from Harn Workbench (boundary and artifact checks stay)' },
+];
+
+/** A quick pick writing harn.languageFeatures where it is set now: the workspace if it is set there, else the user settings. */
+async function chooseLanguageFeatures(current: LanguageFeaturesMode): Promise<void> {
+  const picked = await vscode.window.showQuickPick(
+    MODE_CHOICES.map((c) => ({ ...c, description: c.mode === current ? 'in use' : undefined })),
+    { title: 'Harn language features on .harn files', placeHolder: `harn.languageFeatures is ${current}` },
+  );
+  if (!picked || picked.mode === current) return;
+  const config = vscode.workspace.getConfiguration('harn');
+  const inspected = config.inspect<unknown>(LANGUAGE_FEATURES_SECTION);
+  const inWorkspace = inspected?.workspaceValue !== undefined && vscode.workspace.workspaceFolders !== undefined;
+  if (inWorkspace && !vscode.workspace.isTrusted) {
+    // Restricted Mode: no file in the folder is written (a user setting would not win over the folder's).
+    void vscode.window.showWarningMessage(
+      "harn.languageFeatures is set in this workspace's settings; in Restricted Mode Harn Workbench writes no file in the folder. Change it there, or trust the folder.",
+    );
+    return;
+  }
+  await config.update(LANGUAGE_FEATURES_SECTION, picked.mode, inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
 }
 
 export async function deactivate(): Promise<void> {

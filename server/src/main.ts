@@ -26,12 +26,14 @@ const documents = new TextDocuments(TextDocument);
 let workspaceRoots: string[] = [];
 let supportsConfiguration = false;
 let supportsFolderChanges = false;
+let initializationOptions: unknown;
 
 const lifecycle = registerFeatures(
   connection,
   documents,
   () => workspaceRoots,
   () => supportsConfiguration,
+  () => initializationOptions,
   { supported: () => supportsFolderChanges, setRoots: (roots) => (workspaceRoots = [...roots]) },
 );
 
@@ -39,6 +41,7 @@ connection.onInitialize((params): InitializeResult => {
   lifecycle.refuseAfterShutdown('initialize');
   supportsConfiguration = params.capabilities.workspace?.configuration === true;
   supportsFolderChanges = params.capabilities.workspace?.workspaceFolders === true;
+  initializationOptions = params.initializationOptions;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
   if (workspaceRoots.length === 0 && params.rootUri) workspaceRoots = [uriToPath(params.rootUri)];
   return { capabilities: SERVER_CAPABILITIES, serverInfo: { name: 'harn-workbench', version: WORKBENCH_VERSION } };

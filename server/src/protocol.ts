@@ -38,3 +38,23 @@ export interface DocumentDigestParams {
 export type DocumentDigestResult = { version: number; sha256: string } | null;
 
 export const DocumentDigestRequest = new RequestType<DocumentDigestParams, DocumentDigestResult, void>('harn/documentDigest');
+
+/**
+ * Whether the server's own `.harn` language features answer: syntax and analysis diagnostics, hover, outline,
+ * folding, import links, definition and completion. The loud-boundary features on `.harn` files (ids in strings)
+ * and every artifact feature answer either way. The client decides (`harn.languageFeatures`, and whether
+ * upstream's extension is installed) and says so at start (`initializationOptions.languageFeatures`) and on each
+ * change (this notification), never by restarting the server.
+ */
+export interface LanguageFeaturesParams {
+  enabled: boolean;
+  /** Why, for the server's log: e.g. "harn.languageFeatures is auto and burin-labs.harn-lang is installed". */
+  reason: string;
+}
+
+export const LanguageFeaturesNotification = new NotificationType<LanguageFeaturesParams>('harn/languageFeatures');
+
+/** What the client sends as `initializationOptions`. */
+export interface HarnInitializationOptions {
+  languageFeatures?: LanguageFeaturesParams;
+}

@@ -12,7 +12,18 @@ import { tmpdir } from 'node:os';
 import { defined } from '../support/assertions';
 import { commandLine, descendants, waitAllGone } from '../support/processes';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, Editor, ensureToolchain, packageExtension, repoRoot, waitFor, type Box, type Problem, type ToolchainResult } from './harness';
+import {
+  CHROMIUM_ARGS,
+  Editor,
+  ensureToolchain,
+  packageExtension,
+  packageStandInExtension,
+  repoRoot,
+  waitFor,
+  type Box,
+  type Problem,
+  type ToolchainResult,
+} from './harness';
 
 const fixtures = join(__dirname, 'fixtures');
 
@@ -801,6 +812,139 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
           .map((p) => `  ${p.text}`)
           .join('\n'),
     );
+  });
+});
+
+// Scenario 8: beside upstream's extension. A stand-in with upstream's id (burin-labs.harn-lang: it registers
+// `harn` and a marker hover, nothing else) is installed beside ours, on a copy of examples/demo with
+// test/e2e/fixtures/beside-upstream over it: a .harn file under the gate's globs with a syntax error and a
+// misspelt boundary id. With harn.languageFeatures at its default (auto) our .harn language features step
+// back and the boundary features stay; switching to `on` brings them back without restarting the server.
+const BESIDE = 'crates/harn-stdlib/src/stdlib/agent/beside_upstream.harn';
+const STAND_IN_HOVER = 'Stand-in hover of burin-labs.harn-lang';
+const UNKNOWN_ID = /chat_turn_capp.*not in the registry.*Did you mean/;
+const SYNTAX_ROW = /harn\.syntax/;
+
+describe("scenario 8: beside upstream's extension", { skip, timeout: 300_000 }, () => {
+  let editor: Editor;
+  let standIn: { vsix: string; dir: string } | undefined;
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    standIn = packageStandInExtension({ publisher: 'burin-labs', name: 'harn-lang', language: 'harn', hoverMarker: STAND_IN_HOVER });
+    editor = new Editor(toolchain.toolchain, 'scenario8');
+    editor.installExtension(standIn.vsix);
+    await editor.open(join(repoRoot, 'examples', 'demo'), vsix(), join(fixtures, 'beside-upstream'));
+    await editor.waitForLogLine(/Harn language server ready/);
+    await editor.waitForLogLine(/loud-boundary gate \(workspace opened\)/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+    if (standIn) rmSync(standIn.dir, { recursive: true, force: true });
+  });
+
+  test("scenario 8a: auto steps back: no Harn syntax error or hover of ours, the unknown id still listed, the status says upstream's", async (t) => {
+    editor.beginScenario('scenario8a');
+    const chosen = await step(editor, 'the client log says who serves .harn files', () =>
+      editor.waitForLogLine(/Harn language features on \.harn files: upstream's harn-lsp \(burin-labs\.harn-lang\)/, 'Harn Workbench', 10_000),
+    );
+    t.diagnostic(`client log: ${chosen.line}`);
+    await editor.openFileFromExplorer(BESIDE);
+    await editor.waitForLine('beside_upstream.harn to render', (l) => l.includes('let broken = )'));
+    // The stand-in is really there and running (it activates on the same onLanguage:harn as ours).
+    await step(editor, 'the stand-in activates', () => editor.waitForLogLine(/_doActivateExtension burin-labs\.harn-lang/, 'remoteexthost', 30_000));
+
+    // The live check's row ("Did you mean") comes from the same pass that would publish our syntax error.
+    const problems = await step(editor, 'the live unknown-id row', () =>
+      editor.waitForProblems('the live unknown_boundary row for chat_turn_capp', (all) => rows(all, UNKNOWN_ID).length > 0),
+    );
+    await editor.screenshot('problems-auto');
+    for (const p of problems) t.diagnostic(`Problems row: ${p.text}`);
+    assert.deepEqual(rows(problems, SYNTAX_ROW), [], 'no harn.syntax problem of ours while upstream serves the language');
+    assert.equal(defined(rows(problems, UNKNOWN_ID)[0], 'the unknown-id row').severity, 'error');
+
+    // Hover on a local name: the stand-in's marker, nothing of ours (our hover would show `let message_cap = 4`).
+    const hover = await step(editor, 'hover on a local name', () => editor.hoverUntil('> message_cap {', (h) => h.includes(STAND_IN_HOVER)));
+    await editor.screenshot('hover-auto');
+    t.diagnostic(`hover: ${hover.replace(/\s+/g, ' ')}`);
+    assert.doesNotMatch(hover, /let message_cap/, `no hover of ours on the local name: ${hover}`);
+    await editor.page.mouse.move(5, 5);
+    await editor.page.keyboard.press('Escape');
+
+    // The boundary id's hover is still ours.
+    const idHover = await step(editor, 'hover on the boundary id', () =>
+      editor.hoverUntil('"chat_turn_capp"', (h) => /not in the loud-boundary registry/.test(h)),
+    );
+    t.diagnostic(`id hover: ${idHover.replace(/\s+/g, ' ')}`);
+    await editor.page.mouse.move(5, 5);
+    await editor.page.keyboard.press('Escape');
+
+    const label = await editor.languageStatusLabel();
+    t.diagnostic(`language status: ${label}`);
+    assert.match(label, /Harn language features: upstream's harn-lsp \(burin-labs\.harn-lang\)/, `the status says upstream's is in force: ${label}`);
+    const status = await step(editor, 'the language status hover', () => editor.languageStatus());
+    await editor.screenshot('language-status-auto');
+    assert.match(status, /harn\.languageFeatures: auto/, `the status item shows the setting: ${status}`);
+    await editor.page.keyboard.press('Escape');
+  });
+
+  test('scenario 8b: switching to `on` from the status item brings our syntax error back, without a restart; back to auto, it goes', async (t) => {
+    editor.beginScenario('scenario8b');
+    await editor.waitForActiveTab('beside_upstream.harn');
+    const serversBefore = editor.serverPids();
+    assert.equal(serversBefore.length, 1, `one language server: ${JSON.stringify(serversBefore)}`);
+
+    await step(editor, 'the Switch link of the status item', async () => {
+      await editor.languageStatus();
+      const link = editor.page.locator('.monaco-hover:not(.hidden) .hover-language-status a').filter({ hasText: /^Switch$/ });
+      await link.first().click({ timeout: 10_000 });
+    });
+    const pickMode = async (mode: string): Promise<void> => {
+      const widget = editor.page.locator('.quick-input-widget');
+      const row = widget
+        .locator('.quick-input-list .monaco-list-row')
+        .filter({ has: editor.page.locator('.label-name', { hasText: new RegExp(`^${mode}$`) }) });
+      await row.first().waitFor({ state: 'visible', timeout: 10_000 });
+      await editor.screenshot(`quick-pick-${mode}`);
+      await row.first().click();
+      await widget.locator('input').first().waitFor({ state: 'hidden', timeout: 10_000 });
+    };
+    await step(editor, 'pick on', () => pickMode('on'));
+
+    const problems = await step(editor, 'our syntax error comes back', () =>
+      editor.waitForProblems('the harn.syntax row and the unknown-id row', (all) => rows(all, SYNTAX_ROW).length > 0 && rows(all, UNKNOWN_ID).length > 0),
+    );
+    await editor.screenshot('problems-on');
+    for (const p of problems) t.diagnostic(`Problems row: ${p.text}`);
+    assert.match(defined(rows(problems, SYNTAX_ROW)[0], 'the syntax row').text, /Expected expression, got '\)'.*Ln 11, Col 14/);
+
+    const hover = await step(editor, 'our hover on the local name', () =>
+      editor.hoverUntil('> message_cap {', (h) => /let message_cap = 4/.test(h) && h.includes(STAND_IN_HOVER)),
+    );
+    await editor.screenshot('hover-on');
+    t.diagnostic(`hover: ${hover.replace(/\s+/g, ' ')}`);
+    await editor.page.mouse.move(5, 5);
+    await editor.page.keyboard.press('Escape');
+
+    const label = await editor.languageStatusLabel();
+    t.diagnostic(`language status: ${label}`);
+    assert.match(label, /Harn language features: Harn Workbench/, `the status says ours is in force: ${label}`);
+    const settings = readFileSync(join(editor.userDataDir, 'User', 'settings.json'), 'utf8');
+    assert.match(settings, /"harn\.languageFeatures": "on"/, `the user setting was written: ${settings}`);
+    assert.deepEqual(editor.serverPids(), serversBefore, 'the same server process: switched by notification, not by a restart');
+
+    // And back through the command palette: auto, beside upstream's, steps back again at once.
+    await editor.clickText('let broken = )', 0);
+    await step(editor, 'the command', () => editor.runCommand('Harn: Choose Who Serves .harn Language Features', 10_000, true));
+    await step(editor, 'pick auto', () => pickMode('auto'));
+    const backToAuto = await step(editor, 'our syntax error goes again', () =>
+      editor.waitForProblems('only the unknown-id row', (all) => rows(all, SYNTAX_ROW).length === 0 && rows(all, UNKNOWN_ID).length > 0),
+    );
+    await editor.screenshot('problems-auto-again');
+    for (const p of backToAuto) t.diagnostic(`Problems row: ${p.text}`);
+    assert.match(await editor.languageStatusLabel(), /upstream's harn-lsp/);
+    assert.deepEqual(editor.serverPids(), serversBefore, 'still the same server process');
   });
 });
 

@@ -101,6 +101,57 @@ export function packageExtension(): string {
   return vsixPath;
 }
 
+/**
+ * Packages a stand-in for another extension as a .vsix in a temporary folder (returned with it, for the
+ * caller to remove): `publisher.name` as its id, registering `language` for `.<language>` files, and a
+ * hover provider on it whose text is `hoverMarker`, so that a test has something to wait for in a hover
+ * that should hold nothing of ours. No dependencies; vsce runs without a network.
+ */
+export function packageStandInExtension(options: { publisher: string; name: string; language: string; hoverMarker: string }): {
+  vsix: string;
+  dir: string;
+} {
+  const dir = mkdtempSync(join(tmpdir(), 'harn-e2e-stand-in-'));
+  const manifest = {
+    name: options.name,
+    publisher: options.publisher,
+    displayName: `Stand-in for ${options.publisher}.${options.name} (Harn Workbench tests)`,
+    description: 'A test double: registers the language and a marker hover, nothing else.',
+    version: '0.0.1',
+    license: 'MIT',
+    engines: { vscode: '^1.100.0' },
+    main: './extension.js',
+    activationEvents: [`onLanguage:${options.language}`],
+    contributes: { languages: [{ id: options.language, extensions: [`.${options.language}`] }] },
+  };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+  writeFileSync(join(dir, 'README.md'), `# ${manifest.displayName}\n\n${manifest.description}\n`);
+  writeFileSync(join(dir, 'LICENSE'), 'MIT\n');
+  writeFileSync(
+    join(dir, 'extension.js'),
+    [
+      "const vscode = require('vscode');",
+      'exports.activate = (context) => {',
+      `  context.subscriptions.push(vscode.languages.registerHoverProvider(${JSON.stringify(options.language)}, { provideHover: () => new vscode.Hover(${JSON.stringify(options.hoverMarker)}) }));`,
+      '};',
+      'exports.deactivate = () => undefined;',
+      '',
+    ].join('\n'),
+  );
+  const vsix = join(dir, `${options.publisher}.${options.name}.vsix`);
+  const vsce = join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
+  if (result.status !== 0 || !existsSync(vsix)) {
+    throw new Error(`packaging the stand-in ${options.publisher}.${options.name} failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+  return { vsix, dir };
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
@@ -272,14 +323,7 @@ export class Editor {
     if (overlay) cpSync(overlay, this.workspace, { recursive: true });
 
     let started = performance.now();
-    const install = spawnSync(this.toolchain.node, [...this.codeServerArgs(), '--install-extension', vsix], {
-      encoding: 'utf8',
-      env: this.childEnv(),
-      timeout: 120_000,
-    });
-    if (install.status !== 0) {
-      throw new Error(`code-server --install-extension failed (exit ${install.status}):\n${install.stdout}\n${install.stderr}`);
-    }
+    this.installExtension(vsix);
     this.timed('installExtensionMs', started);
 
     started = performance.now();
@@ -336,6 +380,18 @@ export class Editor {
     // before it is up measures its start-up, not the extension's. Wait for it (its log file).
     await this.waitForLogLine(/Extension host with pid \d+ started/, 'remoteexthost', 60_000);
     this.timed('extensionHostReadyMs', started);
+  }
+
+  /** Installs a .vsix into this editor's extensions folder (before open(), which installs ours, for another one beside it). */
+  installExtension(vsix: string): void {
+    const install = spawnSync(this.toolchain.node, [...this.codeServerArgs(), '--install-extension', vsix], {
+      encoding: 'utf8',
+      env: this.childEnv(),
+      timeout: 120_000,
+    });
+    if (install.status !== 0) {
+      throw new Error(`code-server --install-extension ${vsix} failed (exit ${install.status}):\n${install.stdout}\n${install.stderr}`);
+    }
   }
 
   private childEnv(): NodeJS.ProcessEnv {
@@ -762,9 +818,10 @@ export class Editor {
 
   /**
    * Runs a command from the Command Palette (F1), picking the row whose label is `title` exactly,
-   * as a person would. The editor (not a panel) should have focus first.
+   * as a person would. The editor (not a panel) should have focus first. `opensQuickPick`: the command shows a
+   * quick pick of its own, so the widget stays: wait for the palette's `>` text to go instead of the widget.
    */
-  async runCommand(title: string, timeoutMs = 10_000): Promise<void> {
+  async runCommand(title: string, timeoutMs = 10_000, opensQuickPick = false): Promise<void> {
     await this.page.keyboard.press('F1');
     const widget = this.page.locator('.quick-input-widget');
     const input = widget.locator('input').first();
@@ -773,6 +830,10 @@ export class Editor {
     const row = widget.locator(`.quick-input-list .monaco-list-row[aria-label="${title.replace(/"/g, '\\"')}"]`).first();
     await row.waitFor({ state: 'visible', timeout: timeoutMs });
     await row.click();
+    if (opensQuickPick) {
+      await waitFor(`the quick pick of ${title}`, timeoutMs, async () => (!(await input.inputValue()).startsWith('>') ? true : undefined));
+      return;
+    }
     await input.waitFor({ state: 'hidden', timeout: timeoutMs });
   }
 

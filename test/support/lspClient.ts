@@ -51,6 +51,8 @@ export interface InitializeOptions {
    * or, given a function, with what it answers for the item's section and `scopeUri`.
    */
   configuration?: Record<string, unknown> | ConfigurationAnswer;
+  /** Sent as `initializationOptions` (the extension sends `{ languageFeatures }`). */
+  initializationOptions?: unknown;
 }
 
 function workspaceFolder(root: string): { uri: string; name: string } {
@@ -112,6 +114,7 @@ export class TestClient {
       processId: process.pid,
       rootUri: first === undefined ? null : URI.file(first).toString(),
       workspaceFolders: roots.length === 0 ? null : roots.map(workspaceFolder),
+      initializationOptions: options.initializationOptions,
       capabilities: {
         textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, definition: { linkSupport: true } },
         // As VS Code: folders can be added and removed while the server runs.

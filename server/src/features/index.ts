@@ -19,6 +19,7 @@ import { registerDocumentLink } from './documentLink';
 import { registerDocumentSymbol } from './documentSymbol';
 import { registerFoldingRange } from './foldingRange';
 import { registerHover } from './hover';
+import { LanguageFeatureSwitch, registerLanguageFeatures } from './languageFeatures';
 import { ServerLifecycle } from './lifecycle';
 import { DocumentRouter } from './router';
 import { registerValidateArtifactFile } from './validateArtifactFile';
@@ -42,6 +43,7 @@ export function registerFeatures(
   documents: TextDocuments<TextDocument>,
   roots: () => readonly string[],
   supportsConfiguration: () => boolean,
+  initializationOptions: () => unknown,
   folderChanges?: FolderChanges,
 ): ServerLifecycle {
   const lifecycle = new ServerLifecycle();
@@ -57,6 +59,9 @@ export function registerFeatures(
   const boundaries = new BoundaryProvider(documents, store, workspace, log, (message) => connection.console.error(message));
   const artifacts = new ArtifactProvider(documents, store, (uri, id) => boundaries.boundaryInfo(uri, id), revalidate);
   const harn = new HarnProvider(workspace, roots);
+  // Our .harn language features step back while upstream's extension serves the language (the client decides).
+  const languageFeatures = new LanguageFeatureSwitch(initializationOptions, { info: log, warn: (message) => connection.console.warn(message) });
+  harn.answersOnlyWhen(() => languageFeatures.enabled);
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
   const providers = [boundaries, harn, artifacts];
 
@@ -75,5 +80,6 @@ export function registerFeatures(
   registerCodeAction(ctx);
   registerValidateArtifactFile(ctx, artifacts);
   registerDocumentDigest(ctx);
+  registerLanguageFeatures(ctx, diagnostics, languageFeatures);
   return lifecycle;
 }

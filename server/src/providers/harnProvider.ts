@@ -91,6 +91,14 @@ export class HarnProvider implements DomainProvider {
     return rootOf(file, this.roots());
   }
 
+  /** Off while upstream's extension serves `.harn` files (features/languageFeatures.ts): then nothing below answers. */
+  private answering: () => boolean = () => true;
+
+  /** Lifecycle hooks still run when off (the analyses are shared with the boundary provider); answers do not. */
+  answersOnlyWhen(enabled: () => boolean): void {
+    this.answering = enabled;
+  }
+
   private analysisOf(doc: TextDocument): HarnAnalysis {
     return this.workspace.analysisOf(doc);
   }
@@ -100,6 +108,8 @@ export class HarnProvider implements DomainProvider {
   }
 
   diagnostics(doc: TextDocument): Diagnostic[] {
+    // Empty, not undefined: an empty bucket clears what was published while on.
+    if (!this.answering()) return [];
     const analysis = this.analysisOf(doc);
     return [
       ...harnSyntaxDiagnostics(analysis),
@@ -136,7 +146,8 @@ export class HarnProvider implements DomainProvider {
   }
 
   /** At most MAX_OUTLINE_SYMBOLS symbols, then one saying how many more there are (outlineCap.ts). */
-  documentSymbol({ doc }: OpenDocumentRequest): DocumentSymbol[] {
+  documentSymbol({ doc }: OpenDocumentRequest): DocumentSymbol[] | undefined {
+    if (!this.answering()) return undefined;
     const analysis = this.analysisOf(doc);
     const { symbols, omitted, firstOmitted } = analysis.cappedOutline;
     const converted = toDocumentSymbols(symbols, analysis);
@@ -144,7 +155,8 @@ export class HarnProvider implements DomainProvider {
     return converted;
   }
 
-  foldingRange({ doc }: OpenDocumentRequest): FoldingRange[] {
+  foldingRange({ doc }: OpenDocumentRequest): FoldingRange[] | undefined {
+    if (!this.answering()) return undefined;
     return foldingRanges(this.analysisOf(doc)).map((f) => {
       const range: FoldingRange = { startLine: f.startLine, endLine: f.endLine };
       if (f.kind === 'comment') range.kind = FoldingRangeKind.Comment;
@@ -153,7 +165,8 @@ export class HarnProvider implements DomainProvider {
     });
   }
 
-  documentLink({ doc, uri }: OpenDocumentRequest): DocumentLink[] {
+  documentLink({ doc, uri }: OpenDocumentRequest): DocumentLink[] | undefined {
+    if (!this.answering()) return undefined;
     const analysis = this.analysisOf(doc);
     const file = uriToPath(uri);
     const links: DocumentLink[] = [];
@@ -173,7 +186,7 @@ export class HarnProvider implements DomainProvider {
   }
 
   hover({ doc, uri }: DocumentRequest, position: Position): Hover | undefined {
-    if (!doc) return undefined;
+    if (!doc || !this.answering()) return undefined;
     const analysis = this.analysisOf(doc);
     const offset = analysis.lineIndex.offsetAt(position);
     const result = hoverAt(analysis, uriToPath(uri), offset, this.workspace, this.rootOf(uriToPath(uri)));
@@ -184,7 +197,8 @@ export class HarnProvider implements DomainProvider {
     };
   }
 
-  definition({ doc, uri }: OpenDocumentRequest, position: Position): LocationLink[] {
+  definition({ doc, uri }: OpenDocumentRequest, position: Position): LocationLink[] | undefined {
+    if (!this.answering()) return undefined;
     const analysis = this.analysisOf(doc);
     const offset = analysis.lineIndex.offsetAt(position);
     const def = definitionAt(analysis, uriToPath(uri), offset, this.workspace);
@@ -201,7 +215,8 @@ export class HarnProvider implements DomainProvider {
     ];
   }
 
-  completion({ doc, uri }: OpenDocumentRequest, position: Position): CompletionItem[] {
+  completion({ doc, uri }: OpenDocumentRequest, position: Position): CompletionItem[] | undefined {
+    if (!this.answering()) return undefined;
     const analysis = this.analysisOf(doc);
     const offset = analysis.lineIndex.offsetAt(position);
     const file = uriToPath(uri);
