@@ -14,7 +14,7 @@ import { renderGateText } from './boundaries/gate';
 import { scanHarnBoundaries } from './boundaries/harnSites';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from './boundaries/workspaceGate';
 import { commandHelp, CommandName, formatOf, generalHelp, maxLineBytesOf, ParsedArgs, parseArgs, usageHint, UsageError } from './cli/args';
-import { FoundRoot, RootFinder } from './cli/roots';
+import { FoundRoot, present, RootFinder } from './cli/roots';
 import { checkSummaryText, GateOutcome, KindCounts, notShownText, severityTotals } from './cli/summary';
 import { artifactProblemDiagnostic, harnSyntaxDiagnostics, internalErrorDiagnostic, invalidUtf8Diagnostics } from './diagnostics';
 import { WORKBENCH_VERSION } from './version';
@@ -165,10 +165,12 @@ function runCheck(args: ParsedArgs): number {
   for (const target of targets) groupOf(target.isFolder ? target.absolute : path.dirname(target.absolute));
   for (const file of collectFiles(targets, (rel) => CHECKED_FILE.test(rel))) groupOf(path.dirname(file)).files.push(file);
 
-  const hasRegistry = (root: string): boolean => fs.existsSync(path.join(root, DEFAULT_GATE_SETTINGS.registryPath));
-  // A root only a folder's search passed through (`check examples`, whose files all lie in examples/*/ roots) is not one.
-  const relevant = [...groups].filter(([root, group]) => group.files.length > 0 || hasRegistry(root));
-  if (relevant.length > 0) for (const [root] of [...groups]) if (!relevant.some(([r]) => r === root)) groups.delete(root);
+  // As the search reads it: a registry that is a dangling link or a FIFO is still there (the gate reports it).
+  const hasRegistry = (root: string): boolean => present(path.join(root, DEFAULT_GATE_SETTINGS.registryPath));
+  // A root that only a folder's search passed through (`check examples`, whose files all lie in examples/*/ roots)
+  // is left out, unless no root has a file or a gate, when it is the one to say why nothing ran.
+  const idle = [...groups].filter(([root, group]) => group.files.length === 0 && !hasRegistry(root)).map(([root]) => root);
+  if (idle.length < groups.size) for (const root of idle) groups.delete(root);
   // One root: paths relative to it (as with --root). Several: relative to the current folder, so none is ambiguous.
   const [only] = groups.size === 1 ? groups.keys() : [];
   const base = only ?? cwd;

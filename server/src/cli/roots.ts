@@ -15,7 +15,7 @@ export interface FoundRoot {
 }
 
 /** Anything at the path counts (a registry that is a FIFO is still the tree's registry: the gate reports it). */
-function present(file: string): boolean {
+export function present(file: string): boolean {
   try {
     fs.lstatSync(file);
     return true;
