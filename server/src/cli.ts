@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from './artifacts/classify';
-import { MAX_LINE_BYTES_LIMIT, readFirstLines } from './artifacts/jsonl';
+import { readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
 import { ArtifactProblem } from './artifacts/types';
 import { JsonlKind, validateArtifactFile } from './artifacts/validate';
@@ -13,108 +13,78 @@ import { boundaryInfoLookup, parseRegistry } from './boundaries/registry';
 import { renderGateText } from './boundaries/gate';
 import { scanHarnBoundaries } from './boundaries/harnSites';
 import { BoundaryGateWorkspace, DEFAULT_GATE_SETTINGS, GateRun, GateSettings } from './boundaries/workspaceGate';
-import { MAX_DIAGNOSTICS_PER_FILE } from './diagnosticCap';
+import { commandHelp, CommandName, formatOf, generalHelp, maxLineBytesOf, ParsedArgs, parseArgs, usageHint, UsageError } from './cli/args';
+import { FoundRoot, present, RootFinder } from './cli/roots';
+import { checkSummaryText, GateOutcome, KindCounts, notShownText, severityTotals } from './cli/summary';
 import { artifactProblemDiagnostic, harnSyntaxDiagnostics, internalErrorDiagnostic, invalidUtf8Diagnostics } from './diagnostics';
 import { WORKBENCH_VERSION } from './version';
 import { HarnAnalysis } from './harn/analysis';
-import { capPerFile, FileDiagnostic, OUTPUT_FORMATS, OutputFormat, renderGithub, renderJson, renderSarif, renderText } from './report/format';
+import { capPerFile, FileDiagnostic, OutputFormat, renderGithub, renderJson, renderSarif, renderText } from './report/format';
 import { decodeUtf8 } from './text/utf8';
 import { walkFiles } from './workspace/fileWalk';
 import { readFileBytesSync, readFileTextSync, refusalMessage, regularFileInfo } from './workspace/files';
 
 const VERSION = WORKBENCH_VERSION;
 
-class UsageError extends Error {}
-
-const USAGE = `harn-workbench ${VERSION}: checks for Harn sources, the loud-boundary registry and run artifacts.
-
-Usage:
-  harn-workbench check [PATH...] [--root DIR] [--format text|json|github|sarif] [--max-line-bytes N]
-  harn-workbench check-loud-boundaries [--root DIR] [--registry PATH] [--funnel PATH] [--format …]
-  harn-workbench transcript FILE [--run-record PATH] [--root DIR] [--format …] [--max-line-bytes N]
-
-Artifact lines longer than --max-line-bytes (default 268435456) are not read: line_too_long.
-  harn-workbench --help | --version
-
-Exit status: 0 no error, 1 errors found, 2 usage or I/O error.`;
-
-interface ParsedArgs {
-  command: string | undefined;
-  positional: string[];
-  options: Map<string, string>;
-  flags: Set<string>;
-}
-
-const VALUE_OPTIONS = new Set(['--root', '--format', '--registry', '--funnel', '--run-record', '--out', '--max-line-bytes']);
-
-function parseArgs(argv: string[]): ParsedArgs {
-  const parsed: ParsedArgs = { command: undefined, positional: [], options: new Map(), flags: new Set() };
-  // One iterator, so an option's value can be taken from it in the same pass.
-  const args = argv.values();
-  for (const arg of args) {
-    if (arg.startsWith('--')) {
-      const eq = arg.indexOf('=');
-      const name = eq > 0 ? arg.slice(0, eq) : arg;
-      if (VALUE_OPTIONS.has(name)) {
-        const value = eq > 0 ? arg.slice(eq + 1) : args.next().value;
-        if (value === undefined) throw new UsageError(`${name} needs a value`);
-        parsed.options.set(name, value);
-      } else if (name === '--help' || name === '--version') {
-        parsed.flags.add(name);
-      } else {
-        throw new UsageError(`unknown option ${name}`);
-      }
-    } else if (parsed.command === undefined) {
-      parsed.command = arg;
-    } else {
-      parsed.positional.push(arg);
-    }
-  }
-  return parsed;
-}
-
-function formatOf(args: ParsedArgs): OutputFormat {
-  const format = args.options.get('--format') ?? 'text';
-  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, not ${format}`);
-  }
-  return format as OutputFormat;
-}
-
-/** --max-line-bytes: a whole number of bytes from 1 to the longest line that can be decoded; undefined: the default. */
-function maxLineBytesOf(args: ParsedArgs): number | undefined {
-  const raw = args.options.get('--max-line-bytes');
-  if (raw === undefined) return undefined;
-  const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_LINE_BYTES_LIMIT) {
-    throw new UsageError(`--max-line-bytes must be a whole number from 1 to ${MAX_LINE_BYTES_LIMIT}, not ${raw}`);
-  }
-  return value;
-}
-
 function toPosix(p: string): string {
   return p.split(path.sep).join('/');
 }
 
-/** The files named by the arguments (files as given, folders walked honouring .gitignore) that `accept` takes. */
-function collectFiles(root: string, targets: string[], accept: (relative: string) => boolean): string[] {
-  const files = new Set<string>();
-  for (const target of targets.length ? targets : [root]) {
-    const absolute = path.resolve(target);
-    let stat: fs.Stats;
+/** `file` relative to `base`, with forward slashes (`.` for the base itself). */
+function relativeTo(base: string, file: string): string {
+  return toPosix(path.relative(base, file)) || '.';
+}
+
+/**
+ * How paths on this machine are named in the output: relative to `base`, or to its real path for one resolved
+ * through symbolic links (a run record's transcript) that lies under it.
+ */
+function shownFrom(base: string): (absolute: string) => string {
+  let realBase: string | undefined;
+  return (absolute) => {
+    const shown = relativeTo(base, absolute);
+    if (!shown.startsWith('../') && shown !== '..') return shown;
     try {
-      stat = fs.statSync(absolute);
+      realBase ??= fs.realpathSync(base);
     } catch {
-      throw new IoError(`no such file or folder: ${target}`);
+      return shown;
     }
-    if (stat.isDirectory()) {
-      for (const rel of walkFiles(absolute, { accept })) files.add(path.join(absolute, rel));
-    } else if (!stat.isFile()) {
-      // A FIFO, a socket or a device named on the command line is refused: reading it could block for good.
-      const info = regularFileInfo(absolute);
-      throw new IoError(info.ok ? `cannot read ${target}` : refusalMessage(info, target));
-    } else if (accept(path.basename(absolute))) {
-      files.add(absolute);
+    const real = relativeTo(realBase, absolute);
+    return real.startsWith('../') || real === '..' ? shown : real;
+  };
+}
+
+/** A path named on the command line, resolved; an I/O error (exit 2) when it is missing or not a file or folder. */
+interface Target {
+  given: string;
+  absolute: string;
+  isFolder: boolean;
+}
+
+function targetOf(given: string): Target {
+  const absolute = path.resolve(given);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(absolute);
+  } catch {
+    throw new IoError(`no such file or folder: ${given}`);
+  }
+  if (!stat.isDirectory() && !stat.isFile()) {
+    // A FIFO, a socket or a device named on the command line is refused: reading it could block for good.
+    const info = regularFileInfo(absolute);
+    throw new IoError(info.ok ? `cannot read ${given}` : refusalMessage(info, given));
+  }
+  return { given, absolute, isFolder: stat.isDirectory() };
+}
+
+/** The files named by the targets (files as given, folders walked honouring .gitignore) that `accept` takes. */
+function collectFiles(targets: Target[], accept: (relative: string) => boolean): string[] {
+  const files = new Set<string>();
+  for (const target of targets) {
+    if (target.isFolder) {
+      for (const rel of walkFiles(target.absolute, { accept })) files.add(path.join(target.absolute, rel));
+    } else if (accept(path.basename(target.absolute))) {
+      files.add(target.absolute);
     }
   }
   return [...files].sort();
@@ -125,54 +95,130 @@ const CHECKED_FILE = /\.(harn|jsonl|json)$/i;
 class IoError extends Error {}
 
 /** A file's text; an I/O error (exit 2) when it cannot be read or is not a regular file (a FIFO is never opened to block). */
-function readText(file: string, shown: string = file): string {
+function readText(file: string, shown: string): string {
   const read = readFileTextSync(file);
   if (!read.ok) throw new IoError(refusalMessage(read, shown));
   return read.text;
 }
 
-function readBytes(file: string, shown: string = file): Buffer {
+function readBytes(file: string, shown: string): Buffer {
   const read = readFileBytesSync(file);
   if (!read.ok) throw new IoError(refusalMessage(read, shown));
   return read.bytes;
 }
 
+/** Where a file is checked from: its root, and how paths on this machine are named in the output. */
+export interface FileContext {
+  root: string;
+  /** A path as the output names it: relative to the root, or to the current folder when the run has several roots. */
+  show: (absolute: string) => string;
+  titles: (id: string) => string | undefined;
+}
+
+/** The root the user gave, or the one found for a folder (RootFinder), once per run. */
+function rootSource(args: ParsedArgs, registryPath: string): (folder: string) => FoundRoot {
+  const given = args.options.get('--root');
+  if (given === undefined) {
+    const finder = new RootFinder(process.cwd(), registryPath);
+    return (folder) => finder.rootOf(folder);
+  }
+  const root = path.resolve(given);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new IoError(`--root is not a folder: ${given}`);
+  return () => ({ root, reason: 'option' });
+}
+
+/** Why a root without a registry got no gate run, naming the folder its search started from. */
+function notRunReason(found: FoundRoot, start: string, cwd: string): string {
+  const registry = DEFAULT_GATE_SETTINGS.registryPath;
+  switch (found.reason) {
+    case 'option':
+      return `no ${registry} in it (--root)`;
+    case 'git':
+      return start === found.root
+        ? `no ${registry} in it (the top of its git repository)`
+        : `no ${registry} in ${relativeTo(cwd, start)} or above it, up to its git repository's top`;
+    default:
+      return `no ${registry} in ${relativeTo(cwd, start)} or above it, nor a .git`;
+  }
+}
+
+interface RootGroup {
+  found: FoundRoot;
+  /** The first folder whose search led here: the place the summary names when the gate did not run. */
+  start: string;
+  files: string[];
+}
+
 function runCheck(args: ParsedArgs): number {
-  const root = path.resolve(args.options.get('--root') ?? '.');
   const format = formatOf(args);
   const maxLineBytes = maxLineBytesOf(args);
-  const all = collectFiles(root, args.positional, (rel) => CHECKED_FILE.test(rel));
-  const files = all.filter((f) => f.endsWith('.harn'));
+  const cwd = process.cwd();
+  const rootOf = rootSource(args, DEFAULT_GATE_SETTINGS.registryPath);
+  const targets = (args.positional.length ? args.positional : [args.options.get('--root') ?? '.']).map(targetOf);
+  const groups = new Map<string, RootGroup>();
+  const groupOf = (folder: string): RootGroup => {
+    const found = rootOf(folder);
+    let group = groups.get(found.root);
+    if (group === undefined) groups.set(found.root, (group = { found, start: folder, files: [] }));
+    return group;
+  };
+  for (const target of targets) groupOf(target.isFolder ? target.absolute : path.dirname(target.absolute));
+  for (const file of collectFiles(targets, (rel) => CHECKED_FILE.test(rel))) groupOf(path.dirname(file)).files.push(file);
+
+  // As the search reads it: a registry that is a dangling link or a FIFO is still there (the gate reports it).
+  const hasRegistry = (root: string): boolean => present(path.join(root, DEFAULT_GATE_SETTINGS.registryPath));
+  // A root that only a folder's search passed through (`check examples`, whose files all lie in examples/*/ roots)
+  // is left out, unless no root has a file or a gate, when it is the one to say why nothing ran.
+  const idle = [...groups].filter(([root, group]) => group.files.length === 0 && !hasRegistry(root)).map(([root]) => root);
+  if (idle.length < groups.size) for (const root of idle) groups.delete(root);
+  // One root: paths relative to it (as with --root). Several: relative to the current folder, so none is ambiguous.
+  const [only] = groups.size === 1 ? groups.keys() : [];
+  const base = only ?? cwd;
+  const show = shownFrom(base);
   const diagnostics: FileDiagnostic[] = [];
-  let artifactCount = 0;
-  for (const file of all) {
-    if (file.endsWith('.harn')) continue;
-    const found = isolated(root, file, 'run-artifact', () => FILE_CHECKS.artifact(file, root, undefined, maxLineBytes));
-    if (found === undefined) continue;
-    artifactCount++;
-    for (const d of found) diagnostics.push(d);
+  const other = new KindCounts();
+  const gates: GateOutcome[] = [];
+  let harnFiles = 0;
+  let artifactFiles = 0;
+  for (const [root, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const context: FileContext = { root, show, titles: registryTitles(root) };
+    const found: FileDiagnostic[] = [];
+    for (const file of group.files) {
+      if (file.endsWith('.harn')) {
+        harnFiles++;
+        for (const d of isolated(context, file, 'Harn', () => FILE_CHECKS.harn(file, context))) found.push(d);
+        continue;
+      }
+      const checked = isolated(context, file, 'run-artifact', () => FILE_CHECKS.artifact(file, context, undefined, maxLineBytes));
+      if (checked === undefined) continue;
+      artifactFiles++;
+      for (const d of checked) found.push(d);
+    }
+    for (const d of found) {
+      other.add(d);
+      diagnostics.push(d);
+    }
+    // The loud-boundary gate, once per root that has a registry.
+    const shownRoot = relativeTo(cwd, root);
+    if (hasRegistry(root)) {
+      const gate = new BoundaryGateWorkspace(root, DEFAULT_GATE_SETTINGS);
+      const run = gate.run();
+      traceFailures(run, context);
+      for (const d of gateDiagnostics(gate, run, context)) diagnostics.push(d);
+      gates.push({ root: shownRoot, ran: true, findings: run.result.findings.length });
+    } else {
+      gates.push({ root: shownRoot, ran: false, reason: notRunReason(group.found, group.start, cwd) });
+    }
   }
-  for (const file of files) {
-    for (const d of isolated(root, file, 'Harn', () => FILE_CHECKS.harn(file, root))) diagnostics.push(d);
-  }
-  let checked = `${files.length} .harn file(s) and ${artifactCount} run artifact(s) checked`;
-  // The loud-boundary gate, when the tree has a registry.
-  if (fs.existsSync(path.join(root, DEFAULT_GATE_SETTINGS.registryPath))) {
-    const gate = new BoundaryGateWorkspace(root, DEFAULT_GATE_SETTINGS);
-    const run = gate.run();
-    traceFailures(run);
-    for (const d of gateDiagnostics(gate, run)) diagnostics.push(d);
-    checked += `, loud-boundary gate: ${run.result.findings.length} finding(s)`;
-  }
-  return report(diagnostics, 'position', format, checked);
+  return report(diagnostics, 'position', format, (total, omitted) => checkSummaryText({ total, omitted, harnFiles, artifactFiles, gates, other }));
 }
 
 /** A `.harn` file's syntax errors and boundary payload problems. */
-function harnDiagnostics(file: string, root: string): FileDiagnostic[] {
+function harnDiagnostics(file: string, context: FileContext): FileDiagnostic[] {
+  const rel = context.show(file);
   // Bytes decoded here (not as text), so that each ill-formed UTF-8 sequence is reported where it is.
-  const source = decodeUtf8(readBytes(file));
+  const source = decodeUtf8(readBytes(file, rel));
   const analysis = new HarnAnalysis(source.text);
-  const rel = relativeTo(root, file);
   const out: FileDiagnostic[] = [];
   for (const d of invalidUtf8Diagnostics(source.invalid, analysis.lineIndex)) out.push({ ...d, path: rel });
   for (const d of harnSyntaxDiagnostics(analysis)) out.push({ ...d, path: rel });
@@ -196,32 +242,34 @@ export const FILE_CHECKS = { harn: harnDiagnostics, artifact: artifactDiagnostic
  * One file's checks, so that their failure is an internal_error on that file and the other files are still
  * checked (exit 1, not 2). An unreadable file is still an I/O error (exit 2).
  */
-function isolated<T extends FileDiagnostic[] | undefined>(root: string, file: string, what: string, check: () => T): T | FileDiagnostic[] {
+function isolated<T extends FileDiagnostic[] | undefined>(context: FileContext, file: string, what: string, check: () => T): T | FileDiagnostic[] {
   try {
     return check();
   } catch (error) {
     if (error instanceof IoError) throw error;
-    traceInternalError(file, error);
-    return [{ ...internalErrorDiagnostic(what, error, 'the error output'), path: relativeTo(root, file) }];
+    traceInternalError(context.show(file), error);
+    return [{ ...internalErrorDiagnostic(what, error, 'the error output'), path: context.show(file) }];
   }
 }
 
-function traceInternalError(file: string, error: unknown): void {
+function traceInternalError(shown: string, error: unknown): void {
   const trace = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`harn-workbench: internal error while checking ${file} (the other files are still checked): ${trace}\n`);
+  process.stderr.write(`harn-workbench: internal error while checking ${shown} (the other files are still checked): ${trace}\n`);
 }
 
 /** The stack traces of the gate's per-file failures (each is an internal_error finding on its file). */
-function traceFailures(run: GateRun): void {
-  for (const failure of run.failures) traceInternalError(failure.path, failure.error);
+function traceFailures(run: GateRun, context: FileContext): void {
+  for (const failure of run.failures) traceInternalError(context.show(path.join(context.root, failure.path)), failure.error);
 }
 
-function relativeTo(root: string, file: string): string {
-  return toPosix(path.relative(root, file)) || path.basename(file);
-}
-
-function problemDiagnostic(p: ArtifactProblem, rel: string): FileDiagnostic {
-  return { ...artifactProblemDiagnostic(p), path: rel };
+/**
+ * An artifact problem on `rel`. A file that could not be read names itself by its absolute path (the domain reads
+ * by path): named here as the output names it.
+ */
+function problemDiagnostic(p: ArtifactProblem, file: string, rel: string): FileDiagnostic {
+  const d = artifactProblemDiagnostic(p);
+  if (p.code === 'unreadable_file' && d.message.startsWith(file)) d.message = rel + d.message.slice(file.length);
+  return { ...d, path: rel };
 }
 
 /** Boundary titles from the root's loud-boundary registry, so boundary_failure messages name them (as in the editor). */
@@ -232,56 +280,81 @@ function registryTitles(root: string): (id: string) => string | undefined {
   return (id) => lookup(id)?.title;
 }
 
+/** Verifies a run record's descriptors against the transcripts on disk, paths in messages named as the output names them. */
+function runRecordDiagnostics(file: string, context: FileContext, maxLineBytes: number | undefined): FileDiagnostic[] {
+  const rel = context.show(file);
+  return verifyRunRecord(file, readText(file, rel), undefined, { maxLineBytes, showPath: context.show }).map((p) => problemDiagnostic(p, file, rel));
+}
+
 /** Validates one artifact file from disk (streamed); undefined when the file is not an artifact. */
-function artifactDiagnostics(file: string, root: string, forced?: JsonlKind, maxLineBytes?: number): FileDiagnostic[] | undefined {
-  const kind = forced ?? classifyArtifact(file, root, DEFAULT_ARTIFACT_SETTINGS, () => readFirstLines(file, 5));
+function artifactDiagnostics(file: string, context: FileContext, forced?: JsonlKind, maxLineBytes?: number): FileDiagnostic[] | undefined {
+  const kind = forced ?? classifyArtifact(file, context.root, DEFAULT_ARTIFACT_SETTINGS, () => readFirstLines(file, 5));
   if (kind === undefined) return undefined;
-  const rel = relativeTo(root, file);
-  if (kind === 'runRecord') return verifyRunRecord(file, readText(file), undefined, { maxLineBytes }).map((p) => problemDiagnostic(p, rel));
-  return validateArtifactFile(kind, file, { fileName: file, registryTitle: registryTitles(root), maxLineBytes }).problems.map((p) => problemDiagnostic(p, rel));
+  if (kind === 'runRecord') return runRecordDiagnostics(file, context, maxLineBytes);
+  const rel = context.show(file);
+  return validateArtifactFile(kind, file, { fileName: file, registryTitle: context.titles, maxLineBytes }).problems.map((p) => problemDiagnostic(p, file, rel));
 }
 
 function runTranscript(args: ParsedArgs): number {
   const [given, ...extra] = args.positional;
-  if (given === undefined || extra.length > 0) throw new UsageError('transcript takes exactly one FILE');
-  const root = path.resolve(args.options.get('--root') ?? '.');
+  if (given === undefined || extra.length > 0) throw new UsageError('transcript takes exactly one FILE', 'transcript');
   const format = formatOf(args);
   const maxLineBytes = maxLineBytesOf(args);
   const file = path.resolve(given);
   const info = regularFileInfo(file);
   if (!info.ok) throw new IoError(info.code === 'missing' ? `no such file: ${given}` : refusalMessage(info, given));
+  const { root } = rootSource(args, DEFAULT_GATE_SETTINGS.registryPath)(path.dirname(file));
+  const context: FileContext = { root, show: shownFrom(root), titles: registryTitles(root) };
   // An event log named as such is read as one; anything else given to `transcript` is a transcript.
   const detected = classifyArtifact(file, root, DEFAULT_ARTIFACT_SETTINGS, () => readFirstLines(file, 5));
   const kind: JsonlKind = detected === 'eventLog' ? 'eventLog' : 'transcript';
-  const diagnostics = artifactDiagnostics(file, root, kind, maxLineBytes) ?? [];
+  const diagnostics = artifactDiagnostics(file, context, kind, maxLineBytes) ?? [];
   const runRecord = args.options.get('--run-record');
   if (runRecord !== undefined) {
     const recordFile = path.resolve(runRecord);
     if (!fs.existsSync(recordFile)) throw new IoError(`no such file: ${runRecord}`);
-    const recordText = readText(recordFile, runRecord);
-    for (const p of verifyRunRecord(recordFile, recordText, undefined, { maxLineBytes })) diagnostics.push(problemDiagnostic(p, relativeTo(root, recordFile)));
+    for (const d of runRecordDiagnostics(recordFile, context, maxLineBytes)) diagnostics.push(d);
   }
-  return report(diagnostics, 'position', format, `${relativeTo(root, file)} checked as ${kind === 'eventLog' ? 'an event log' : 'a transcript'}`);
+  const kinds = new KindCounts();
+  for (const d of diagnostics) kinds.add(d);
+  const subject = `${context.show(file)} checked as ${kind === 'eventLog' ? 'an event log' : 'a transcript'}${runRecord === undefined ? '' : ` with ${context.show(path.resolve(runRecord))}`}`;
+  return report(
+    diagnostics,
+    'position',
+    format,
+    (total, omitted) => `${subject}: ${kinds.total > 0 ? kinds.text() : severityTotals(total)}${notShownText(omitted)}`,
+  );
 }
 
-function gateDiagnostics(gate: BoundaryGateWorkspace, run: GateRun): FileDiagnostic[] {
+function gateDiagnostics(gate: BoundaryGateWorkspace, run: GateRun, context: FileContext): FileDiagnostic[] {
   // In the gate's finding order, not grouped by file.
-  return gateRunDiagnosticList(run, (relative) => gate.readFile(relative)).map(({ path: where, diagnostic }) => ({ ...diagnostic, path: where }));
+  return gateRunDiagnosticList(run, (relative) => gate.readFile(relative)).map(({ path: where, diagnostic }) => ({
+    ...diagnostic,
+    path: context.show(path.join(context.root, where)),
+  }));
 }
 
 function runCheckLoudBoundaries(args: ParsedArgs): number {
-  if (args.positional.length) throw new UsageError(`check-loud-boundaries takes no paths (got ${args.positional.join(' ')}); use --root`);
-  const root = path.resolve(args.options.get('--root') ?? '.');
+  if (args.positional.length) {
+    throw new UsageError(`check-loud-boundaries takes no paths (got ${args.positional.join(' ')}); use --root`, 'check-loud-boundaries');
+  }
   const format = formatOf(args);
-  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new IoError(`--root is not a folder: ${root}`);
+  const registryPath = toPosix(args.options.get('--registry') ?? DEFAULT_GATE_SETTINGS.registryPath);
+  const found = rootSource(args, registryPath)(process.cwd());
+  if (found.reason === 'git' || found.reason === 'cwd') {
+    const where = found.reason === 'git' ? ` or above it, up to its git repository's top (${relativeTo(process.cwd(), found.root)})` : ' or above it';
+    throw new IoError(`no ${registryPath} in the current folder${where}: run it inside a Harn checkout, or give --root DIR`);
+  }
+  const root = found.root;
   const settings: GateSettings = {
     ...DEFAULT_GATE_SETTINGS,
-    registryPath: toPosix(args.options.get('--registry') ?? DEFAULT_GATE_SETTINGS.registryPath),
+    registryPath,
     funnelPath: toPosix(args.options.get('--funnel') ?? DEFAULT_GATE_SETTINGS.funnelPath),
   };
   const gate = new BoundaryGateWorkspace(root, settings);
   const run = gate.run();
-  traceFailures(run);
+  const context: FileContext = { root, show: shownFrom(root), titles: () => undefined };
+  traceFailures(run, context);
   const io = run.result.findings.find(
     (f) =>
       f.kind === 'missing_registry' || f.kind === 'missing_funnel' || f.kind === 'unreadable_file' || (run.result.refused && f.kind === 'path_outside_root'),
@@ -295,12 +368,17 @@ function runCheckLoudBoundaries(args: ParsedArgs): number {
     return run.result.findings.length === 0 ? 0 : 1;
   }
   // Gate diagnostics keep the gate's finding order (upstream's), not path order.
-  report(gateDiagnostics(gate, run), 'given', format, '');
+  report(gateDiagnostics(gate, run, context), 'given', format, () => '');
   return run.result.findings.length === 0 ? 0 : 1;
 }
 
 /** Prints the diagnostics, capped per file (capPerFile); the counts and the exit status are over all of them. */
-function report(found: Iterable<FileDiagnostic>, order: 'given' | 'position', format: OutputFormat, checked: string): number {
+function report(
+  found: Iterable<FileDiagnostic>,
+  order: 'given' | 'position',
+  format: OutputFormat,
+  summary: (total: ReturnType<typeof capPerFile>['total'], omitted: number) => string,
+): number {
   const { diagnostics, total, omitted } = capPerFile(found, order);
   let output: string;
   switch (format) {
@@ -313,39 +391,38 @@ function report(found: Iterable<FileDiagnostic>, order: 'given' | 'position', fo
     case 'sarif':
       output = renderSarif(diagnostics, VERSION);
       break;
-    default: {
-      const notShown = omitted > 0 ? ` (${omitted} not shown: at most ${MAX_DIAGNOSTICS_PER_FILE} are listed per file)` : '';
-      output = renderText(diagnostics, `${checked}: ${total.error} error(s), ${total.warning} warning(s), ${total.information + total.hint} other${notShown}`);
-    }
+    default:
+      output = renderText(diagnostics, summary(total, omitted));
   }
   if (output) process.stdout.write(output + '\n');
   return total.error > 0 ? 1 : 0;
 }
 
+const RUNS: Record<CommandName, (args: ParsedArgs) => number> = {
+  check: runCheck,
+  'check-loud-boundaries': runCheckLoudBoundaries,
+  transcript: runTranscript,
+};
+
 export function main(argv: string[]): number {
   try {
     const args = parseArgs(argv);
-    if (args.flags.has('--version')) {
+    if (args.help) {
+      process.stdout.write((args.command === undefined ? generalHelp(VERSION) : commandHelp(args.command, VERSION)) + '\n');
+      return 0;
+    }
+    if (args.version) {
       process.stdout.write(VERSION + '\n');
       return 0;
     }
-    if (args.flags.has('--help') || args.command === undefined) {
-      process.stdout.write(USAGE + '\n');
-      return args.command === undefined && !args.flags.has('--help') ? 2 : 0;
+    if (args.command === undefined) {
+      process.stderr.write(`harn-workbench: no command given\n\n${generalHelp(VERSION)}\n`);
+      return 2;
     }
-    switch (args.command) {
-      case 'check':
-        return runCheck(args);
-      case 'check-loud-boundaries':
-        return runCheckLoudBoundaries(args);
-      case 'transcript':
-        return runTranscript(args);
-      default:
-        throw new UsageError(`unknown command ${args.command}`);
-    }
+    return RUNS[args.command](args);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`harn-workbench: ${error.message}\n\n${USAGE}\n`);
+      process.stderr.write(`harn-workbench: ${error.message}\n${usageHint(error.command)}\n`);
       return 2;
     }
     if (error instanceof IoError) {

@@ -52,7 +52,10 @@ describe('harn-workbench check', () => {
     const text = run(['check', 'src', '--root', '.'], root);
     assert.equal(text.status, 1);
     assert.match(text.stdout, /^src\/bad\.harn:1:14: error \[harn\.syntax\/syntax_error\] Expected statement separator/m);
-    assert.match(text.stdout, /2 \.harn file\(s\) and 0 run artifact\(s\) checked: 2 error\(s\)/);
+    assert.match(
+      text.stdout,
+      /^2 errors, 0 warnings in 2 files \(2 \.harn, 0 run artifacts\); gate not run on \.: no scripts\/loud_boundaries\.toml in it \(--root\); other: 2 errors \(1 syntax_error, 1 unexpected_character\)$/m,
+    );
     const github = run(['check', '--root', root, '--format', 'github'], root);
     assert.match(github.stdout, /^::error file=src\/bad\.harn,line=1,col=14,endLine=1,endColumn=17,title=harn\.syntax\/syntax_error::Expected/m);
   });

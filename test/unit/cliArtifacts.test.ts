@@ -58,10 +58,7 @@ describe('harn-workbench on the demo runs', () => {
     assert.deepEqual(json(result), []);
     const text = run(['check', 'runs/healthy', '--root', '.']);
     assert.equal(text.status, 0);
-    assert.match(
-      text.stdout,
-      /^0 \.harn file\(s\) and 3 run artifact\(s\) checked, loud-boundary gate: 0 finding\(s\): 0 error\(s\), 0 warning\(s\), 0 other$/m,
-    );
+    assert.match(text.stdout, /^0 errors, 0 warnings in 3 files \(0 \.harn, 3 run artifacts\); gate on \.: 0 findings; other: none$/m);
     assert.equal(run(['check', 'runs/healthy', '--root', '.', '--format', 'github']).stdout, '');
     const sarif = JSON.parse(run(['check', HEALTHY, '--root', DEMO, '--format', 'sarif']).stdout) as { runs: Array<{ results: unknown[] }> };
     assert.deepEqual(defined(sarif.runs[0], 'the run').results, []);
@@ -131,7 +128,7 @@ describe('harn-workbench transcript FILE --run-record PATH', () => {
     assert.match(result.stdout, /^runs\/broken\/run\.json:\d+:\d+: error \[harn\.artifacts\/digest_mismatch\] /m);
     assert.match(
       defined(lines.at(-1), 'the summary line'),
-      /^runs\/broken\/run-llm\/llm_transcript\.jsonl checked as a transcript: 18 error\(s\), 3 warning\(s\), 1 other$/,
+      /^runs\/broken\/run-llm\/llm_transcript\.jsonl checked as a transcript with runs\/broken\/run\.json: 18 errors \(2 malformed_jsonl, .*\), 3 warnings \(1 row_after_terminal, 1 unpaired_tool_call, 1 unverified_descriptor\), 1 info \(1 unknown_row_type\)$/,
     );
   });
 
@@ -196,7 +193,10 @@ describe('harn-workbench transcript FILE --run-record PATH', () => {
   test('an event log given to `transcript` is read as an event log', () => {
     const result = run(['transcript', EVENT_LOG, '--root', '.']);
     assert.equal(result.status, 1);
-    assert.match(result.stdout, /runs\/broken\/event_log\.jsonl checked as an event log: 1 error\(s\), 3 warning\(s\), 0 other$/m);
+    assert.match(
+      result.stdout,
+      /^runs\/broken\/event_log\.jsonl checked as an event log: 1 error \(1 unreported_boundary_failure\), 3 warnings \(1 boundary_failure, 1 event_index_duplicate, 1 event_index_gap\)$/m,
+    );
   });
 });
 

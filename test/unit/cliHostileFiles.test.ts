@@ -175,7 +175,8 @@ describe('harn-workbench on files that are not regular files', { skip: FIFO_SKIP
         severity: 'error',
         source: 'harn.artifacts',
         code: 'unavailable',
-        message: `The transcript relative_path points to, ${transcript}, cannot be read (${FIFO}).`,
+        // The message names the transcript relative to the root; data keeps the checking machine's path.
+        message: `The transcript relative_path points to, run/run-llm/llm_transcript.jsonl, cannot be read (${FIFO}).`,
         data: { field: 'relative_path', path: transcript },
       },
     ]);
@@ -217,7 +218,7 @@ describe('harn-workbench on huge lines', () => {
           source: 'harn.artifacts',
           code: 'line_too_long',
           message:
-            `The transcript relative_path points to, ${real}, has a line too long to read: line 1 is ${size} bytes long, over the limit of ${limit} bytes ` +
+            `The transcript relative_path points to, run-llm/llm_transcript.jsonl, has a line too long to read: line 1 is ${size} bytes long, over the limit of ${limit} bytes ` +
             '(harn.artifacts.maxLineBytes), so it is not read and the rows are not checked.',
           data: { field: 'relative_path', path: real, line: 1, byteOffset: 0 },
         },

@@ -54,7 +54,8 @@ describe("check on 130,000 rows without a type (`yes '{}' | head -n 130000`)", (
     assert.equal(lines[1000], `llm_transcript.jsonl:1001:1: error [harn.workbench/too_many_diagnostics] ${NOTE_130K}`);
     assert.equal(
       lines[1001],
-      '0 .harn file(s) and 1 run artifact(s) checked: 130000 error(s), 1 warning(s), 0 other (129001 not shown: at most 1000 are listed per file)',
+      '130000 errors, 1 warning in 1 file (0 .harn, 1 run artifact); gate not run on .: no scripts/loud_boundaries.toml in it (--root); ' +
+        'other: 130000 errors (1000 invalid_row, 129000 not shown), 1 warning (1 not shown); 129001 not shown (at most 1000 are listed per file)',
     );
   });
 
@@ -177,7 +178,10 @@ describe('no unbounded spread in argument lists', () => {
     fs.writeFileSync(path.join(root, 'doc.harn'), `/**\n${'  x\n'.repeat(200_000)}*/\nfn f() {\n  return 1\n}\n`);
     const { status, stdout, stderr } = run(['check', 'doc.harn', '--root', '.'], root);
     assert.equal(stderr, '');
-    assert.equal(stdout, '1 .harn file(s) and 0 run artifact(s) checked: 0 error(s), 0 warning(s), 0 other\n');
+    assert.equal(
+      stdout,
+      '0 errors, 0 warnings in 1 file (1 .harn, 0 run artifacts); gate not run on .: no scripts/loud_boundaries.toml in it (--root); other: none\n',
+    );
     assert.equal(status, 0);
   });
 

@@ -914,6 +914,11 @@ export interface VerifyOptions {
    * checks that need the file's content are left out of that descriptor: the caller verifies again once known.
    */
   facts?: (file: string, stat: FileStat) => TranscriptFactsAnswer;
+  /**
+   * How a path on this machine is named in messages (default: as it is, absolute); the CLI names them relative to
+   * its root. `data` keeps the absolute paths.
+   */
+  showPath?: (absolute: string) => string;
 }
 
 /** Parses and verifies a run record: syntax and schema problems, then every `llm_jsonl` descriptor. */
@@ -989,7 +994,7 @@ function errorText(e: unknown): string {
 type Resolution = { ok: true; file: string; field: 'relative_path' | 'path'; span: LineSpan } | { ok: false; problem: ArtifactProblem };
 
 /** Upstream's `resolve_descriptor_path` plus canonical containment: nothing outside the run's folder is read. */
-function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunRecordFs): Resolution {
+function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunRecordFs, showPath: (absolute: string) => string): Resolution {
   const rel = d.fields.relative_path;
   const useRelative = typeof rel?.value === 'string' && rel.value !== '';
   const field = useRelative ? 'relative_path' : 'path';
@@ -1007,18 +1012,19 @@ function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunR
     );
   }
   if (!nodePath.isAbsolute(runRecordPath)) {
-    return fail('invalid_run_path', `The run record's path ${show(runRecordPath)} is not absolute, so ${field} cannot be resolved.`);
+    return fail('invalid_run_path', `The run record's path ${show(showPath(runRecordPath))} is not absolute, so ${field} cannot be resolved.`);
   }
   const folder = nodePath.dirname(runRecordPath);
+  const shownFolder = showPath(folder);
   const parts = raw.split(/[\\/]+/);
   if (parts.includes('..')) {
-    return fail('path_traversal', `${field} ${show(raw)} climbs out with \`..\`; it must stay inside the run's folder ${folder}, and it is not read.`, {
+    return fail('path_traversal', `${field} ${show(raw)} climbs out with \`..\`; it must stay inside the run's folder ${shownFolder}, and it is not read.`, {
       field,
       path: raw,
     });
   }
   if (useRelative && looksAbsolute(raw)) {
-    return fail('path_traversal', `relative_path ${show(raw)} is absolute; it must be relative to the run's folder ${folder}, and it is not read.`, {
+    return fail('path_traversal', `relative_path ${show(raw)} is absolute; it must be relative to the run's folder ${shownFolder}, and it is not read.`, {
       field,
       path: raw,
     });
@@ -1027,12 +1033,12 @@ function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunR
   try {
     realFolder = fs.realpath(folder);
   } catch (e) {
-    return fail('invalid_run_path', `The run record's folder ${folder} cannot be resolved (${errorText(e)}), so ${field} cannot be resolved.`);
+    return fail('invalid_run_path', `The run record's folder ${shownFolder} cannot be resolved (${errorText(e)}), so ${field} cannot be resolved.`);
   }
   let candidate: string;
   if (looksAbsolute(raw)) {
     if (!inside(folder, raw) && !inside(realFolder, raw)) {
-      return fail('path_traversal', `path ${show(raw)} is outside the run's folder ${folder}; it is not read.`, { field, path: raw });
+      return fail('path_traversal', `path ${show(raw)} is outside the run's folder ${shownFolder}; it is not read.`, { field, path: raw });
     }
     candidate = raw;
   } else {
@@ -1043,12 +1049,12 @@ function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunR
   try {
     file = fs.realpath(candidate);
   } catch (e) {
-    return fail('unavailable', `The transcript ${field} points to, ${candidate}, cannot be read (${errorText(e)}).`, { field, path: candidate });
+    return fail('unavailable', `The transcript ${field} points to, ${showPath(candidate)}, cannot be read (${errorText(e)}).`, { field, path: candidate });
   }
   if (!inside(realFolder, file)) {
     return fail(
       'path_traversal',
-      `${field} ${show(raw)} resolves through a symbolic link to ${file}, outside the run's folder ${realFolder}; it is not read.`,
+      `${field} ${show(raw)} resolves through a symbolic link to ${showPath(file)}, outside the run's folder ${showPath(realFolder)}; it is not read.`,
       {
         field,
         path: raw,
@@ -1206,7 +1212,8 @@ function verifyPointer(
   }
 
   // 3. The file.
-  const resolved = resolveTranscript(d, runRecordPath, fs);
+  const showPath = options.showPath ?? ((absolute: string) => absolute);
+  const resolved = resolveTranscript(d, runRecordPath, fs, showPath);
   if (!resolved.ok) {
     out.push(resolved.problem);
     return;
@@ -1215,10 +1222,16 @@ function verifyPointer(
   if (facts === 'pending') return;
   if (facts instanceof Error) {
     out.push(
-      problem(resolved.span, 'unavailable', `The transcript ${resolved.field} points to, ${resolved.file}, cannot be read (${facts.message}).`, 'error', {
-        field: resolved.field,
-        path: resolved.file,
-      }),
+      problem(
+        resolved.span,
+        'unavailable',
+        `The transcript ${resolved.field} points to, ${showPath(resolved.file)}, cannot be read (${facts.message}).`,
+        'error',
+        {
+          field: resolved.field,
+          path: resolved.file,
+        },
+      ),
     );
     return;
   }
@@ -1252,12 +1265,18 @@ function verifyPointer(
       facts.error.kind
     ];
     out.push(
-      problem(resolved.span, facts.error.kind, `The transcript ${resolved.field} points to, ${resolved.file}, ${what}: ${facts.error.message}.`, 'error', {
-        field: resolved.field,
-        path: resolved.file,
-        ...(facts.error.line !== undefined ? { line: facts.error.line } : {}),
-        ...(facts.error.byteOffset !== undefined ? { byteOffset: facts.error.byteOffset } : {}),
-      }),
+      problem(
+        resolved.span,
+        facts.error.kind,
+        `The transcript ${resolved.field} points to, ${showPath(resolved.file)}, ${what}: ${facts.error.message}.`,
+        'error',
+        {
+          field: resolved.field,
+          path: resolved.file,
+          ...(facts.error.line !== undefined ? { line: facts.error.line } : {}),
+          ...(facts.error.byteOffset !== undefined ? { byteOffset: facts.error.byteOffset } : {}),
+        },
+      ),
     );
     return;
   }

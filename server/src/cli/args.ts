@@ -1,0 +1,216 @@
+// The CLI's commands, their options and their help texts, and the parsing of argv against them.
+
+import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_LIMIT } from '../artifacts/jsonl';
+import { OUTPUT_FORMATS, OutputFormat } from '../report/format';
+
+/** A usage error (exit 2): the message, and the command whose `--help` explains it. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command?: CommandName,
+  ) {
+    super(message);
+  }
+}
+
+export const COMMAND_NAMES = ['check', 'check-loud-boundaries', 'transcript'] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+interface OptionSpec {
+  name: string;
+  /** The value's placeholder; undefined for a flag. */
+  value?: string;
+  help: string;
+}
+
+interface CommandSpec {
+  synopsis: string;
+  about: string;
+  options: OptionSpec[];
+}
+
+const EXIT_STATUS = 'Exit status: 0 no error-severity diagnostic, 1 at least one, 2 usage or I/O error.';
+/** How the root is found without --root, for the help texts. */
+const ROOT_DISCOVERY =
+  'the nearest folder at or above it that holds scripts/loud_boundaries.toml, searched up to the top of its\n' +
+  'git repository (a folder with .git); else that top; else the current folder.';
+
+const FORMAT: OptionSpec = { name: '--format', value: 'FORMAT', help: `${OUTPUT_FORMATS.join(', ')} (default text)` };
+const MAX_LINE_BYTES: OptionSpec = {
+  name: '--max-line-bytes',
+  value: 'N',
+  help: `artifact lines longer than N bytes are not read, one line_too_long each (default ${DEFAULT_MAX_LINE_BYTES}, at most ${MAX_LINE_BYTES_LIMIT})`,
+};
+const HELP: OptionSpec = { name: '-h, --help', help: "this command's help" };
+
+const COMMANDS: Record<CommandName, CommandSpec> = {
+  check: {
+    synopsis: 'harn-workbench check [PATH...] [--root DIR] [--format FORMAT] [--max-line-bytes N]',
+    about: [
+      'Checks every .harn file (syntax, boundary payloads) and run artifact (transcripts, event logs, run records)',
+      'under each PATH (files, or folders walked as git sees them; default: the current folder), and runs the',
+      'loud-boundary gate once on each root that holds scripts/loud_boundaries.toml.',
+      '',
+      'Without --root, the root of a file is',
+      ROOT_DISCOVERY,
+      'Paths are shown relative to the root when every file has the same one, else to the current folder.',
+    ].join('\n'),
+    options: [{ name: '--root', value: 'DIR', help: 'the root of every PATH (default: see above)' }, FORMAT, MAX_LINE_BYTES, HELP],
+  },
+  'check-loud-boundaries': {
+    synopsis: 'harn-workbench check-loud-boundaries [--root DIR] [--registry PATH] [--funnel PATH] [--format FORMAT]',
+    about: [
+      "Runs upstream's `make check-loud-boundaries` gate: the registry, the BoundaryId funnel and every construction",
+      "site in agreement. Text output is upstream's: the OK line on stdout, or the findings on stderr.",
+      '',
+      'Without --root, the root is, for the current folder,',
+      ROOT_DISCOVERY.replace('; else that top; else the current folder.', '.'),
+      'A missing registry or funnel, or one that is not a regular file or leaves the root, exits 2.',
+    ].join('\n'),
+    options: [
+      { name: '--root', value: 'DIR', help: 'the repository to check (default: see above)' },
+      { name: '--registry', value: 'PATH', help: 'the registry, relative to the root (default scripts/loud_boundaries.toml)' },
+      { name: '--funnel', value: 'PATH', help: 'the BoundaryId funnel, relative to the root (default crates/harn-vm/src/boundary.rs)' },
+      FORMAT,
+      HELP,
+    ],
+  },
+  transcript: {
+    synopsis: 'harn-workbench transcript FILE [--run-record PATH] [--root DIR] [--format FORMAT] [--max-line-bytes N]',
+    about: [
+      'Validates one LLM transcript (or an agent event log) streamed from disk and, with --run-record, verifies',
+      "that run record's transcript descriptors against the files on disk.",
+      '',
+      'Without --root, the root (paths are shown relative to it) is, for FILE,',
+      ROOT_DISCOVERY,
+    ].join('\n'),
+    options: [
+      { name: '--run-record', value: 'PATH', help: 'a run.json whose llm_jsonl descriptors are verified too' },
+      { name: '--root', value: 'DIR', help: 'the folder paths are shown relative to (default: see above)' },
+      FORMAT,
+      MAX_LINE_BYTES,
+      HELP,
+    ],
+  },
+};
+
+/** Every option that takes a value, whichever command takes it (so that its value is never read as a PATH). */
+const VALUE_OPTIONS = new Set(Object.values(COMMANDS).flatMap((c) => c.options.filter((o) => o.value !== undefined).map((o) => o.name)));
+
+export function isCommandName(name: string): name is CommandName {
+  return (COMMAND_NAMES as readonly string[]).includes(name);
+}
+
+function optionLines(options: OptionSpec[]): string[] {
+  const labels = options.map((o) => (o.value === undefined ? o.name : `${o.name} ${o.value}`));
+  const width = Math.max(...labels.map((l) => l.length)) + 2;
+  return options.map((o, i) => `  ${(labels[i] ?? '').padEnd(width)}${o.help}`);
+}
+
+export function commandHelp(name: CommandName, version: string): string {
+  const spec = COMMANDS[name];
+  return [`harn-workbench ${version}`, '', `Usage: ${spec.synopsis}`, '', spec.about, '', 'Options:', ...optionLines(spec.options), '', EXIT_STATUS].join('\n');
+}
+
+export function generalHelp(version: string): string {
+  return [
+    `harn-workbench ${version}: checks for Harn sources, the loud-boundary registry and run artifacts.`,
+    '',
+    'Usage:',
+    ...COMMAND_NAMES.map((n) => `  ${COMMANDS[n].synopsis}`),
+    '  harn-workbench -h | --help | --version',
+    '',
+    "`harn-workbench COMMAND --help` explains a command's options and defaults.",
+    EXIT_STATUS,
+  ].join('\n');
+}
+
+/** The short pointer printed after a usage error. */
+export function usageHint(command: CommandName | undefined): string {
+  return command === undefined
+    ? `Usage: ${COMMAND_NAMES.map((n) => `harn-workbench ${n} …`).join(' | ')}\nSee 'harn-workbench --help'.`
+    : `Usage: ${COMMANDS[command].synopsis}\nSee 'harn-workbench ${command} --help'.`;
+}
+
+export interface ParsedArgs {
+  command: CommandName | undefined;
+  positional: string[];
+  options: Map<string, string>;
+  help: boolean;
+  version: boolean;
+}
+
+/**
+ * Reads argv: `-h`/`--help` and `--version` anywhere, `--name VALUE` or `--name=VALUE`, `--` ends the options.
+ * An option the command does not take, an unknown option or command is a UsageError, unless help was asked for.
+ */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const parsed: ParsedArgs = { command: undefined, positional: [], options: new Map(), help: false, version: false };
+  const words: string[] = [];
+  const unknown: string[] = [];
+  const given: string[] = [];
+  // One iterator, so an option's value can be taken from it in the same pass.
+  const args = argv.values();
+  for (const arg of args) {
+    if (arg === '--') {
+      for (const rest of args) words.push(rest);
+    } else if (arg === '-h' || arg === '--help') {
+      parsed.help = true;
+    } else if (arg === '--version') {
+      parsed.version = true;
+    } else if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const name = eq > 0 ? arg.slice(0, eq) : arg;
+      if (!VALUE_OPTIONS.has(name)) {
+        unknown.push(name);
+        continue;
+      }
+      const value = eq > 0 ? arg.slice(eq + 1) : args.next().value;
+      if (value === undefined) throw new UsageError(`${name} needs a value`);
+      parsed.options.set(name, value);
+      given.push(name);
+    } else if (arg.startsWith('-') && arg !== '-') {
+      unknown.push(arg);
+    } else {
+      words.push(arg);
+    }
+  }
+  const [first, ...rest] = words;
+  if (first !== undefined) {
+    if (!isCommandName(first)) {
+      if (parsed.version) return parsed;
+      throw new UsageError(`unknown command ${JSON.stringify(first)} (commands: ${COMMAND_NAMES.join(', ')})`);
+    }
+    parsed.command = first;
+    parsed.positional = rest;
+  }
+  if (parsed.help || parsed.version) return parsed;
+  const command = parsed.command;
+  const [firstUnknown] = unknown;
+  if (firstUnknown !== undefined) throw new UsageError(`unknown option ${firstUnknown}`, command);
+  if (command !== undefined) {
+    const taken = new Set(COMMANDS[command].options.map((o) => o.name));
+    const foreign = given.find((name) => !taken.has(name));
+    if (foreign !== undefined) throw new UsageError(`${command} does not take ${foreign}`, command);
+  }
+  return parsed;
+}
+
+export function formatOf(args: ParsedArgs): OutputFormat {
+  const format = args.options.get('--format') ?? 'text';
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}, not ${format}`, args.command);
+  }
+  return format as OutputFormat;
+}
+
+/** --max-line-bytes: a whole number of bytes from 1 to the longest line that can be decoded; undefined: the default. */
+export function maxLineBytesOf(args: ParsedArgs): number | undefined {
+  const raw = args.options.get('--max-line-bytes');
+  if (raw === undefined) return undefined;
+  const value = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_LINE_BYTES_LIMIT) {
+    throw new UsageError(`--max-line-bytes must be a whole number from 1 to ${MAX_LINE_BYTES_LIMIT}, not ${raw}`, args.command);
+  }
+  return value;
+}
