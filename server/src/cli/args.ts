@@ -32,8 +32,8 @@ interface CommandSpec {
 const EXIT_STATUS = 'Exit status: 0 no error-severity diagnostic, 1 at least one, 2 usage or I/O error.';
 /** How the root is found without --root, for the help texts. */
 const ROOT_DISCOVERY =
-  'the nearest folder at or above it that holds scripts/loud_boundaries.toml, searched up to the top of its\n' +
-  'git repository (a folder with .git); else that top; else the current folder.';
+  'the nearest folder at or above it with scripts/loud_boundaries.toml,\n' +
+  'searched up to the top of its git repository (a folder with .git); else that top; else the current folder.';
 
 const FORMAT: OptionSpec = { name: '--format', value: 'FORMAT', help: `${OUTPUT_FORMATS.join(', ')} (default text)` };
 const MAX_LINE_BYTES: OptionSpec = {
@@ -51,8 +51,7 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
       'under each PATH (files, or folders walked as git sees them; default: the current folder), and runs the',
       'loud-boundary gate once on each root that holds scripts/loud_boundaries.toml.',
       '',
-      'Without --root, the root of a file is',
-      ROOT_DISCOVERY,
+      `Without --root, the root of a file is ${ROOT_DISCOVERY}`,
       'Paths are shown relative to the root when every file has the same one, else to the current folder.',
     ].join('\n'),
     options: [{ name: '--root', value: 'DIR', help: 'the root of every PATH (default: see above)' }, FORMAT, MAX_LINE_BYTES, HELP],
@@ -63,8 +62,7 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
       "Runs upstream's `make check-loud-boundaries` gate: the registry, the BoundaryId funnel and every construction",
       "site in agreement. Text output is upstream's: the OK line on stdout, or the findings on stderr.",
       '',
-      'Without --root, the root is, for the current folder,',
-      ROOT_DISCOVERY.replace('; else that top; else the current folder.', '.'),
+      `Without --root, the root is, for the current folder, ${ROOT_DISCOVERY.replace('; else that top; else the current folder.', '.')}`,
       'A missing registry or funnel, or one that is not a regular file or leaves the root, exits 2.',
     ].join('\n'),
     options: [
@@ -81,8 +79,7 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
       'Validates one LLM transcript (or an agent event log) streamed from disk and, with --run-record, verifies',
       "that run record's transcript descriptors against the files on disk.",
       '',
-      'Without --root, the root (paths are shown relative to it) is, for FILE,',
-      ROOT_DISCOVERY,
+      `Without --root, the root of FILE (paths are shown relative to it) is ${ROOT_DISCOVERY}`,
     ].join('\n'),
     options: [
       { name: '--run-record', value: 'PATH', help: 'a run.json whose llm_jsonl descriptors are verified too' },
