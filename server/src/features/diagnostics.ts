@@ -27,7 +27,7 @@ export class DiagnosticsPipeline {
 
   constructor(
     private readonly ctx: FeatureContext,
-    private readonly store: DiagnosticsStore,
+    readonly store: DiagnosticsStore,
   ) {}
 
   schedule(doc: TextDocument): void {
@@ -80,6 +80,7 @@ export class DiagnosticsPipeline {
     }
     if (this.ctx.documents.get(uri)?.version !== version) return;
     for (const bucket of next.keys()) buckets.add(bucket);
+    this.store.markLive(uri);
     this.store.setBuckets(uri, next, version);
     const root = this.ctx.firstRoot();
     const file = uriToPath(uri);
@@ -97,6 +98,7 @@ export class DiagnosticsPipeline {
     this.pending.delete(uri);
     const buckets = this.published.get(uri);
     this.published.delete(uri);
+    this.store.markClosed(uri);
     if (!buckets) return;
     for (const bucket of buckets) {
       const provider = this.ctx.providers.find((p) => p.name === bucket);

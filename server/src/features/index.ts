@@ -63,7 +63,14 @@ export function registerFeatures(
   // Live boundary checks depend on the registry: re-check open .harn documents after each gate run.
   boundaries.whenGateRuns(() => revalidate((_doc, kind) => kind === 'harn'));
 
-  registerWorkspaceLifecycle(ctx, diagnostics, supportsConfiguration);
+  const checks = registerWorkspaceLifecycle(ctx, diagnostics, supportsConfiguration);
+  // Closed .harn files' boundary checks run only once there is a registry: check them again when that changes.
+  let hadRegistry = false;
+  boundaries.whenGateRuns(() => {
+    const hasRegistry = boundaries.registry !== undefined;
+    if (hasRegistry !== hadRegistry) checks.recheckClosed((kind) => kind === 'harn');
+    hadRegistry = hasRegistry;
+  });
   registerHover(ctx);
   registerDocumentSymbol(ctx);
   registerFoldingRange(ctx);

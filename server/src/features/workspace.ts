@@ -7,10 +7,19 @@ import { readSettings, WorkbenchSettings } from '../workspace/settings';
 import { FeatureContext } from './context';
 import { DiagnosticsPipeline } from './diagnostics';
 import { describeError } from './handler';
+import { DocumentKind } from './router';
+import { WorkspaceScan } from './workspaceScan';
 
-export function registerWorkspaceLifecycle(ctx: FeatureContext, diagnostics: DiagnosticsPipeline, supportsConfiguration: () => boolean): void {
+/** What the rest of the server asks of the lifecycle: closed files to check again when what they depend on changed. */
+export interface WorkspaceChecks {
+  recheckClosed(select: (kind: DocumentKind) => boolean): void;
+}
+
+export function registerWorkspaceLifecycle(ctx: FeatureContext, diagnostics: DiagnosticsPipeline, supportsConfiguration: () => boolean): WorkspaceChecks {
   const { connection, documents } = ctx;
   let applied: string | undefined;
+  /** The workspace check of each folder (`harn.diagnostics.scope: workspace`). */
+  let scans: WorkspaceScan[] = [];
 
   async function loadSettings(): Promise<WorkbenchSettings> {
     const raw: unknown = supportsConfiguration() ? await connection.workspace.getConfiguration('harn') : undefined;
@@ -47,6 +56,21 @@ export function registerWorkspaceLifecycle(ctx: FeatureContext, diagnostics: Dia
     }
     // What a document is may have changed with the settings.
     diagnostics.revalidate(() => true);
+    // After the gate's first run: closed files checked from disk, one scan per folder, taking over the last ones.
+    const previous = new Map(scans.map((scan) => [scan.root, scan]));
+    scans = [];
+    for (const folder of root ? [{ root, settings }] : []) {
+      const before = previous.get(folder.root);
+      previous.delete(folder.root);
+      if (folder.settings.diagnostics.scope !== 'workspace') {
+        before?.clear();
+        continue;
+      }
+      const scan = new WorkspaceScan(folder.root, folder.settings, ctx, diagnostics.store, before?.dispose());
+      scans.push(scan);
+      void scan.start().catch((error: unknown) => ctx.error(`checking the workspace failed: ${describeError(error)}`));
+    }
+    for (const gone of previous.values()) gone.clear();
   }
 
   connection.onInitialized(() => {
@@ -65,6 +89,7 @@ export function registerWorkspaceLifecycle(ctx: FeatureContext, diagnostics: Dia
 
   const filesChanged = (changes: { uri: string; type: FileChangeType }[]): void => {
     for (const provider of ctx.providers) provider.filesChanged?.(changes);
+    for (const scan of scans) scan.filesChanged(changes);
   };
   connection.onDidChangeWatchedFiles((params) => filesChanged(params.changes));
   documents.onDidSave((e) => filesChanged([{ uri: e.document.uri, type: FileChangeType.Changed }]));
@@ -77,7 +102,10 @@ export function registerWorkspaceLifecycle(ctx: FeatureContext, diagnostics: Dia
     for (const provider of ctx.providers) provider.documentChanged?.(e.document.uri);
   });
   documents.onDidClose((e) => {
+    for (const scan of scans) scan.documentClosed(e.document.uri);
     diagnostics.closed(e.document.uri);
     for (const provider of ctx.providers) provider.documentClosed?.(e.document.uri);
   });
+
+  return { recheckClosed: (select) => scans.forEach((scan) => scan.recheck(select)) };
 }

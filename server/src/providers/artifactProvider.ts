@@ -2,7 +2,19 @@
 // hover that explains a row, the outline, run-record integrity, and validation of files on disk that
 // VS Code never syncs (over 50 MB), whose rows still answer hovers through a byte-offset line index.
 
-import { CancellationToken, Diagnostic, DocumentSymbol, Hover, MarkupKind, Position, SymbolKind, TextDocuments } from 'vscode-languageserver';
+import {
+  CancellationToken,
+  CodeAction,
+  CodeActionKind,
+  CodeActionParams,
+  Diagnostic,
+  DocumentSymbol,
+  Hover,
+  MarkupKind,
+  Position,
+  SymbolKind,
+  TextDocuments,
+} from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { rowHover } from '../artifacts/hover';
 import { DEFAULT_MAX_LINE_BYTES, LineByteIndex, readLineAt } from '../artifacts/jsonl';
@@ -25,10 +37,11 @@ import { diagnosticTotal } from '../diagnosticCap';
 import { artifactProblemDiagnostic } from '../diagnostics';
 import { DiagnosticsStore } from '../features/diagnosticsStore';
 import { forEachChunked } from '../features/handler';
-import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
+import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { ARTIFACT_KINDS, DocumentKind } from '../features/router';
 import { CancellationLike, CHUNK_BYTES, readFileText, refusalMessage } from '../workspace/files';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
+import { TOO_LARGE_TO_SCAN, WORKSPACE_SOURCE } from '../workspace/scanPlan';
 import { WorkbenchSettings } from '../workspace/settings';
 import { ValidateArtifactFileResult } from '../protocol';
 import { omittedSymbolsNote, toLspDiagnostic } from './convert';
@@ -242,6 +255,47 @@ export class ArtifactProvider implements DomainProvider {
       lines: result.summaries.length,
       ...(result.refused !== undefined ? { refused: result.refused } : {}),
     };
+  }
+
+  /**
+   * A closed artifact's diagnostics from disk, streamed (the event loop answers requests in between): the same
+   * domain checks as the CLI's and validateFile's, keeping nothing (a workspace holds thousands of files).
+   */
+  async diskDiagnostics(file: DiskFile, kind: DocumentKind): Promise<Diagnostic[] | undefined> {
+    if (!isArtifactKind(kind)) return undefined;
+    const { token } = file;
+    if (kind === 'runRecord') {
+      const doc = await file.document();
+      if (doc === undefined) return undefined;
+      const problems = await verifyRunRecordAsync(file.path, doc.getText(), nodeRunRecordFs, {
+        maxLineBytes: this.maxLineBytes,
+        token,
+        factsOf: (transcript, stat) => this.factsFor(transcript, stat, token),
+      });
+      return problems?.map(artifactDiagnostic);
+    }
+    const result = await validateArtifactFileAsync(kind, file.path, {
+      fileName: file.path,
+      registryTitle: this.registryTitle,
+      maxLineBytes: this.maxLineBytes,
+      token,
+    });
+    return result?.problems.map(artifactDiagnostic);
+  }
+
+  /** A file too large for the workspace check: validate it from disk, streamed (harn.validateArtifactFile). */
+  codeAction(request: DocumentRequest, params: CodeActionParams): CodeAction[] {
+    const tooLarge = params.context.diagnostics.filter((d) => d.source === WORKSPACE_SOURCE && d.code === TOO_LARGE_TO_SCAN);
+    if (tooLarge.length === 0 || !isArtifactKind(request.kind)) return [];
+    return [
+      {
+        title: 'Validate Run Artifact From Disk',
+        kind: CodeActionKind.QuickFix,
+        diagnostics: tooLarge,
+        isPreferred: true,
+        command: { title: 'Validate Run Artifact From Disk', command: 'harn.validateArtifactFile', arguments: [request.uri] },
+      },
+    ];
   }
 
   /** A transcript changed on disk: open run records pointing at it are verified again. */

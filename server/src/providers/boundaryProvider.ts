@@ -34,7 +34,8 @@ import { internalErrorDiagnostic, invalidUtf8Diagnostics } from '../diagnostics'
 import { DiagnosticsStore } from '../features/diagnosticsStore';
 import { describeError } from '../features/handler';
 import { runInSlices } from '../features/slices';
-import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
+import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
+import { HarnAnalysis } from '../harn/analysis';
 import { DocumentKind } from '../features/router';
 import { stringContent } from '../harn/strings';
 import { LineIndex } from '../text/lineIndex';
@@ -285,12 +286,23 @@ export class BoundaryProvider implements DomainProvider {
   /** As-you-type checks of `.harn` documents (the gate's findings on other files are its own bucket). */
   diagnostics(doc: TextDocument, kind: DocumentKind): Diagnostic[] | undefined {
     if (kind !== 'harn') return undefined;
+    return this.harnChecks(doc.uri, () => this.workspace.analysisOf(doc), true);
+  }
+
+  /** A closed `.harn` file's: the same checks on its disk text, less unknown ids (the gate reports those on closed files). */
+  async diskDiagnostics(file: DiskFile, kind: DocumentKind): Promise<Diagnostic[] | undefined> {
+    if (kind !== 'harn') return undefined;
+    const analysis = await file.harnAnalysis();
+    return analysis && this.harnChecks(file.uri, () => analysis, false);
+  }
+
+  private harnChecks(uri: string, analysisOf: () => HarnAnalysis, withUnknownIds: boolean): Diagnostic[] {
     if (!this.gate?.last?.registry) return [];
     // Only files the gate scans (harnGlobs): elsewhere a boundary report is not a site upstream knows.
-    const relative = this.relative(doc.uri);
+    const relative = this.relative(uri);
     if (relative === undefined || !this.gate.isScanned(relative)) return [];
-    const analysis = this.workspace.analysisOf(doc);
-    const problems = liveHarnProblems(scanHarnBoundaries(analysis), this.gate.last.registry);
+    const analysis = analysisOf();
+    const problems = liveHarnProblems(scanHarnBoundaries(analysis), this.gate.last.registry).filter((p) => withUnknownIds || p.code !== 'unknown_boundary');
     return problems.map((p) =>
       toLspDiagnostic({
         range: analysis.lineIndex.rangeOf(p.range.start, p.range.end),

@@ -19,7 +19,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
 import { harnSyntaxDiagnostics, replacementCharacterDiagnostics, WorkbenchDiagnostic } from '../diagnostics';
-import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
+import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { DocumentKind } from '../features/router';
 import { completionsAt, CompletionKind } from '../harn/completion';
 import { definitionAt } from '../harn/definition';
@@ -94,12 +94,20 @@ export class HarnProvider implements DomainProvider {
   }
 
   diagnostics(doc: TextDocument): Diagnostic[] {
-    const analysis = this.analysisOf(doc);
-    return [
-      ...harnSyntaxDiagnostics(analysis),
-      ...replacementCharacterDiagnostics(analysis),
-      ...this.importEncodingDiagnostics(analysis, uriToPath(doc.uri)),
-    ].map(toLspDiagnostic);
+    return this.diagnosticsOf(this.analysisOf(doc), uriToPath(doc.uri));
+  }
+
+  /** A closed file's: the same checks on its text on disk (its analysis is not cached: the file is not open). */
+  async diskDiagnostics(file: DiskFile, kind: DocumentKind): Promise<Diagnostic[] | undefined> {
+    if (kind !== 'harn') return undefined;
+    const analysis = await file.harnAnalysis();
+    return analysis && this.diagnosticsOf(analysis, file.path);
+  }
+
+  private diagnosticsOf(analysis: HarnAnalysis, file: string): Diagnostic[] {
+    return [...harnSyntaxDiagnostics(analysis), ...replacementCharacterDiagnostics(analysis), ...this.importEncodingDiagnostics(analysis, file)].map(
+      toLspDiagnostic,
+    );
   }
 
   /** `invalid_utf8` (warning) on each import whose module, read from disk, is not UTF-8: where, and how often. */
