@@ -10,7 +10,7 @@ import { StatusNotification } from '../protocol';
 import { toLspDiagnostic } from '../providers/convert';
 import { uriToPath } from '../workspace/harnWorkspace';
 import { FeatureContext } from './context';
-import { DiagnosticsStore } from './diagnosticsStore';
+import { DISK_BUCKET, DiagnosticsStore } from './diagnosticsStore';
 import { describeError } from './handler';
 import { DocumentKind } from './router';
 
@@ -98,6 +98,8 @@ export class DiagnosticsPipeline {
     this.pending.delete(uri);
     const buckets = this.published.get(uri);
     this.published.delete(uri);
+    // What the disk said before the file was opened may be outdated by a save: the workspace check says it again.
+    this.store.clear(uri, DISK_BUCKET);
     this.store.markClosed(uri);
     if (!buckets) return;
     for (const bucket of buckets) {

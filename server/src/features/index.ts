@@ -54,7 +54,7 @@ export function registerFeatures(
 
   const boundaries = new BoundaryProvider(documents, store, workspace, log, (message) => connection.console.error(message));
   const artifacts = new ArtifactProvider(documents, store, (id) => boundaries.boundaryInfo(id), revalidate);
-  const harn = new HarnProvider(workspace, firstRoot);
+  const harn = new HarnProvider(workspace, firstRoot, (file) => boundaries.reportsEncodingOf(file));
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
   const providers = [boundaries, harn, artifacts];
 

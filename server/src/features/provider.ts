@@ -18,6 +18,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { HarnAnalysis } from '../harn/analysis';
+import { InvalidUtf8 } from '../text/utf8';
 import { WorkbenchSettings } from '../workspace/settings';
 import { Awaitable } from './handler';
 import { DocumentKind } from './router';
@@ -40,6 +41,8 @@ export interface DiskFile {
   document(): Promise<TextDocument | undefined>;
   /** A `.harn` file's analysis of that text (made once, shared by the providers). */
   harnAnalysis(): Promise<HarnAnalysis | undefined>;
+  /** Where its bytes are not UTF-8 (the text reads U+FFFD there). */
+  invalidUtf8(): Promise<readonly InvalidUtf8[]>;
   token: CancellationToken;
 }
 

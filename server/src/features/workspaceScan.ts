@@ -13,7 +13,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { HarnAnalysis } from '../harn/analysis';
 import { toLspDiagnostic } from '../providers/convert';
 import { isPathIgnored, walkFiles } from '../workspace/fileWalk';
-import { readFileText } from '../workspace/files';
+import { decodeUtf8, InvalidUtf8 } from '../text/utf8';
+import { readFileBytes } from '../workspace/files';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import {
   affectedByChanges,
@@ -209,12 +210,16 @@ export class WorkspaceScan {
   /** What the providers of the kind say of the file on disk; undefined once cancelled. */
   private async providerChecks(uri: string, file: string, size: number, kind: ScanKind): Promise<Diagnostic[] | undefined> {
     const token = this.cancellation.token;
-    let text: Promise<TextDocument | undefined> | undefined;
+    let decoded: Promise<{ doc: TextDocument; invalid: readonly InvalidUtf8[] } | undefined> | undefined;
     let analysis: Promise<HarnAnalysis | undefined> | undefined;
-    const document = (): Promise<TextDocument | undefined> =>
-      (text ??= readFileText(file, { token, maxBytes: MAX_SCAN_BYTES }).then((read) =>
-        read.ok ? TextDocument.create(uri, kind === 'harn' ? 'harn' : 'json', 0, read.text) : undefined,
-      ));
+    // Bytes decoded here (as the CLI does), so that each ill-formed UTF-8 sequence is known where it is.
+    const read = (): Promise<{ doc: TextDocument; invalid: readonly InvalidUtf8[] } | undefined> =>
+      (decoded ??= readFileBytes(file, { token, maxBytes: MAX_SCAN_BYTES }).then((bytes) => {
+        if (!bytes.ok) return undefined;
+        const { text, invalid } = decodeUtf8(bytes.bytes);
+        return { doc: TextDocument.create(uri, kind === 'harn' ? 'harn' : 'json', 0, text), invalid };
+      }));
+    const document = (): Promise<TextDocument | undefined> => read().then((r) => r?.doc);
     const disk: DiskFile = {
       uri,
       path: file,
@@ -222,6 +227,7 @@ export class WorkspaceScan {
       token,
       document,
       harnAnalysis: () => (analysis ??= document().then((doc) => doc && new HarnAnalysis(doc.getText()))),
+      invalidUtf8: () => read().then((r) => r?.invalid ?? []),
     };
     const out: Diagnostic[] = [];
     for (const provider of this.ctx.providersFor(kind)) {

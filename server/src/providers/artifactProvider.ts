@@ -35,7 +35,7 @@ import { JsonlKind, LineResult, parseRow, RowSummary, validateArtifact, validate
 import { BoundaryInfo } from '../boundaries/registry';
 import { diagnosticTotal } from '../diagnosticCap';
 import { artifactProblemDiagnostic } from '../diagnostics';
-import { DiagnosticsStore } from '../features/diagnosticsStore';
+import { DISK_BUCKET, DiagnosticsStore } from '../features/diagnosticsStore';
 import { forEachChunked } from '../features/handler';
 import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { ARTIFACT_KINDS, DocumentKind } from '../features/router';
@@ -217,6 +217,8 @@ export class ArtifactProvider implements DomainProvider {
    * requests are answered while it reads, and cancellation stops it. A document the editor has open is validated
    * from its text instead: its diagnostics, hovers and outline then describe what the editor shows. A file that is
    * not a regular file (a FIFO, a folder, a device) is refused: an `unreadable_file` diagnostic, and `refused`.
+   * A closed file's diagnostics describe the file on disk: they go in the disk bucket, the workspace check's, so that
+   * the two never show the same problem twice.
    */
   async validateFile(file: string, kind: ArtifactKind, token: CancellationToken): Promise<ValidateArtifactFileResult> {
     const uri = pathToUri(file);
@@ -232,7 +234,7 @@ export class ArtifactProvider implements DomainProvider {
       if (!read.ok) {
         if ('cancelled' in read) return cancelled;
         const reason = refusalMessage(read);
-        this.store.set(uri, this.name, [artifactDiagnostic(unreadableProblem(reason))]);
+        this.store.set(uri, DISK_BUCKET, [artifactDiagnostic(unreadableProblem(reason))]);
         return { kind, problems: 1, lines: 0, refused: reason };
       }
       const problems = await verifyRunRecordAsync(file, read.text, nodeRunRecordFs, {
@@ -241,13 +243,13 @@ export class ArtifactProvider implements DomainProvider {
         factsOf: (transcript, stat) => this.factsFor(transcript, stat, token),
       });
       if (problems === undefined || token.isCancellationRequested) return cancelled;
-      this.store.set(uri, this.name, problems.map(artifactDiagnostic));
+      this.store.set(uri, DISK_BUCKET, problems.map(artifactDiagnostic));
       return { kind, problems: problems.length, lines: read.text.split(/\r\n|\r|\n/).length };
     }
     const result = await validateArtifactFileAsync(kind, file, { fileName: file, registryTitle: this.registryTitle, maxLineBytes: this.maxLineBytes, token });
     if (result === undefined || token.isCancellationRequested) return cancelled;
     this.validated.set(uri, { kind, summaries: result.summaries, lineIndex: result.lineIndex });
-    this.store.set(uri, this.name, result.problems.map(artifactDiagnostic));
+    this.store.set(uri, DISK_BUCKET, result.problems.map(artifactDiagnostic));
     // Every problem found, those the cap left out included (its note counts them).
     return {
       kind,

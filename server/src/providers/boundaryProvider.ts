@@ -112,6 +112,12 @@ export class BoundaryProvider implements DomainProvider {
     return this.lookupOf.lookup(id);
   }
 
+  /** Whether the last gate run read this file from disk and found it not UTF-8 (it reports that on the file). */
+  reportsEncodingOf(file: string): boolean {
+    const relative = this.relative(pathToUri(file));
+    return relative !== undefined && this.gate?.filesNotUtf8.has(relative) === true;
+  }
+
   whenGateRuns(listener: () => void): void {
     this.onGateRun.push(listener);
   }

@@ -18,7 +18,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
-import { harnSyntaxDiagnostics, replacementCharacterDiagnostics, WorkbenchDiagnostic } from '../diagnostics';
+import { harnSyntaxDiagnostics, invalidUtf8Diagnostics, replacementCharacterDiagnostics, WorkbenchDiagnostic } from '../diagnostics';
 import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { DocumentKind } from '../features/router';
 import { completionsAt, CompletionKind } from '../harn/completion';
@@ -83,6 +83,8 @@ export class HarnProvider implements DomainProvider {
   constructor(
     private readonly workspace: HarnWorkspace,
     private readonly workspaceRoot: () => string | undefined,
+    /** Whether the loud-boundary gate reports the invalid UTF-8 of this closed file already. */
+    private readonly gateReportsEncoding: (file: string) => boolean = () => false,
   ) {}
 
   private analysisOf(doc: TextDocument): HarnAnalysis {
@@ -97,17 +99,26 @@ export class HarnProvider implements DomainProvider {
     return this.diagnosticsOf(this.analysisOf(doc), uriToPath(doc.uri));
   }
 
-  /** A closed file's: the same checks on its text on disk (its analysis is not cached: the file is not open). */
+  /**
+   * A closed file's: the same checks on its text on disk (its analysis is not cached: the file is not open), with
+   * bytes that are not UTF-8 reported as `check` reports them (invalid_utf8, not the editor's U+FFFD warning) unless
+   * the gate already reports them on this file.
+   */
   async diskDiagnostics(file: DiskFile, kind: DocumentKind): Promise<Diagnostic[] | undefined> {
     if (kind !== 'harn') return undefined;
     const analysis = await file.harnAnalysis();
-    return analysis && this.diagnosticsOf(analysis, file.path);
+    if (!analysis) return undefined;
+    const invalid = this.gateReportsEncoding(file.path) ? [] : await file.invalidUtf8();
+    const encoding = invalidUtf8Diagnostics(invalid, analysis.lineIndex).map(toLspDiagnostic);
+    return [...encoding, ...this.diagnosticsOf(analysis, file.path, false)];
   }
 
-  private diagnosticsOf(analysis: HarnAnalysis, file: string): Diagnostic[] {
-    return [...harnSyntaxDiagnostics(analysis), ...replacementCharacterDiagnostics(analysis), ...this.importEncodingDiagnostics(analysis, file)].map(
-      toLspDiagnostic,
-    );
+  private diagnosticsOf(analysis: HarnAnalysis, file: string, replacementCharacters = true): Diagnostic[] {
+    return [
+      ...harnSyntaxDiagnostics(analysis),
+      ...(replacementCharacters ? replacementCharacterDiagnostics(analysis) : []),
+      ...this.importEncodingDiagnostics(analysis, file),
+    ].map(toLspDiagnostic);
   }
 
   /** `invalid_utf8` (warning) on each import whose module, read from disk, is not UTF-8: where, and how often. */
