@@ -119,10 +119,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     vscode.commands.registerCommand('harn.showLog', () => output.show(true)),
     vscode.commands.registerCommand('harn.chooseLanguageFeatures', () => chooseLanguageFeatures(languageFeatures.mode)),
-    vscode.commands.registerCommand('harn.validateArtifactFile', async (target?: vscode.Uri) => {
+    vscode.commands.registerCommand('harn.validateArtifactFile', async (target?: vscode.Uri | string) => {
       // Big artifacts (over 50 MB) never reach the server through the editor: it reads them from disk.
+      // The server's quick fix (too_large_to_scan) passes the file's URI as a string.
       const uri =
-        target ??
+        (typeof target === 'string' ? vscode.Uri.parse(target) : target) ??
         vscode.window.activeTextEditor?.document.uri ??
         (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Run artifacts': ['jsonl', 'ndjson', 'json'] } }))?.[0];
       const running = client;

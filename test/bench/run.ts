@@ -9,6 +9,7 @@ import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
 import { artifactChild, runArtifactBenchmarks } from './artifacts';
 import { runBigRegistryBenchmarks } from './bigRegistry';
 import { runBoundaryBenchmarks } from './boundaries';
+import { runWorkspaceScanBenchmarks } from './workspaceScan';
 
 function metric(name: string, value: number, unit: string, goal: string): void {
   console.log(`METRIC ${name} ${value.toFixed(2)} ${unit} goal ${goal}`);
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
   runBoundaryBenchmarks(metric, wanted);
   await runBigRegistryBenchmarks(metric, wanted);
   await runArtifactBenchmarks(metric, wanted, __filename);
+  await runWorkspaceScanBenchmarks(metric, wanted);
 }
 
 main().catch((error) => {

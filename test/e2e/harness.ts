@@ -679,6 +679,14 @@ export class Editor {
     return panel;
   }
 
+  /** Types a filter in the Problems panel's filter box (text, or comma-separated globs such as `**\/runs/x/**`). */
+  async filterProblems(filter: string): Promise<void> {
+    await this.showProblems();
+    const input = this.page.locator('.viewpane-filter input').first();
+    await input.fill(filter);
+    await input.press('Enter');
+  }
+
   /**
    * Waits until the Problems panel's rows satisfy `accept` (e.g. a row appears, or one is gone)
    * and returns them. The panel is opened first if needed; its tree shows every file expanded.

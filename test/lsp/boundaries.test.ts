@@ -161,7 +161,14 @@ class Demo {
     fs.cpSync(DEMO, root, { recursive: true });
     prepare?.(root);
     const client = new TestClient();
-    await client.initialize(root, { configuration });
+    // The gate alone: the demo's broken runs, checked by the workspace check, are workspaceScan.test.ts's.
+    // A getter: a test changing `configuration.harn` later is read at each workspace/configuration request.
+    const withScope = {
+      get harn(): Record<string, unknown> {
+        return { diagnostics: { scope: 'openFiles' }, ...(configuration?.harn as Record<string, unknown> | undefined) };
+      },
+    };
+    await client.initialize(root, { configuration: withScope });
     await client.waitForNotification('harn/status', (p) => (p as { state?: string }).state === 'ready');
     return new Demo(root, client);
   }

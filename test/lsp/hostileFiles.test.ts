@@ -151,7 +151,8 @@ describe('the server on files that are not regular files', { skip: FIFO_SKIP }, 
           severity: DiagnosticSeverity.Error,
           source: 'harn.artifacts',
           code: 'unavailable',
-          message: `The transcript relative_path points to, ${real}, cannot be read (${FIFO}).`,
+          // Named relative to the workspace folder; the data keeps the absolute path.
+          message: `The transcript relative_path points to, ${path.relative(root, real)}, cannot be read (${FIFO}).`,
           data: { field: 'relative_path', path: real },
         },
       ]);
@@ -227,7 +228,7 @@ describe('the server on huge lines', () => {
         [
           'line_too_long',
           valueRange(text, 'relative_path'),
-          `The transcript relative_path points to, ${real}, has a line too long to read: line 1 is ${size} bytes long, over the limit of ${MiB} bytes (harn.artifacts.maxLineBytes), so it is not read and the rows are not checked.`,
+          `The transcript relative_path points to, ${path.relative(dir, real)}, has a line too long to read: line 1 is ${size} bytes long, over the limit of ${MiB} bytes (harn.artifacts.maxLineBytes), so it is not read and the rows are not checked.`,
         ],
         ['digest_mismatch', valueRange(text, 'sha256'), `sha256 in the descriptor is sha256:0, the transcript on disk hashes to ${String(actual?.actual)}.`],
       ],

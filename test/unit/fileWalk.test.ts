@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { walkFiles } from '../../server/src/workspace/fileWalk';
+import { isPathIgnored, walkFiles } from '../../server/src/workspace/fileWalk';
 
 const gitAvailable = spawnSync('git', ['--version']).status === 0;
 
@@ -62,6 +62,26 @@ test('walkFiles agrees with git on nested .gitignore rules', { skip: gitAvailabl
     assert.deepEqual(walkFiles(root), expected);
     assert.ok(expected.includes('crates/harn-vm/trace.log'), 'a deeper !pattern re-includes');
     assert.ok(!expected.includes('crates/harn-vm/src/gen/keep.rs'), 'nothing inside an ignored folder comes back');
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('isPathIgnored judges one path as walkFiles lists the tree', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-walk-one-'));
+  try {
+    write(root, '.gitignore', 'build/\n*.tmp.harn\n');
+    write(root, 'src/.gitignore', 'local.harn\n!keep.tmp.harn\n');
+    write(root, '.git/info/exclude', 'private.harn\n');
+    const files = ['a.harn', 'build/b.harn', 'x.tmp.harn', 'src/local.harn', 'src/keep.tmp.harn', 'src/c.harn', 'private.harn', 'deep/build/d.harn'];
+    for (const rel of files) write(root, rel);
+    const listed = new Set(walkFiles(root));
+    for (const rel of files) assert.equal(isPathIgnored(root, rel), !listed.has(rel), rel);
+    assert.equal(isPathIgnored(root, '.git/config'), true);
+    assert.deepEqual(
+      files.filter((rel) => !isPathIgnored(root, rel)),
+      ['a.harn', 'src/keep.tmp.harn', 'src/c.harn'],
+    );
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

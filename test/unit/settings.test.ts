@@ -18,6 +18,7 @@ const DEFAULTS: WorkbenchSettings = {
     runRecordGlobs: ['**/run.json', '**/*.run.json'],
     maxLineBytes: 256 * 1024 * 1024,
   },
+  diagnostics: { scope: 'workspace' },
 };
 
 describe('readSettings', () => {
@@ -37,6 +38,7 @@ describe('readSettings', () => {
       settings: {
         boundaries: { ...DEFAULTS.boundaries, registryPath: 'boundaries.toml', harnGlobs: ['lib/**/*.harn', 'std/*.harn'] },
         artifacts: { ...DEFAULTS.artifacts, runRecordGlobs: ['records/*.json'] },
+        diagnostics: DEFAULTS.diagnostics,
       },
       problems: [],
     });
@@ -58,7 +60,7 @@ describe('readSettings', () => {
 
   test('each invalid artifact setting: its message and its default; a valid one in the same group is kept', () => {
     const { settings, problems } = readSettings({ artifacts: { transcriptGlobs: 'a/*.jsonl', eventLogGlobs: ['ok/*.jsonl'], runRecordGlobs: [1] } });
-    assert.deepEqual(settings, { boundaries: DEFAULTS.boundaries, artifacts: { ...DEFAULTS.artifacts, eventLogGlobs: ['ok/*.jsonl'] } });
+    assert.deepEqual(settings, { ...DEFAULTS, artifacts: { ...DEFAULTS.artifacts, eventLogGlobs: ['ok/*.jsonl'] } });
     assert.deepEqual(problems, [
       'harn.artifacts.transcriptGlobs Invalid input: expected array, received string; using the default',
       'harn.artifacts.runRecordGlobs Invalid input: expected string, received number; using the default',
@@ -76,5 +78,12 @@ describe('readSettings', () => {
     first.settings.boundaries.rustGlobs.push('extra/*.rs');
     first.settings.artifacts.runRecordGlobs.length = 0;
     assert.deepEqual(readSettings({}).settings, DEFAULTS);
+  });
+
+  test('harn.diagnostics.scope: workspace or openFiles; anything else is reported and defaults to workspace', () => {
+    assert.deepEqual(readSettings({ diagnostics: { scope: 'openFiles' } }).settings.diagnostics, { scope: 'openFiles' });
+    const { settings, problems } = readSettings({ diagnostics: { scope: 'everything' } });
+    assert.deepEqual(settings.diagnostics, { scope: 'workspace' });
+    assert.deepEqual(problems, ['harn.diagnostics.scope must be one of workspace, openFiles; using the default']);
   });
 });

@@ -10,7 +10,7 @@ import { StatusNotification } from '../protocol';
 import { toLspDiagnostic } from '../providers/convert';
 import { uriToPath } from '../workspace/harnWorkspace';
 import { FeatureContext } from './context';
-import { DiagnosticsStore } from './diagnosticsStore';
+import { DISK_BUCKET, DiagnosticsStore } from './diagnosticsStore';
 import { describeError } from './handler';
 import { DocumentKind } from './router';
 
@@ -27,7 +27,7 @@ export class DiagnosticsPipeline {
 
   constructor(
     private readonly ctx: FeatureContext,
-    private readonly store: DiagnosticsStore,
+    readonly store: DiagnosticsStore,
   ) {}
 
   schedule(doc: TextDocument): void {
@@ -80,6 +80,7 @@ export class DiagnosticsPipeline {
     }
     if (this.ctx.documents.get(uri)?.version !== version) return;
     for (const bucket of next.keys()) buckets.add(bucket);
+    this.store.markLive(uri);
     this.store.setBuckets(uri, next, version);
     const file = uriToPath(uri);
     const root = this.ctx.rootOf(file);
@@ -97,6 +98,9 @@ export class DiagnosticsPipeline {
     this.pending.delete(uri);
     const buckets = this.published.get(uri);
     this.published.delete(uri);
+    // What the disk said before the file was opened may be outdated by a save: the workspace check says it again.
+    this.store.clear(uri, DISK_BUCKET);
+    this.store.markClosed(uri);
     if (!buckets) return;
     for (const bucket of buckets) {
       const provider = this.ctx.providers.find((p) => p.name === bucket);

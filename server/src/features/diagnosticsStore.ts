@@ -12,8 +12,13 @@ import { toLspDiagnostic } from '../providers/convert';
 /** A provider's name, or the name of a workspace-wide producer (`gate`). */
 export type Bucket = string;
 
+/** The workspace check's bucket (workspaceScan.ts): a closed file's diagnostics from disk, hidden while it is open. */
+export const DISK_BUCKET: Bucket = 'disk';
+
 export class DiagnosticsStore {
   private readonly byUri = new Map<string, Map<Bucket, Diagnostic[]>>();
+  /** Documents whose live checks have published: their disk bucket describes a text the editor no longer shows. */
+  private readonly live = new Set<string>();
 
   constructor(private readonly connection: Pick<Connection, 'sendDiagnostics'>) {}
 
@@ -55,8 +60,20 @@ export class DiagnosticsStore {
     this.publish(uri);
   }
 
+  /** The live checks of an open document publish from now on: its disk bucket is not shown (no duplicates). */
+  markLive(uri: string): void {
+    this.live.add(uri);
+  }
+
+  /** The document was closed: its disk bucket is shown again (publishes when it has one). */
+  markClosed(uri: string): void {
+    if (this.live.delete(uri) && this.byUri.get(uri)?.has(DISK_BUCKET)) this.publish(uri);
+  }
+
   private publish(uri: string, version?: number): void {
-    const all = capped(flatten(this.byUri.get(uri)?.values() ?? []));
+    const buckets = this.byUri.get(uri);
+    const shown = buckets && this.live.has(uri) ? [...buckets].filter(([name]) => name !== DISK_BUCKET).map(([, list]) => list) : (buckets?.values() ?? []);
+    const all = capped(flatten(shown));
     void this.connection.sendDiagnostics(version === undefined ? { uri, diagnostics: all } : { uri, version, diagnostics: all });
   }
 }

@@ -58,7 +58,7 @@ export function registerFeatures(
 
   const boundaries = new BoundaryProvider(documents, store, workspace, log, (message) => connection.console.error(message));
   const artifacts = new ArtifactProvider(documents, store, (uri, id) => boundaries.boundaryInfo(uri, id), revalidate);
-  const harn = new HarnProvider(workspace, roots);
+  const harn = new HarnProvider(workspace, roots, (file) => boundaries.reportsEncodingOf(file));
   // Our .harn language features step back while upstream's extension serves the language (the client decides).
   const languageFeatures = new LanguageFeatureSwitch(initializationOptions, { info: log, warn: (message) => connection.console.warn(message) });
   harn.answersOnlyWhen(() => languageFeatures.enabled);
@@ -70,7 +70,14 @@ export function registerFeatures(
   // Live boundary checks depend on the registry: re-check open .harn documents after each gate run.
   boundaries.whenGateRuns(() => revalidate((_doc, kind) => kind === 'harn'));
 
-  registerWorkspaceLifecycle(ctx, diagnostics, supportsConfiguration, folderChanges);
+  const checks = registerWorkspaceLifecycle(ctx, diagnostics, supportsConfiguration, folderChanges);
+  // Closed .harn files' boundary checks run only where there is a registry: check them again when that changes.
+  let withRegistry = '';
+  boundaries.whenGateRuns(() => {
+    const now = boundaries.foldersWithRegistry().join('\n');
+    if (now !== withRegistry) checks.recheckClosed((kind) => kind === 'harn');
+    withRegistry = now;
+  });
   registerHover(ctx);
   registerDocumentSymbol(ctx);
   registerFoldingRange(ctx);
@@ -80,6 +87,6 @@ export function registerFeatures(
   registerCodeAction(ctx);
   registerValidateArtifactFile(ctx, artifacts);
   registerDocumentDigest(ctx);
-  registerLanguageFeatures(ctx, diagnostics, languageFeatures);
+  registerLanguageFeatures(ctx, diagnostics, languageFeatures, checks);
   return lifecycle;
 }

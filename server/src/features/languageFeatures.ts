@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LanguageFeaturesNotification, LanguageFeaturesParams } from '../protocol';
 import { FeatureContext } from './context';
+import { WorkspaceChecks } from './workspace';
 import { DiagnosticsPipeline } from './diagnostics';
 
 /** Checked where they enter: the client is not the only possible sender. */
@@ -75,7 +76,12 @@ export function describeLanguageFeatures(state: LanguageFeaturesParams): string 
   return `Harn language features on .harn files: ${state.enabled ? 'on' : 'off'} (${state.reason})`;
 }
 
-export function registerLanguageFeatures(ctx: FeatureContext, diagnostics: DiagnosticsPipeline, languageFeatures: LanguageFeatureSwitch): void {
+export function registerLanguageFeatures(
+  ctx: FeatureContext,
+  diagnostics: DiagnosticsPipeline,
+  languageFeatures: LanguageFeatureSwitch,
+  checks: WorkspaceChecks,
+): void {
   ctx.connection.onNotification(LanguageFeaturesNotification, (raw: unknown) => {
     const read = readLanguageFeatures(raw);
     if ('problem' in read) {
@@ -84,7 +90,10 @@ export function registerLanguageFeatures(ctx: FeatureContext, diagnostics: Diagn
     }
     const changed = languageFeatures.set(read.value);
     ctx.info(describeLanguageFeatures(read.value));
-    // The Problems panel follows at once: our Harn diagnostics go (or come back) on every open .harn document.
-    if (changed) diagnostics.revalidate((_doc, kind) => kind === 'harn');
+    // The Problems panel follows at once: our Harn diagnostics go (or come back) on every .harn file, open or closed.
+    if (changed) {
+      diagnostics.revalidate((_doc, kind) => kind === 'harn');
+      checks.recheckClosed((kind) => kind === 'harn');
+    }
   });
 }

@@ -18,6 +18,8 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { FolderConfig } from '../workspace/folders';
+import { HarnAnalysis } from '../harn/analysis';
+import { InvalidUtf8 } from '../text/utf8';
 import { WorkbenchSettings } from '../workspace/settings';
 import { Awaitable } from './handler';
 import { DocumentKind } from './router';
@@ -28,6 +30,20 @@ export interface DocumentRequest {
   kind: DocumentKind;
   /** The open document; undefined for a file the editor does not sync (big artifacts are served from disk). */
   doc: TextDocument | undefined;
+  token: CancellationToken;
+}
+
+/** A closed file, as the workspace check (workspaceScan.ts) hands it to the providers of its kind. */
+export interface DiskFile {
+  uri: string;
+  path: string;
+  size: number;
+  /** Its text read from disk (once, shared by the providers); undefined when it cannot be read or the check was cancelled. */
+  document(): Promise<TextDocument | undefined>;
+  /** A `.harn` file's analysis of that text (made once, shared by the providers). */
+  harnAnalysis(): Promise<HarnAnalysis | undefined>;
+  /** Where its bytes are not UTF-8 (the text reads U+FFFD there). */
+  invalidUtf8(): Promise<readonly InvalidUtf8[]>;
   token: CancellationToken;
 }
 
@@ -56,6 +72,12 @@ export interface DomainProvider {
 
   /** Live diagnostics of an open document, published in this provider's bucket (undefined: none for this kind). */
   diagnostics?(doc: TextDocument, kind: DocumentKind): Diagnostic[] | undefined;
+  /**
+   * Diagnostics of a closed file from its text on disk: what `diagnostics` says of it once it is open, less what
+   * another producer already reports on closed files (the gate's findings). Published in the workspace check's
+   * bucket, hidden while the file is open. Undefined: nothing for this kind; cancelled: anything.
+   */
+  diskDiagnostics?(file: DiskFile, kind: DocumentKind): Promise<Diagnostic[] | undefined>;
   /** Whether the diagnostics of a closed document stay (they describe the file on disk). */
   keepsDiagnosticsOnClose?(uri: string): boolean;
 

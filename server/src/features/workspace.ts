@@ -5,12 +5,14 @@
 import * as path from 'node:path';
 import { DidChangeConfigurationNotification, FileChangeType, MessageType, ShowMessageNotification } from 'vscode-languageserver';
 import { StatusNotification } from '../protocol';
-import { changedRoots, FolderConfig } from '../workspace/folders';
+import { changedRoots, FolderConfig, folderOf } from '../workspace/folders';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { readSettings, WorkbenchSettings } from '../workspace/settings';
 import { FeatureContext } from './context';
 import { DiagnosticsPipeline } from './diagnostics';
 import { describeError } from './handler';
+import { DocumentKind } from './router';
+import { WorkspaceScan } from './workspaceScan';
 
 /** How the server hears of workspace folders added and removed (main.ts owns the list of roots). */
 export interface FolderChanges {
@@ -19,14 +21,21 @@ export interface FolderChanges {
   setRoots(roots: readonly string[]): void;
 }
 
+/** What the rest of the server asks of the lifecycle: closed files to check again when what they depend on changed. */
+export interface WorkspaceChecks {
+  recheckClosed(select: (kind: DocumentKind) => boolean): void;
+}
+
 export function registerWorkspaceLifecycle(
   ctx: FeatureContext,
   diagnostics: DiagnosticsPipeline,
   supportsConfiguration: () => boolean,
   folderChanges?: FolderChanges,
-): void {
+): WorkspaceChecks {
   const { connection, documents } = ctx;
   let applied: string | undefined;
+  /** The workspace check of each folder (`harn.diagnostics.scope: workspace`). */
+  let scans: WorkspaceScan[] = [];
 
   function warn(problem: string): void {
     connection.console.warn(problem);
@@ -72,6 +81,22 @@ export function registerWorkspaceLifecycle(
     }
     // What a document is may have changed with the settings.
     diagnostics.revalidate(() => true);
+    // After the gate's first run: closed files checked from disk, one scan per folder, taking over the last ones.
+    const previous = new Map(scans.map((scan) => [scan.root, scan]));
+    scans = [];
+    for (const folder of folders) {
+      const before = previous.get(folder.root);
+      previous.delete(folder.root);
+      if (folder.settings.diagnostics.scope !== 'workspace') {
+        before?.clear();
+        continue;
+      }
+      const owns = (file: string): boolean => folderOf(file, folders)?.root === folder.root;
+      const scan = new WorkspaceScan(folder.root, folder.settings, ctx, diagnostics.store, before?.dispose(), owns);
+      scans.push(scan);
+      void scan.start().catch((error: unknown) => ctx.error(`checking the workspace failed: ${describeError(error)}`));
+    }
+    for (const gone of previous.values()) gone.clear();
   }
 
   connection.onInitialized(() => {
@@ -97,6 +122,7 @@ export function registerWorkspaceLifecycle(
 
   const filesChanged = (changes: { uri: string; type: FileChangeType }[]): void => {
     for (const provider of ctx.providers) provider.filesChanged?.(changes);
+    for (const scan of scans) scan.filesChanged(changes);
   };
   connection.onDidChangeWatchedFiles((params) => filesChanged(params.changes));
   documents.onDidSave((e) => filesChanged([{ uri: e.document.uri, type: FileChangeType.Changed }]));
@@ -109,7 +135,10 @@ export function registerWorkspaceLifecycle(
     for (const provider of ctx.providers) provider.documentChanged?.(e.document.uri);
   });
   documents.onDidClose((e) => {
+    for (const scan of scans) scan.documentClosed(e.document.uri);
     diagnostics.closed(e.document.uri);
     for (const provider of ctx.providers) provider.documentClosed?.(e.document.uri);
   });
+
+  return { recheckClosed: (select) => scans.forEach((scan) => scan.recheck(select)) };
 }

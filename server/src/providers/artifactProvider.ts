@@ -1,8 +1,21 @@
+import * as path from 'node:path';
 // Run artifacts in the editor: diagnostics per row (re-validating only the lines an edit touched), a
 // hover that explains a row, the outline, run-record integrity, and validation of files on disk that
 // VS Code never syncs (over 50 MB), whose rows still answer hovers through a byte-offset line index.
 
-import { CancellationToken, Diagnostic, DocumentSymbol, Hover, MarkupKind, Position, SymbolKind, TextDocuments } from 'vscode-languageserver';
+import {
+  CancellationToken,
+  CodeAction,
+  CodeActionKind,
+  CodeActionParams,
+  Diagnostic,
+  DocumentSymbol,
+  Hover,
+  MarkupKind,
+  Position,
+  SymbolKind,
+  TextDocuments,
+} from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { rowHover } from '../artifacts/hover';
 import { LineByteIndex, readLineAt } from '../artifacts/jsonl';
@@ -23,13 +36,14 @@ import { JsonlKind, LineResult, parseRow, RowSummary, validateArtifact, validate
 import { BoundaryInfo } from '../boundaries/registry';
 import { diagnosticTotal } from '../diagnosticCap';
 import { artifactProblemDiagnostic } from '../diagnostics';
-import { DiagnosticsStore } from '../features/diagnosticsStore';
+import { DISK_BUCKET, DiagnosticsStore } from '../features/diagnosticsStore';
 import { forEachChunked } from '../features/handler';
-import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
+import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { ARTIFACT_KINDS, DocumentKind } from '../features/router';
 import { CancellationLike, CHUNK_BYTES, readFileText, refusalMessage } from '../workspace/files';
-import { FolderConfig, settingsOf } from '../workspace/folders';
+import { FolderConfig, folderOf, settingsOf } from '../workspace/folders';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
+import { TOO_LARGE_TO_SCAN, WORKSPACE_SOURCE } from '../workspace/scanPlan';
 import { readSettings, WorkbenchSettings } from '../workspace/settings';
 import { ValidateArtifactFileResult } from '../protocol';
 import { omittedSymbolsNote, toLspDiagnostic } from './convert';
@@ -94,6 +108,12 @@ export class ArtifactProvider implements DomainProvider {
   /** The longest line read in a file: its folder's `harn.artifacts.maxLineBytes`, else the window's. */
   private maxLineBytes(file: string): number {
     return settingsOf(file, this.folders, this.outside).artifacts.maxLineBytes;
+  }
+
+  /** Paths in messages are shown relative to the run record's own workspace folder (their data keeps them absolute). */
+  private showPath(file: string): (absolute: string) => string {
+    const root = folderOf(file, this.folders)?.root;
+    return (absolute) => (root === undefined ? absolute : path.relative(root, absolute) || '.');
   }
 
   configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
@@ -183,6 +203,7 @@ export class ArtifactProvider implements DomainProvider {
       this.validated.delete(doc.uri);
       return verifyRunRecord(file, text, nodeRunRecordFs, {
         maxLineBytes: this.maxLineBytes(file),
+        showPath: this.showPath(file),
         facts: (transcript, stat) => this.transcriptFacts(transcript, stat, doc.uri),
       });
     }
@@ -219,6 +240,8 @@ export class ArtifactProvider implements DomainProvider {
    * requests are answered while it reads, and cancellation stops it. A document the editor has open is validated
    * from its text instead: its diagnostics, hovers and outline then describe what the editor shows. A file that is
    * not a regular file (a FIFO, a folder, a device) is refused: an `unreadable_file` diagnostic, and `refused`.
+   * A closed file's diagnostics describe the file on disk: they go in the disk bucket, the workspace check's, so that
+   * the two never show the same problem twice.
    */
   async validateFile(file: string, kind: ArtifactKind, token: CancellationToken): Promise<ValidateArtifactFileResult> {
     const uri = pathToUri(file);
@@ -234,16 +257,17 @@ export class ArtifactProvider implements DomainProvider {
       if (!read.ok) {
         if ('cancelled' in read) return cancelled;
         const reason = refusalMessage(read);
-        this.store.set(uri, this.name, [artifactDiagnostic(unreadableProblem(reason))]);
+        this.store.set(uri, DISK_BUCKET, [artifactDiagnostic(unreadableProblem(reason))]);
         return { kind, problems: 1, lines: 0, refused: reason };
       }
       const problems = await verifyRunRecordAsync(file, read.text, nodeRunRecordFs, {
         maxLineBytes: this.maxLineBytes(file),
+        showPath: this.showPath(file),
         token,
         factsOf: (transcript, stat) => this.factsFor(transcript, stat, token),
       });
       if (problems === undefined || token.isCancellationRequested) return cancelled;
-      this.store.set(uri, this.name, problems.map(artifactDiagnostic));
+      this.store.set(uri, DISK_BUCKET, problems.map(artifactDiagnostic));
       return { kind, problems: problems.length, lines: read.text.split(/\r\n|\r|\n/).length };
     }
     const result = await validateArtifactFileAsync(kind, file, {
@@ -254,7 +278,7 @@ export class ArtifactProvider implements DomainProvider {
     });
     if (result === undefined || token.isCancellationRequested) return cancelled;
     this.validated.set(uri, { kind, summaries: result.summaries, lineIndex: result.lineIndex });
-    this.store.set(uri, this.name, result.problems.map(artifactDiagnostic));
+    this.store.set(uri, DISK_BUCKET, result.problems.map(artifactDiagnostic));
     // Every problem found, those the cap left out included (its note counts them).
     return {
       kind,
@@ -262,6 +286,48 @@ export class ArtifactProvider implements DomainProvider {
       lines: result.summaries.length,
       ...(result.refused !== undefined ? { refused: result.refused } : {}),
     };
+  }
+
+  /**
+   * A closed artifact's diagnostics from disk, streamed (the event loop answers requests in between): the same
+   * domain checks as the CLI's and validateFile's, keeping nothing (a workspace holds thousands of files).
+   */
+  async diskDiagnostics(file: DiskFile, kind: DocumentKind): Promise<Diagnostic[] | undefined> {
+    if (!isArtifactKind(kind)) return undefined;
+    const { token } = file;
+    if (kind === 'runRecord') {
+      const doc = await file.document();
+      if (doc === undefined) return undefined;
+      const problems = await verifyRunRecordAsync(file.path, doc.getText(), nodeRunRecordFs, {
+        maxLineBytes: this.maxLineBytes(file.path),
+        showPath: this.showPath(file.path),
+        token,
+        factsOf: (transcript, stat) => this.factsFor(transcript, stat, token),
+      });
+      return problems?.map(artifactDiagnostic);
+    }
+    const result = await validateArtifactFileAsync(kind, file.path, {
+      fileName: file.path,
+      registryTitle: this.registryTitle(file.uri),
+      maxLineBytes: this.maxLineBytes(file.path),
+      token,
+    });
+    return result?.problems.map(artifactDiagnostic);
+  }
+
+  /** A file too large for the workspace check: validate it from disk, streamed (harn.validateArtifactFile). */
+  codeAction(request: DocumentRequest, params: CodeActionParams): CodeAction[] {
+    const tooLarge = params.context.diagnostics.filter((d) => d.source === WORKSPACE_SOURCE && d.code === TOO_LARGE_TO_SCAN);
+    if (tooLarge.length === 0 || !isArtifactKind(request.kind)) return [];
+    return [
+      {
+        title: 'Validate Run Artifact From Disk',
+        kind: CodeActionKind.QuickFix,
+        diagnostics: tooLarge,
+        isPreferred: true,
+        command: { title: 'Validate Run Artifact From Disk', command: 'harn.validateArtifactFile', arguments: [request.uri] },
+      },
+    ];
   }
 
   /** A transcript changed on disk: open run records pointing at it are verified again. */

@@ -28,7 +28,8 @@ import { BoundaryInfo } from '../boundaries/registry';
 import { Registry, TextRange } from '../boundaries/types';
 import { DEFAULT_GATE_SETTINGS, GateSettings } from '../boundaries/workspaceGate';
 import { DiagnosticsStore } from '../features/diagnosticsStore';
-import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
+import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
+import { HarnAnalysis } from '../harn/analysis';
 import { DocumentKind } from '../features/router';
 import { stringContent } from '../harn/strings';
 import { LineIndex } from '../text/lineIndex';
@@ -123,6 +124,19 @@ export class BoundaryProvider implements DomainProvider {
     return this.gateOf(uri)?.boundaryInfo(id);
   }
 
+  /** Whether the last gate run read this file from disk and found it not UTF-8 (it reports that on the file). */
+  reportsEncodingOf(file: string): boolean {
+    const uri = pathToUri(file);
+    const folder = this.gateOf(uri);
+    const relative = folder?.relative(uri);
+    return relative !== undefined && folder?.gate.filesNotUtf8.has(relative) === true;
+  }
+
+  /** The folders whose last gate run read a registry (closed `.harn` files' boundary checks depend on it). */
+  foldersWithRegistry(): string[] {
+    return [...this.gates.values()].filter((g) => g.gate.last?.registry !== undefined).map((g) => g.root);
+  }
+
   whenGateRuns(listener: () => void): void {
     this.onGateRun.push(listener);
   }
@@ -149,15 +163,26 @@ export class BoundaryProvider implements DomainProvider {
   /** As-you-type checks of `.harn` documents (the gate's findings on other files are its own bucket). */
   diagnostics(doc: TextDocument, kind: DocumentKind): Diagnostic[] | undefined {
     if (kind !== 'harn') return undefined;
-    // Checked against the registry of the document's own folder.
-    const folder = this.gateOf(doc.uri);
+    return this.harnChecks(doc.uri, () => this.workspace.analysisOf(doc), true);
+  }
+
+  /** A closed `.harn` file's: the same checks on its disk text, less unknown ids (the gate reports those on closed files). */
+  async diskDiagnostics(file: DiskFile, kind: DocumentKind): Promise<Diagnostic[] | undefined> {
+    if (kind !== 'harn') return undefined;
+    const analysis = await file.harnAnalysis();
+    return analysis && this.harnChecks(file.uri, () => analysis, false);
+  }
+
+  /** Checked against the registry of the file's own folder. */
+  private harnChecks(uri: string, analysisOf: () => HarnAnalysis, withUnknownIds: boolean): Diagnostic[] {
+    const folder = this.gateOf(uri);
     const registry = folder?.gate.last?.registry;
     if (!folder || !registry) return [];
     // Only files the gate scans (harnGlobs): elsewhere a boundary report is not a site upstream knows.
-    const relative = folder.relative(doc.uri);
+    const relative = folder.relative(uri);
     if (relative === undefined || !folder.gate.isScanned(relative)) return [];
-    const analysis = this.workspace.analysisOf(doc);
-    const problems = liveHarnProblems(scanHarnBoundaries(analysis), registry);
+    const analysis = analysisOf();
+    const problems = liveHarnProblems(scanHarnBoundaries(analysis), registry).filter((p) => withUnknownIds || p.code !== 'unknown_boundary');
     return problems.map((p) =>
       toLspDiagnostic({
         range: analysis.lineIndex.rangeOf(p.range.start, p.range.end),

@@ -18,8 +18,8 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
-import { harnSyntaxDiagnostics, replacementCharacterDiagnostics, WorkbenchDiagnostic } from '../diagnostics';
-import { DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
+import { harnSyntaxDiagnostics, invalidUtf8Diagnostics, replacementCharacterDiagnostics, WorkbenchDiagnostic } from '../diagnostics';
+import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { DocumentKind } from '../features/router';
 import { completionsAt, CompletionKind } from '../harn/completion';
 import { definitionAt } from '../harn/definition';
@@ -84,6 +84,8 @@ export class HarnProvider implements DomainProvider {
   constructor(
     private readonly workspace: HarnWorkspace,
     private readonly roots: () => readonly string[],
+    /** Whether the loud-boundary gate reports the invalid UTF-8 of this closed file already. */
+    private readonly gateReportsEncoding: (file: string) => boolean = () => false,
   ) {}
 
   /** Paths are shown relative to the file's own workspace folder. */
@@ -110,11 +112,28 @@ export class HarnProvider implements DomainProvider {
   diagnostics(doc: TextDocument): Diagnostic[] {
     // Empty, not undefined: an empty bucket clears what was published while on.
     if (!this.answering()) return [];
-    const analysis = this.analysisOf(doc);
+    return this.diagnosticsOf(this.analysisOf(doc), uriToPath(doc.uri));
+  }
+
+  /**
+   * A closed file's: the same checks on its text on disk (its analysis is not cached: the file is not open), with
+   * bytes that are not UTF-8 reported as `check` reports them (invalid_utf8, not the editor's U+FFFD warning) unless
+   * the gate already reports them on this file.
+   */
+  async diskDiagnostics(file: DiskFile, kind: DocumentKind): Promise<Diagnostic[] | undefined> {
+    if (kind !== 'harn' || !this.answering()) return undefined;
+    const analysis = await file.harnAnalysis();
+    if (!analysis) return undefined;
+    const invalid = this.gateReportsEncoding(file.path) ? [] : await file.invalidUtf8();
+    const encoding = invalidUtf8Diagnostics(invalid, analysis.lineIndex).map(toLspDiagnostic);
+    return [...encoding, ...this.diagnosticsOf(analysis, file.path, false)];
+  }
+
+  private diagnosticsOf(analysis: HarnAnalysis, file: string, replacementCharacters = true): Diagnostic[] {
     return [
       ...harnSyntaxDiagnostics(analysis),
-      ...replacementCharacterDiagnostics(analysis),
-      ...this.importEncodingDiagnostics(analysis, uriToPath(doc.uri)),
+      ...(replacementCharacters ? replacementCharacterDiagnostics(analysis) : []),
+      ...this.importEncodingDiagnostics(analysis, file),
     ].map(toLspDiagnostic);
   }
 

@@ -35,6 +35,25 @@ export function walkFiles(root: string, options: WalkOptions = {}): string[] {
   return out.sort();
 }
 
+/**
+ * Whether one root-relative posix path is one walkFiles would not list: inside `.git`, under an ignored folder, or
+ * ignored itself (a file created later is judged without walking the tree: only the `.gitignore`s on its way are read).
+ */
+export function isPathIgnored(root: string, relativePath: string): boolean {
+  const parts = relativePath.split('/');
+  if (parts.includes('.git')) return true;
+  const levels: IgnoreLevel[] = [];
+  const exclude = readIgnoreFile(path.join(root, '.git', 'info', 'exclude'), '');
+  if (exclude) levels.push(exclude);
+  for (let depth = 0; depth < parts.length; depth++) {
+    const base = parts.slice(0, depth).join('/');
+    if (depth > 0 && isIgnored(levels, base, true)) return true;
+    const own = readIgnoreFile(path.join(root, ...parts.slice(0, depth), '.gitignore'), base);
+    if (own) levels.push(own);
+  }
+  return isIgnored(levels, relativePath, false);
+}
+
 function readIgnoreFile(file: string, base: string): IgnoreLevel | undefined {
   // Only a regular file is read: a `.gitignore` that is a FIFO or a folder is no ignore file (git skips it too).
   const read = readFileTextSync(file);

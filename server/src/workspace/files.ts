@@ -396,12 +396,12 @@ export async function consumeFile<R>(path: string, consumer: ByteConsumer<R>, op
   }
 }
 
-/** A whole regular file as text, read asynchronously (see readFileTextSync). */
-export async function readFileText(
+/** A whole regular file's bytes, read asynchronously (see readFileBytesSync). */
+export async function readFileBytes(
   path: string,
   options: ReadOptions & { token?: CancellationLike } = {},
-): Promise<({ ok: true; text: string } & FileInfo) | Refusal | Cancelled> {
-  const maxBytes = Math.min(options.maxBytes ?? Infinity, bufferConstants.MAX_STRING_LENGTH);
+): Promise<({ ok: true; bytes: Buffer } & FileInfo) | Refusal | Cancelled> {
+  const maxBytes = Math.min(options.maxBytes ?? Infinity, bufferConstants.MAX_LENGTH);
   function* collect(): ByteConsumer<Buffer | Refusal> {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -417,5 +417,15 @@ export async function readFileText(
   if (!read.ok) return read;
   if (read.readError !== undefined) return { ok: false, path, code: 'unreadable', reason: read.readError };
   if (!Buffer.isBuffer(read.value)) return read.value;
-  return { ok: true, text: read.value.toString('utf8'), size: read.size, mtimeMs: read.mtimeMs };
+  return { ok: true, bytes: read.value, size: read.size, mtimeMs: read.mtimeMs };
+}
+
+/** A whole regular file as text, read asynchronously (see readFileTextSync). */
+export async function readFileText(
+  path: string,
+  options: ReadOptions & { token?: CancellationLike } = {},
+): Promise<({ ok: true; text: string } & FileInfo) | Refusal | Cancelled> {
+  const read = await readFileBytes(path, { ...options, maxBytes: Math.min(options.maxBytes ?? Infinity, bufferConstants.MAX_STRING_LENGTH) });
+  if (!read.ok) return read;
+  return { ok: true, text: read.bytes.toString('utf8'), size: read.size, mtimeMs: read.mtimeMs };
 }

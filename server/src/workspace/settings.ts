@@ -29,7 +29,18 @@ export const ArtifactSettingsSchema = z.object({
     .default(DEFAULT_MAX_LINE_BYTES),
 });
 
-export const WorkbenchSettingsSchema = z.object({ boundaries: BoundarySettingsSchema, artifacts: ArtifactSettingsSchema });
+export const DIAGNOSTIC_SCOPES = ['workspace', 'openFiles'] as const;
+
+export const DiagnosticSettingsSchema = z.object({
+  /** `workspace`: every `.harn` file and run artifact is checked from disk, open or not; `openFiles`: only open ones. */
+  scope: z.enum(DIAGNOSTIC_SCOPES, { error: `must be one of ${DIAGNOSTIC_SCOPES.join(', ')}` }).default('workspace'),
+});
+
+export const WorkbenchSettingsSchema = z.object({
+  boundaries: BoundarySettingsSchema,
+  artifacts: ArtifactSettingsSchema,
+  diagnostics: DiagnosticSettingsSchema,
+});
 
 /** The settings' types are the schemas' (the domains take them as their own GateSettings and ArtifactSettings). */
 export type WorkbenchSettings = z.infer<typeof WorkbenchSettingsSchema>;
@@ -41,6 +52,7 @@ export function readSettings(raw: unknown): { settings: WorkbenchSettings; probl
   const settings = {
     boundaries: readGroup('boundaries', section, BoundarySettingsSchema, problems),
     artifacts: readGroup('artifacts', section, ArtifactSettingsSchema, problems),
+    diagnostics: readGroup('diagnostics', section, DiagnosticSettingsSchema, problems),
   };
   return { settings, problems };
 }
