@@ -9,6 +9,7 @@ import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
 import { artifactChild, runArtifactBenchmarks } from './artifacts';
 import { runBigRegistryBenchmarks } from './bigRegistry';
 import { runBoundaryBenchmarks } from './boundaries';
+import { directiveChild, runDirectiveBenchmarks } from './directives';
 
 function metric(name: string, value: number, unit: string, goal: string): void {
   console.log(`METRIC ${name} ${value.toFixed(2)} ${unit} goal ${goal}`);
@@ -23,6 +24,10 @@ function childRate(side: 'harn' | 'typescript'): number {
 
 async function main(): Promise<void> {
   // ./harn loads TypeScript (~50 MB of RSS): imported only where used, so the artifact children measure without it.
+  if (process.argv[2] === '--child-directives') {
+    directiveChild(process.argv.slice(3));
+    return;
+  }
   if (process.argv[2] === '--child-artifacts') {
     artifactChild(process.argv.slice(3));
     return;
@@ -49,6 +54,7 @@ async function main(): Promise<void> {
   runBoundaryBenchmarks(metric, wanted);
   await runBigRegistryBenchmarks(metric, wanted);
   await runArtifactBenchmarks(metric, wanted, __filename);
+  runDirectiveBenchmarks(metric, wanted, __filename);
 }
 
 main().catch((error) => {
