@@ -152,11 +152,18 @@ function envelopeClose(text: string, from: number): number {
   for (let at = nextAtLineStart(text, ENVELOPE_CLOSE, from); at >= 0; at = nextAtLineStart(text, ENVELOPE_CLOSE, at + 1)) {
     found = at;
     // The envelope is the tail of its text: a close followed by only whitespace ends it for sure.
-    if (text.slice(at + ENVELOPE_CLOSE.length).trim() === '') break;
-    // A second envelope after this close ends this one here.
-    if (nextAtLineStart(text, ENVELOPE_OPEN, at) >= 0 && nextAtLineStart(text, ENVELOPE_CLOSE, at + 1) < 0) break;
+    if (onlySpaceBetween(text, at + ENVELOPE_CLOSE.length, text.length)) break;
   }
   return found;
+}
+
+/** Whether text[from, limit) is all whitespace (stops at the first other character: linear over a scan of closes). */
+function onlySpaceBetween(text: string, from: number, limit: number): boolean {
+  for (let i = from; i < limit; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
+  }
+  return true;
 }
 
 function parseDirectives(text: string, from: number, limit: number, problems: EnvelopeProblem[]): ParsedDirective[] {
@@ -214,9 +221,8 @@ function directiveBlock(text: string, from: number, limit: number): { body: stri
   for (let at = text.indexOf(DIRECTIVE_CLOSE, from); at >= 0 && at < limit; at = text.indexOf(DIRECTIVE_CLOSE, at + 1)) {
     if (at !== from && text.charCodeAt(at - 1) !== 10) continue;
     const end = at + DIRECTIVE_CLOSE.length;
-    const rest = end < limit ? text.slice(end, limit) : '';
-    const nextLine = rest.startsWith('\n') ? end + 1 : -1;
-    if (rest.trim() === '' || (nextLine >= 0 && text.startsWith(DIRECTIVE_OPEN, nextLine) && openTag(text, nextLine, DIRECTIVE_OPEN))) {
+    const nextLine = end < limit && text.charCodeAt(end) === 10 ? end + 1 : -1;
+    if (onlySpaceBetween(text, end, limit) || (nextLine >= 0 && text.startsWith(DIRECTIVE_OPEN, nextLine) && openTag(text, nextLine, DIRECTIVE_OPEN))) {
       const bodyEnd = at === from ? at : at - 1;
       return { body: text.slice(lead, Math.max(lead, bodyEnd)), end, cdata: false };
     }
@@ -275,8 +281,8 @@ function legacyReminders(text: string): ParsedEnvelope[] {
     // A quoted close inside the body: the reminder ends at the close followed by the end of the text or a blank line.
     for (let next = close; next >= 0; next = nextAtLineStart(text, REMINDER_CLOSE, next + 1)) {
       close = next;
-      const rest = text.slice(next + REMINDER_CLOSE.length);
-      if (rest.trim() === '' || rest.startsWith('\n\n')) break;
+      const after = next + REMINDER_CLOSE.length;
+      if (onlySpaceBetween(text, after, text.length) || text.startsWith('\n\n', after)) break;
     }
     if (close < 0) break;
     const end = close + REMINDER_CLOSE.length;
