@@ -10,6 +10,7 @@ import { artifactChild, runArtifactBenchmarks } from './artifacts';
 import { runBigRegistryBenchmarks } from './bigRegistry';
 import { runBoundaryBenchmarks } from './boundaries';
 import { runWorkspaceScanBenchmarks } from './workspaceScan';
+import { directiveChild, runDirectiveBenchmarks } from './directives';
 
 function metric(name: string, value: number, unit: string, goal: string): void {
   console.log(`METRIC ${name} ${value.toFixed(2)} ${unit} goal ${goal}`);
@@ -24,6 +25,10 @@ function childRate(side: 'harn' | 'typescript'): number {
 
 async function main(): Promise<void> {
   // ./harn loads TypeScript (~50 MB of RSS): imported only where used, so the artifact children measure without it.
+  if (process.argv[2] === '--child-directives') {
+    directiveChild(process.argv.slice(3));
+    return;
+  }
   if (process.argv[2] === '--child-artifacts') {
     artifactChild(process.argv.slice(3));
     return;
@@ -51,6 +56,7 @@ async function main(): Promise<void> {
   await runBigRegistryBenchmarks(metric, wanted);
   await runArtifactBenchmarks(metric, wanted, __filename);
   await runWorkspaceScanBenchmarks(metric, wanted);
+  runDirectiveBenchmarks(metric, wanted, __filename);
 }
 
 main().catch((error) => {
