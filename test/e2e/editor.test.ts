@@ -24,6 +24,7 @@ import {
   type Problem,
   type ToolchainResult,
 } from './harness';
+import { contextMenuPick, diffSides, expandRow, openViewContainer, rowLocator, type TreeRow, waitForTree } from './views';
 
 const fixtures = join(__dirname, 'fixtures');
 
@@ -1045,3 +1046,106 @@ describe(
     }
   },
 );
+
+// Scenario 9: the Directive Envelopes view (issue 11) on examples/demo/runs/directives: the Harn container from the
+// activity bar, the tree of the demo transcript (runs/directives/README.md lists its problems: the prefix break at
+// c-02, the compaction that excuses c-04), a directive revealing its row, and Show Prefix Break's diff editor.
+const DIRECTIVES = 'runs/directives/run-llm/llm_transcript.jsonl';
+
+describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    editor = new Editor(toolchain.toolchain, 'scenario9');
+    await editor.open(join(repoRoot, 'examples', 'demo'), vsix());
+    await editor.waitForLogLine(/Harn language server ready/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+  });
+
+  test("scenario 9: the Harn view shows the demo transcript's sessions, requests, envelopes and directives; a directive reveals its row; Show Prefix Break opens the diff", async (t) => {
+    editor.beginScenario('scenario9');
+    await editor.openFileFromExplorer(DIRECTIVES);
+    await editor.waitForLine('the transcript to render', (l) => l.startsWith('{"type":"system_prompt"'));
+
+    const pane = await step(editor, 'the Harn container from the activity bar', () => openViewContainer(editor, 'Harn', 'Directive Envelopes'));
+    const isRequest = (r: TreeRow) => /^iteration \d+ · c-0\d$/.test(r.label);
+    const rows = await step(editor, 'the session and its five requests', () =>
+      waitForTree(pane, 'session s-90 with five requests', (all) => all.some((r) => r.label === 'session s-90') && all.filter(isRequest).length === 5),
+    );
+    await editor.screenshot('tree');
+    for (const r of rows) t.diagnostic(`row: ${'  '.repeat(r.level - 1)}${r.label} | ${r.description} | $(${r.icon})`);
+    const request = (callId: string): TreeRow =>
+      defined(
+        rows.find((r) => r.label.endsWith(`· ${callId}`)),
+        `the request ${callId}`,
+      );
+    assert.deepEqual(
+      ['c-01', 'c-02', 'c-03', 'c-04', 'c-05'].map((id) => [request(id).label, request(id).icon]),
+      [
+        ['iteration 0 · c-01', 'debug-start'],
+        ['iteration 1 · c-02', 'warning'],
+        ['iteration 2 · c-03', 'pass'],
+        ['iteration 3 · c-04', 'archive'],
+        ['iteration 4 · c-05', 'pass'],
+      ],
+      'each request with its prefix-status icon: the broken one (c-02) with the warning icon',
+    );
+    assert.match(request('c-02').description, /^4 messages · prefix broken at 1$/);
+    assert.match(request('c-04').description, /^4 messages · prefix changed, excused at 2$/);
+    assert.match(request('c-01').description, /^2 messages · first request$/);
+
+    // c-03 carries the envelope of message 6 (the re-issued contract and a new corrective directive).
+    await expandRow(pane, request('c-03'));
+    const expanded = await step(editor, 'the envelope and directives of c-03', () =>
+      waitForTree(pane, "c-03's envelope and its two directives", (all) => all.some((r) => r.label.startsWith('Run `npm test -- cart`'))),
+    );
+    await editor.screenshot('expanded');
+    const envelope = defined(
+      expanded.find((r) => r.label === '<context-directives> speaker harness'),
+      'the envelope row',
+    );
+    assert.match(envelope.description, /^nonce n-7f3a · 2 directives$/);
+    assert.equal(envelope.icon, 'mail');
+    const contract = defined(
+      expanded.find((r) => r.label === 'Edit only files under src/ and tests/.' && r.index > envelope.index),
+      'the re-issued contract',
+    );
+    assert.equal(contract.icon, 'law');
+    const corrective = defined(
+      expanded.find((r) => r.label.startsWith('Run `npm test -- cart`')),
+      'the corrective directive',
+    );
+    assert.equal(corrective.icon, 'tools');
+    assert.match(corrective.description, /^corrective · ttl 2 · r-3$/);
+
+    // Selecting the directive reveals its row (line 17) in the transcript editor.
+    await rowLocator(pane, corrective).click();
+    const caret = await step(editor, 'the directive reveals its row', () => editor.waitForCursorLine(17));
+    t.diagnostic(`caret after selecting the directive: ${caret.text}`);
+    await editor.waitForLine('row 17 in view', (l) => l.includes('"message_index":6'));
+    await editor.screenshot('revealed');
+
+    // Show Prefix Break on the broken request: the diff editor with message 1 of c-01 and of c-02.
+    const menu = await step(editor, 'Show Prefix Break from the context menu', () => contextMenuPick(editor, pane, request('c-02'), 'Show Prefix Break'));
+    t.diagnostic(`context menu of c-02: ${JSON.stringify(menu)}`);
+    const sides = await step(editor, 'the diff editor shows both versions', () =>
+      waitFor('both sides of the diff', 15_000, async () => {
+        const now = await diffSides(editor);
+        return now.original.includes('ttl_turns') && now.modified.includes('ttl_turns') ? now : undefined;
+      }),
+    );
+    await editor.screenshot('diff');
+    const tab = (await editor.page.locator('.tabs-container .tab.active').first().innerText()).trim();
+    t.diagnostic(`diff tab: ${tab}`);
+    t.diagnostic(`left:\n${sides.original}\nright:\n${sides.modified}`);
+    assert.match(tab, /Prefix break at message 1: c-01 ↔ c-02/);
+    assert.match(sides.original, /ttl_turns=\\"3\\"/, 'the left side is message 1 as c-01 sent it');
+    assert.match(sides.modified, /ttl_turns=\\"2\\"/, 'the right side is message 1 as c-02 sent it');
+    // The tree stays on the transcript while the diff editor is active.
+    await waitForTree(pane, 'the tree still shown', (all) => all.some((r) => r.label === 'session s-90'));
+  });
+});
