@@ -27,11 +27,12 @@ export async function openViewContainer(editor: Editor, title: string, viewName:
   const item = editor.page.locator(`.activitybar .action-item [aria-label^="${title}"], .activitybar .action-item[aria-label^="${title}"]`).first();
   await item.waitFor({ state: 'visible', timeout: timeoutMs });
   const sidebar = editor.page.locator('#workbench\\.parts\\.sidebar');
-  const header = sidebar.locator('.pane-header').filter({ hasText: viewName }).first();
-  if (!(await header.isVisible())) await item.click();
-  await header.waitFor({ state: 'visible', timeout: timeoutMs });
-  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
-  // The pane: the header's parent holds the body.
+  // A container with one view hides that view's header (the side bar's title names it): attached, not visible.
+  const header = sidebar.locator(`.pane-header[aria-label^="${viewName}"]`).first();
+  const shown = async (): Promise<boolean> => (await sidebar.isVisible()) && (await header.count()) > 0 && (await header.locator('xpath=..').isVisible());
+  if (!(await shown())) await item.click();
+  await waitFor(`the ${viewName} view in the side bar`, timeoutMs, async () => ((await shown()) ? true : undefined));
+  if ((await header.isVisible()) && (await header.getAttribute('aria-expanded')) === 'false') await header.click();
   return header.locator('xpath=..');
 }
 
