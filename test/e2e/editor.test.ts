@@ -1049,7 +1049,7 @@ describe(
 
 // Scenario 9: the Directive Envelopes view (issue 11) on examples/demo/runs/directives: the Harn container from the
 // activity bar, the tree of the demo transcript (runs/directives/README.md lists its problems: the prefix break at
-// c-02, the compaction that excuses c-04), a directive revealing its row, and Show Prefix Break's diff editor.
+// c-03, the compaction that excuses c-05), a directive revealing its row, and Show Prefix Break's diff editor.
 const DIRECTIVES = 'runs/directives/run-llm/llm_transcript.jsonl';
 
 describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
@@ -1073,8 +1073,8 @@ describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
 
     const pane = await step(editor, 'the Harn container from the activity bar', () => openViewContainer(editor, 'Harn', 'Directive Envelopes'));
     const isRequest = (r: TreeRow) => /^iteration \d+ · c-0\d$/.test(r.label);
-    const rows = await step(editor, 'the session and its five requests', () =>
-      waitForTree(pane, 'session s-90 with five requests', (all) => all.some((r) => r.label === 'session s-90') && all.filter(isRequest).length === 5),
+    const rows = await step(editor, 'the session and its six requests', () =>
+      waitForTree(pane, 'session s-90 with six requests', (all) => all.some((r) => r.label === 'session s-90') && all.filter(isRequest).length === 6),
     );
     await editor.screenshot('tree');
     for (const r of rows) t.diagnostic(`row: ${'  '.repeat(r.level - 1)}${r.label} | ${r.description} | $(${r.icon})`);
@@ -1084,28 +1084,34 @@ describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
         `the request ${callId}`,
       );
     assert.deepEqual(
-      ['c-01', 'c-02', 'c-03', 'c-04', 'c-05'].map((id) => [request(id).label, request(id).icon]),
+      ['c-01', 'c-02', 'c-03', 'c-04', 'c-05', 'c-06'].map((id) => [request(id).label, request(id).description, request(id).icon]),
       [
-        ['iteration 0 · c-01', 'debug-start'],
-        ['iteration 1 · c-02', 'warning'],
-        ['iteration 2 · c-03', 'pass'],
-        ['iteration 3 · c-04', 'archive'],
-        ['iteration 4 · c-05', 'pass'],
+        ['iteration 0 · c-01', '2 messages · first request', 'debug-start'],
+        ['iteration 1 · c-02', '4 messages · prefix unknown', 'question'],
+        ['iteration 2 · c-03', '6 messages · prefix broken at 1', 'warning'],
+        ['iteration 3 · c-04', '9 messages · prefix intact', 'pass'],
+        ['iteration 4 · c-05', '4 messages · prefix changed, excused at 2', 'archive'],
+        ['iteration 5 · c-06', '5 messages · prefix intact', 'pass'],
       ],
-      'each request with its prefix-status icon: the broken one (c-02) with the warning icon',
+      'each request with its message count and prefix-status icon: the broken one (c-03) with the warning icon',
     );
-    assert.match(request('c-02').description, /^4 messages · prefix broken at 1$/);
-    assert.match(request('c-04').description, /^4 messages · prefix changed, excused at 2$/);
-    assert.match(request('c-01').description, /^2 messages · first request$/);
+    const broken = await rowLocator(pane, request('c-03'))
+      .locator('.custom-view-tree-node-item-icon')
+      .evaluate((node) => {
+        const style = (globalThis as unknown as { getComputedStyle(n: unknown): { color: string } }).getComputedStyle(node);
+        return style.color;
+      });
+    t.diagnostic(`colour of the broken request's icon: ${broken}`);
 
-    // c-03 carries the envelope of message 6 (the re-issued contract and a new corrective directive).
-    await expandRow(pane, request('c-03'));
-    const expanded = await step(editor, 'the envelope and directives of c-03', () =>
-      waitForTree(pane, "c-03's envelope and its two directives", (all) => all.some((r) => r.label.startsWith('Run `npm test -- cart`'))),
+    // c-04 carries the envelope of message 8 (the re-issued contract and a new corrective directive).
+    await expandRow(pane, request('c-04'));
+    const expanded = await step(editor, 'the envelope and directives of c-04', () =>
+      waitForTree(pane, "c-04's envelope and its two directives", (all) => all.some((r) => r.label.startsWith('Run `npm test -- cart`'))),
     );
     await editor.screenshot('expanded');
+    for (const r of expanded) t.diagnostic(`row: ${'  '.repeat(r.level - 1)}${r.label} | ${r.description} | $(${r.icon})`);
     const envelope = defined(
-      expanded.find((r) => r.label === '<context-directives> speaker harness'),
+      expanded.find((r) => r.label === '<context-directives> speaker harness' && r.index > request('c-04').index),
       'the envelope row',
     );
     assert.match(envelope.description, /^nonce n-7f3a · 2 directives$/);
@@ -1115,23 +1121,24 @@ describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
       'the re-issued contract',
     );
     assert.equal(contract.icon, 'law');
+    assert.equal(contract.description, 'contract · r-1');
     const corrective = defined(
       expanded.find((r) => r.label.startsWith('Run `npm test -- cart`')),
       'the corrective directive',
     );
     assert.equal(corrective.icon, 'tools');
-    assert.match(corrective.description, /^corrective · ttl 2 · r-3$/);
+    assert.equal(corrective.description, 'corrective · ttl 2 · r-3');
 
-    // Selecting the directive reveals its row (line 17) in the transcript editor.
+    // Selecting the directive reveals its row (line 23) in the transcript editor.
     await rowLocator(pane, corrective).click();
-    const caret = await step(editor, 'the directive reveals its row', () => editor.waitForCursorLine(17));
+    const caret = await step(editor, 'the directive reveals its row', () => editor.waitForCursorLine(23));
     t.diagnostic(`caret after selecting the directive: ${caret.text}`);
-    await editor.waitForLine('row 17 in view', (l) => l.includes('"message_index":6'));
+    await editor.waitForLine('row 23 in view', (l) => l.includes('"message_index":8'));
     await editor.screenshot('revealed');
 
-    // Show Prefix Break on the broken request: the diff editor with message 1 of c-01 and of c-02.
-    const menu = await step(editor, 'Show Prefix Break from the context menu', () => contextMenuPick(editor, pane, request('c-02'), 'Show Prefix Break'));
-    t.diagnostic(`context menu of c-02: ${JSON.stringify(menu)}`);
+    // Show Prefix Break on the broken request: the diff editor with message 1 of c-02 and of c-03.
+    const menu = await step(editor, 'Show Prefix Break from the context menu', () => contextMenuPick(editor, pane, request('c-03'), 'Show Prefix Break'));
+    t.diagnostic(`context menu of c-03: ${JSON.stringify(menu)}`);
     const sides = await step(editor, 'the diff editor shows both versions', () =>
       waitFor('both sides of the diff', 15_000, async () => {
         const now = await diffSides(editor);
@@ -1142,9 +1149,9 @@ describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
     const tab = (await editor.page.locator('.tabs-container .tab.active').first().innerText()).trim();
     t.diagnostic(`diff tab: ${tab}`);
     t.diagnostic(`left:\n${sides.original}\nright:\n${sides.modified}`);
-    assert.match(tab, /Prefix break at message 1: c-01 ↔ c-02/);
-    assert.match(sides.original, /ttl_turns=\\"3\\"/, 'the left side is message 1 as c-01 sent it');
-    assert.match(sides.modified, /ttl_turns=\\"2\\"/, 'the right side is message 1 as c-02 sent it');
+    assert.match(tab, /Prefix break at message 1: c-02 ↔ c-03/);
+    assert.match(sides.original, /ttl_turns=\\"3\\"/, 'the left side is message 1 as c-02 sent it');
+    assert.match(sides.modified, /ttl_turns=\\"2\\"/, 'the right side is message 1 as c-03 sent it');
     // The tree stays on the transcript while the diff editor is active.
     await waitForTree(pane, 'the tree still shown', (all) => all.some((r) => r.label === 'session s-90'));
   });
