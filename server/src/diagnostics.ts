@@ -55,7 +55,7 @@ export function artifactProblemDiagnostic(p: ArtifactProblem): WorkbenchDiagnost
   const d: WorkbenchDiagnostic = {
     range: { start: { line: p.line, character: p.startCharacter }, end: { line: p.endLine, character: p.endCharacter } },
     severity: p.severity,
-    source: ARTIFACTS_SOURCE,
+    source: p.source ?? ARTIFACTS_SOURCE,
     code: String(p.code),
     message: p.message,
   };

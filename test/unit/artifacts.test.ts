@@ -705,7 +705,7 @@ describe('validateLine', () => {
       const a = validateLine('transcript', text);
       const b = validateLine('transcript', text);
       assert.deepEqual(a, b);
-      assert.deepEqual(Object.keys(a), ['problems', 'summary']);
+      assert.deepEqual(Object.keys(a), ['problems', 'summary', 'directives']);
       shapes.add(Object.keys(a.summary).join(','));
       for (const p of a.problems) assert.ok(!('line' in p), 'no line number in a line result');
     }

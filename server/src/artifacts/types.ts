@@ -37,4 +37,6 @@ export interface ArtifactProblem extends LineSpan {
   message: string;
   /** For boundary_failure and friends: boundary id, kind, owner, counts. */
   data?: Record<string, unknown>;
+  /** The diagnostic source when not `harn.artifacts` (the directive checks: `harn.directives`). */
+  source?: string;
 }

@@ -40,6 +40,9 @@ import { isRustWhitespace, rustTrim } from './runRecord';
 import { eventSchemaFor, EventEnvelopeSchema, ownerForKind, TRANSCRIPT_ROW_SCHEMAS } from './schemas';
 import type { ArtifactKind, ArtifactProblem, ArtifactSeverity } from './types';
 import { capNoteData, capNoteMessage, CapResult, CapView, DiagnosticCap, sumCounts, TOO_MANY_DIAGNOSTICS, worstSeverity } from '../diagnosticCap';
+import { DirectiveChecker, DIRECTIVES_SOURCE, type DirectiveCheckResult, type DirectiveProblem } from '../directives/check';
+import { directiveRowFacts, type DirectiveRowFacts } from '../directives/facts';
+import { rowRange as directiveRowRange } from '../directives/locate';
 
 /** The line-oriented artifact kinds (a run record is one JSON document, validated elsewhere). */
 export type JsonlKind = Exclude<ArtifactKind, 'runRecord'>;
@@ -153,6 +156,8 @@ export interface LineProblem {
 export interface LineResult {
   problems: readonly LineProblem[];
   summary: RowSummary;
+  /** Transcript rows: what the row tells the directive checks (directives/facts.ts), when anything (every result has the key: one shape). */
+  directives: DirectiveRowFacts | undefined;
 }
 
 /** The §1 row identity: the first string among id/event_id/call_id, else `row:N` (N = 1-based non-blank line count). */
@@ -331,31 +336,37 @@ function validateLineText(kind: JsonlKind, text: string, bomAllowed: boolean): L
       return {
         problems: [problem('blank_line', 0, length, 'Blank line: Harn skips it (it is not a row and is not counted in row:N).')],
         summary: summary('blank', length, undefined, false, true),
+        directives: undefined,
       };
     }
     if (first === 0xfeff) {
       if (bomAllowed) return withLeadingBom(kind, text);
-      return { problems: [malformedProblem(text)], summary: summary('malformed', length, undefined, false, false) };
+      return { problems: [malformedProblem(text)], summary: summary('malformed', length, undefined, false, false), directives: undefined };
     }
   }
   // Before any parser: jsonc-parser (error positions, property ranges) recurses once per level.
   const tooDeep = jsonNestingLimitAt(text);
   if (tooDeep >= 0) {
     const message = nestingLimitMessage(`each ${KIND_NOUN[kind]}`);
-    return { problems: [problem('nesting_too_deep', tooDeep, tooDeep + 1, message)], summary: summary('malformed', length, undefined, false, false) };
+    return {
+      problems: [problem('nesting_too_deep', tooDeep, tooDeep + 1, message)],
+      summary: summary('malformed', length, undefined, false, false),
+      directives: undefined,
+    };
   }
   let value: unknown;
   try {
     value = parseRow(text);
   } catch {
-    return { problems: [malformedProblem(text)], summary: summary('malformed', length, undefined, false, false) };
+    return { problems: [malformedProblem(text)], summary: summary('malformed', length, undefined, false, false), directives: undefined };
   }
   if (!isObject(value)) {
-    if (kind === 'jsonl') return { problems: NO_PROBLEMS, summary: summary('row', length, undefined, false, true) };
+    if (kind === 'jsonl') return { problems: NO_PROBLEMS, summary: summary('row', length, undefined, false, true), directives: undefined };
     const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
     return {
       problems: [problem('invalid_row', 0, length, `Each ${KIND_NOUN[kind]} must be a JSON object; this line is ${what}.`)],
       summary: summary('notObject', length, undefined, false, false),
+      directives: undefined,
     };
   }
   const o = value;
@@ -364,7 +375,7 @@ function validateLineText(kind: JsonlKind, text: string, bomAllowed: boolean): L
   if (kind === 'jsonl') {
     const s = summary('row', length, type, false, true);
     fillSummary(s, kind, o, text);
-    return { problems: NO_PROBLEMS, summary: s };
+    return { problems: NO_PROBLEMS, summary: s, directives: undefined };
   }
 
   const schema = type === undefined ? undefined : compiledSchema(kind, type);
@@ -387,7 +398,8 @@ function validateLineText(kind: JsonlKind, text: string, bomAllowed: boolean): L
   const valid = problems === undefined || !problems.some((p) => p.severity === 'error');
   const s = summary('row', length, type, known, valid);
   fillSummary(s, kind, o, text);
-  return { problems: problems ?? NO_PROBLEMS, summary: s };
+  const directives = kind === 'transcript' ? directiveRowFacts(o, type) : undefined;
+  return { problems: problems ?? NO_PROBLEMS, summary: s, directives };
 }
 
 // zod schemas compiled on first use (z.compile: a generated fast path, falling back to the runtime parser for
@@ -424,6 +436,7 @@ function withLeadingBom(kind: JsonlKind, text: string): LineResult {
   return {
     problems: [problem('utf8_bom', 0, 1, 'A UTF-8 byte order mark starts this line; Harn never writes one. It is skipped.'), ...shifted],
     summary: { ...rest.summary, length: text.length },
+    directives: rest.directives,
   };
 }
 
@@ -1221,6 +1234,8 @@ export interface ValidateOptions {
    * the lines it touched. validateArtifact returns the cache to pass next time (holding this version's lines).
    */
   lineCache?: ReadonlyMap<string, LineResult>;
+  /** Keep the directive checks' per-request records (the editor's tree and hover); the CLI needs none. */
+  directiveRecords?: boolean;
 }
 
 export interface ArtifactValidation {
@@ -1231,6 +1246,8 @@ export interface ArtifactValidation {
   endsWithNewline: boolean;
   /** This version's line results by text, for ValidateOptions.lineCache (validateArtifact only). */
   lineCache?: Map<string, LineResult>;
+  /** Transcripts: the directive checks' records (their problems are in `problems`). */
+  directives?: DirectiveCheckResult;
 }
 
 export interface ArtifactFileValidation extends ArtifactValidation {
@@ -1258,6 +1275,7 @@ export function validateArtifact(kind: JsonlKind, text: string, options: Validat
   const previous = options.lineCache;
   const lineCache = new Map<string, LineResult>();
   const maxLineBytes = effectiveMaxLineBytes(options.maxLineBytes);
+  const directives = kind === 'transcript' ? new DirectiveRun(summaries, lineProblems, options) : undefined;
   const scan = forEachTextLine(text, (lineText, line) => {
     // As from disk: a line over the limit is not validated (UTF-8 takes 1 to 3 bytes per UTF-16 unit).
     const bytes = lineText.length * 3 > maxLineBytes ? Buffer.byteLength(lineText) : 0;
@@ -1270,8 +1288,18 @@ export function validateArtifact(kind: JsonlKind, text: string, options: Validat
     lineCache.set(lineText, result);
     summaries.push(result.summary);
     for (const p of result.problems) lineProblems.add(placeProblem(p, line));
+    if (result.summary.shape !== 'blank') directives?.row(result, line);
   });
   lineProblems.addAll(scan.problems);
+  const textsOf = (wanted: ReadonlySet<number>): Map<number, string> => {
+    const texts = new Map<number, string>();
+    if (wanted.size === 0) return texts;
+    forEachTextLine(text, (lineText, line) => {
+      if (wanted.has(line)) texts.set(line, lineText);
+    });
+    return texts;
+  };
+  const directiveResult = directives?.finish(textsOf);
   const cross = cappedCrossRowProblems(kind, summaries, crossOptions(options, scan.endsWithNewline));
   let refined = cross.kept;
   if (needsText(cross.kept)) {
@@ -1283,7 +1311,80 @@ export function validateArtifact(kind: JsonlKind, text: string, options: Validat
     refined = refineProblemRanges(cross.kept, (line) => texts.get(line));
   }
   const problems = cappedProblems(lineProblems.finish(), { ...cross, kept: refined });
-  return { problems, summaries, endsWithNewline: scan.endsWithNewline, lineCache };
+  const out: ArtifactValidation = { problems, summaries, endsWithNewline: scan.endsWithNewline, lineCache };
+  if (directiveResult) out.directives = directiveResult;
+  return out;
+}
+
+/**
+ * The directive checks of one validation, fed each row's facts in order; their problems join the file's capped
+ * problems, on the whole row first and then on the tag or attribute they are about once the row's text is read.
+ */
+const MAX_PLACED = 4000;
+
+class DirectiveRun {
+  private readonly checker: DirectiveChecker;
+  private readonly placed: { problem: ArtifactProblem; at: NonNullable<DirectiveProblem['at']> }[] = [];
+  private rowNumber = 0;
+  private result: DirectiveCheckResult | undefined;
+
+  constructor(
+    private readonly summaries: readonly RowSummary[],
+    private readonly sink: DiagnosticCap<ArtifactProblem>,
+    options: ValidateOptions,
+  ) {
+    this.checker = new DirectiveChecker({ record: options.directiveRecords === true, emit: (p) => this.emit(p) });
+  }
+
+  row(result: LineResult, line: number): void {
+    this.rowNumber++;
+    if (result.directives) this.checker.row(result.directives, line, this.rowNumber);
+  }
+
+  private emit(p: DirectiveProblem): void {
+    const problem: ArtifactProblem = {
+      line: p.line,
+      startCharacter: 0,
+      endLine: p.line,
+      endCharacter: this.summaries[p.line]?.length ?? 0,
+      code: p.code,
+      severity: p.severity,
+      message: p.message,
+      source: DIRECTIVES_SOURCE,
+    };
+    if (p.data) problem.data = p.data;
+    this.sink.add(problem);
+    // Placed once the rows are read; past a bound (the cap keeps a thousand) the rest stay on their whole row.
+    if (p.at && this.placed.length < MAX_PLACED) this.placed.push({ problem, at: p.at });
+  }
+
+  /** Lines to read for the checks, then for the places of the problems. */
+  finish(read: (lines: ReadonlySet<number>) => ReadonlyMap<number, string>): DirectiveCheckResult {
+    const first = read(this.wantedLines());
+    return this.finishWith(first, read(this.placeLinesAfter(first)));
+  }
+
+  wantedLines(): Set<number> {
+    return this.checker.wantedLines();
+  }
+
+  /** Runs the checks' last step on the rows they wanted; then the lines of the problems to place. */
+  placeLinesAfter(texts: ReadonlyMap<number, string>): Set<number> {
+    this.result = this.checker.finish(texts);
+    return new Set(this.placed.map((p) => p.problem.line));
+  }
+
+  finishWith(first: ReadonlyMap<number, string>, texts: ReadonlyMap<number, string>): DirectiveCheckResult {
+    const result = this.result ?? this.checker.finish(first);
+    for (const { problem, at } of this.placed) {
+      const text = texts.get(problem.line);
+      const range = text === undefined ? undefined : directiveRowRange(text, at.path, at.start, at.end);
+      if (!range) continue;
+      problem.startCharacter = range.start;
+      problem.endCharacter = range.end;
+    }
+    return result;
+  }
 }
 
 /** The visitors of a file validated line by line: one summary per line (an unread one too), problems placed. */
@@ -1291,12 +1392,14 @@ function fileVisitors(
   kind: JsonlKind,
   summaries: RowSummary[],
   problems: DiagnosticCap<ArtifactProblem>,
+  directives: DirectiveRun | undefined,
 ): { visit: ByteLineVisitor; unread: UnreadLineVisitor } {
   return {
     visit: (lineText, line) => {
       const result = validateLine(kind, lineText);
       summaries.push(result.summary);
       for (const p of result.problems) problems.add(placeProblem(p, line));
+      if (result.summary.shape !== 'blank') directives?.row(result, line);
     },
     unread: () => {
       summaries.push(UNREAD_SUMMARY);
@@ -1341,10 +1444,16 @@ function fileValidation(
 export function validateArtifactFile(kind: JsonlKind, path: string, options: ValidateOptions = {}): ArtifactFileValidation {
   const summaries: RowSummary[] = [];
   const problems = new DiagnosticCap(problemCapView);
-  const { visit, unread } = fileVisitors(kind, summaries, problems);
+  const directives = kind === 'transcript' ? new DirectiveRun(summaries, problems, options) : undefined;
+  const { visit, unread } = fileVisitors(kind, summaries, problems, directives);
   const scan = forEachLine(path, visit, { maxLineBytes: options.maxLineBytes, unread });
+  const read = (lines: ReadonlySet<number>): Map<number, string> =>
+    lines.size === 0 || scan.refused !== undefined ? new Map<number, string>() : readLinesAt(path, scan.index, lines, options.maxLineBytes);
+  const directiveResult = directives?.finish(read);
   const result = fileValidation(kind, path, options, scan, summaries, problems);
-  return result.done(result.wanted ? readLinesAt(path, scan.index, result.wanted, options.maxLineBytes) : new Map<number, string>());
+  const validation = result.done(result.wanted ? read(result.wanted) : new Map<number, string>());
+  if (directiveResult) validation.directives = directiveResult;
+  return validation;
 }
 
 /**
@@ -1358,13 +1467,29 @@ export async function validateArtifactFileAsync(
 ): Promise<ArtifactFileValidation | undefined> {
   const summaries: RowSummary[] = [];
   const problems = new DiagnosticCap(problemCapView);
-  const { visit, unread } = fileVisitors(kind, summaries, problems);
+  const directives = kind === 'transcript' ? new DirectiveRun(summaries, problems, options) : undefined;
+  const { visit, unread } = fileVisitors(kind, summaries, problems, directives);
   const scan = await forEachLineAsync(path, visit, { maxLineBytes: options.maxLineBytes, unread, token: options.token });
   if (scan === undefined) return undefined;
+  let directiveResult: DirectiveCheckResult | undefined;
+  if (directives) {
+    // The few rows the checks re-read (rewritten replay slots, problem places), read before finishing.
+    const wanted = directives.wantedLines();
+    const first = await readLinesAtAsync(path, scan.index, wanted, { maxLineBytes: options.maxLineBytes, token: options.token });
+    if (first === undefined) return undefined;
+    const placeLines = directives.placeLinesAfter(first);
+    const second = await readLinesAtAsync(path, scan.index, placeLines, { maxLineBytes: options.maxLineBytes, token: options.token });
+    if (second === undefined) return undefined;
+    directiveResult = directives.finishWith(first, second);
+  }
   const result = fileValidation(kind, path, options, scan, summaries, problems);
-  if (!result.wanted) return result.done(new Map<number, string>());
-  const texts = await readLinesAtAsync(path, scan.index, result.wanted, { maxLineBytes: options.maxLineBytes, token: options.token });
-  return texts === undefined ? undefined : result.done(texts);
+  const texts = result.wanted
+    ? await readLinesAtAsync(path, scan.index, result.wanted, { maxLineBytes: options.maxLineBytes, token: options.token })
+    : new Map<number, string>();
+  if (texts === undefined) return undefined;
+  const validation = result.done(texts);
+  if (directiveResult) validation.directives = directiveResult;
+  return validation;
 }
 
 const problemCapView = (p: ArtifactProblem): CapView => ({ severity: p.severity, line: p.line, character: p.startCharacter, code: p.code, data: p.data });
