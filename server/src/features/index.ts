@@ -14,6 +14,7 @@ import { FeatureContext } from './context';
 import { registerDefinition } from './definition';
 import { DiagnosticsPipeline } from './diagnostics';
 import { DiagnosticsStore } from './diagnosticsStore';
+import { registerDirectiveTree } from './directiveTree';
 import { registerDocumentDigest } from './documentDigest';
 import { registerDocumentLink } from './documentLink';
 import { registerDocumentSymbol } from './documentSymbol';
@@ -22,7 +23,9 @@ import { registerHover } from './hover';
 import { LanguageFeatureSwitch, registerLanguageFeatures } from './languageFeatures';
 import { ServerLifecycle } from './lifecycle';
 import { DocumentRouter } from './router';
+import { registerPrefixMessage } from './prefixMessage';
 import { registerValidateArtifactFile } from './validateArtifactFile';
+import { DirectiveTreeChangedNotification } from '../protocol';
 import { FolderChanges, registerWorkspaceLifecycle } from './workspace';
 
 export const SERVER_CAPABILITIES: ServerCapabilities = {
@@ -57,7 +60,13 @@ export function registerFeatures(
   const revalidate: DiagnosticsPipeline['revalidate'] = (select) => diagnostics?.revalidate(select);
 
   const boundaries = new BoundaryProvider(documents, store, workspace, log, (message) => connection.console.error(message));
-  const artifacts = new ArtifactProvider(documents, store, (uri, id) => boundaries.boundaryInfo(uri, id), revalidate);
+  const artifacts = new ArtifactProvider(
+    documents,
+    store,
+    (uri, id) => boundaries.boundaryInfo(uri, id),
+    revalidate,
+    (uri) => void connection.sendNotification(DirectiveTreeChangedNotification, { uri }),
+  );
   const harn = new HarnProvider(workspace, roots);
   // Our .harn language features step back while upstream's extension serves the language (the client decides).
   const languageFeatures = new LanguageFeatureSwitch(initializationOptions, { info: log, warn: (message) => connection.console.warn(message) });
@@ -79,6 +88,8 @@ export function registerFeatures(
   registerCompletion(ctx);
   registerCodeAction(ctx);
   registerValidateArtifactFile(ctx, artifacts);
+  registerDirectiveTree(ctx, artifacts);
+  registerPrefixMessage(ctx, artifacts);
   registerDocumentDigest(ctx);
   registerLanguageFeatures(ctx, diagnostics, languageFeatures);
   return lifecycle;

@@ -31,7 +31,9 @@ import { CancellationLike, CHUNK_BYTES, readFileText, refusalMessage } from '../
 import { FolderConfig, settingsOf } from '../workspace/folders';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { readSettings, WorkbenchSettings } from '../workspace/settings';
-import { ValidateArtifactFileResult } from '../protocol';
+import { DirectiveTreeResult, ValidateArtifactFileResult } from '../protocol';
+import type { DirectiveCheckResult } from '../directives/check';
+import { directiveHover, directiveTree, prefixHover, prefixMessage } from '../directives/tree';
 import { omittedSymbolsNote, toLspDiagnostic } from './convert';
 
 /** What the registry says of a boundary, for boundary_failure rows. */
@@ -52,6 +54,8 @@ interface Validated {
   /** File validated from disk: where each line starts. */
   lineIndex?: LineByteIndex;
   partner?: ReturnType<typeof toolPartners>;
+  /** Transcripts: the directive checks' records (tree view, directive and prefix hovers). */
+  directives?: DirectiveCheckResult;
 }
 
 /** A transcript's facts read in the background for the run records that point to it (keyed by canonical path). */
@@ -84,6 +88,8 @@ export class ArtifactProvider implements DomainProvider {
     private readonly registry: RegistryLookup,
     /** Open documents to check again (run records whose transcript changed on disk). */
     private readonly revalidate: (select: (doc: TextDocument, kind: DocumentKind) => boolean) => void,
+    /** A transcript's directive tree may have changed (harn/directiveTreeChanged). */
+    private readonly directiveTreeChanged: (uri: string) => void = () => undefined,
   ) {}
 
   /** Titles from the registry of the file's own folder. */
@@ -192,8 +198,12 @@ export class ArtifactProvider implements DomainProvider {
       registryTitle: this.registryTitle(doc.uri),
       maxLineBytes: this.maxLineBytes(file),
       lineCache: previous?.kind === kind ? previous.lineCache : undefined,
+      directiveRecords: kind === 'transcript',
     });
-    this.validated.set(doc.uri, { kind, summaries: result.summaries, version: doc.version, lineCache: result.lineCache });
+    const validated: Validated = { kind, summaries: result.summaries, version: doc.version, lineCache: result.lineCache };
+    if (result.directives) validated.directives = result.directives;
+    this.validated.set(doc.uri, validated);
+    if (kind === 'transcript') this.directiveTreeChanged(doc.uri);
     return result.problems;
   }
 
@@ -251,9 +261,13 @@ export class ArtifactProvider implements DomainProvider {
       registryTitle: this.registryTitle(uri),
       maxLineBytes: this.maxLineBytes(file),
       token,
+      directiveRecords: kind === 'transcript',
     });
     if (result === undefined || token.isCancellationRequested) return cancelled;
-    this.validated.set(uri, { kind, summaries: result.summaries, lineIndex: result.lineIndex });
+    const validated: Validated = { kind, summaries: result.summaries, lineIndex: result.lineIndex };
+    if (result.directives) validated.directives = result.directives;
+    this.validated.set(uri, validated);
+    if (kind === 'transcript') this.directiveTreeChanged(uri);
     this.store.set(uri, this.name, result.problems.map(artifactDiagnostic));
     // Every problem found, those the cap left out included (its note counts them).
     return {
@@ -266,6 +280,9 @@ export class ArtifactProvider implements DomainProvider {
 
   /** A transcript changed on disk: open run records pointing at it are verified again. */
   filesChanged(changes: { uri: string }[]): void {
+    // A transcript validated from disk changed there: its tree is out of date (the client re-asks, or re-validates).
+    for (const c of changes)
+      if (this.validated.get(c.uri)?.version === undefined && this.validated.get(c.uri)?.kind === 'transcript') this.directiveTreeChanged(c.uri);
     if (changes.some((c) => c.uri.endsWith('.jsonl'))) this.revalidate((_doc, kind) => kind === 'runRecord');
   }
 
@@ -286,6 +303,10 @@ export class ArtifactProvider implements DomainProvider {
     if (!v) return undefined;
     const text = this.lineText(uri, position.line);
     if (text === undefined || text.trim() === '') return undefined;
+    const range = { start: { line: position.line, character: 0 }, end: { line: position.line, character: text.length } };
+    // On a directive tag: the directive (authority, lifetime, where committed, in force here).
+    const directive = v.directives ? directiveHover(v.directives, position.line, position.character, text) : undefined;
+    if (directive !== undefined) return { contents: { kind: MarkupKind.Markdown, value: directive }, range };
     let row: unknown;
     try {
       row = parseRow(text);
@@ -304,11 +325,28 @@ export class ArtifactProvider implements DomainProvider {
       lineLink: (line) => `${uri}#L${line + 1}`,
       registryEntry: (id) => this.registry(uri, id),
     });
-    if (!markdown) return undefined;
-    return {
-      contents: { kind: MarkupKind.Markdown, value: markdown },
-      range: { start: { line: position.line, character: 0 }, end: { line: position.line, character: text.length } },
-    };
+    // A provider request's prefix status (and both versions of a divergent message) comes first.
+    const prefix = v.directives ? prefixHover(v.directives, position.line, (line) => (line === position.line ? text : this.lineText(uri, line))) : undefined;
+    const value = [prefix, markdown].filter((part): part is string => part !== undefined && part !== '').join('\n\n---\n\n');
+    if (!value) return undefined;
+    return { contents: { kind: MarkupKind.Markdown, value }, range };
+  }
+
+  /** The directive tree of a transcript (validated now if the open document changed); null when it is none. */
+  directiveTree(uri: string, kind: DocumentKind | undefined): DirectiveTreeResult {
+    if (kind !== 'transcript') return null;
+    const v = this.current(uri, kind);
+    if (!v?.directives) return { uri, version: v?.version ?? null, sessions: [] };
+    return { uri, version: v.version ?? null, sessions: directiveTree(v.directives, (line) => this.lineText(uri, line)) };
+  }
+
+  /** Message `index` of the array sent with request `label` (call id or row:N), pretty-printed; null when unknown. */
+  prefixMessage(uri: string, kind: DocumentKind | undefined, label: string, index: number): { text: string } | null {
+    if (kind !== 'transcript') return null;
+    const v = this.current(uri, kind);
+    if (!v?.directives) return null;
+    const text = prefixMessage(v.directives, label, index, (line) => this.lineText(uri, line));
+    return text === undefined ? null : { text };
   }
 
   /**
