@@ -1121,19 +1121,23 @@ describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
       'the re-issued contract',
     );
     assert.equal(contract.icon, 'law');
-    assert.equal(contract.description, 'contract · r-1');
+    // No id: c-04's envelope is read from its request_snapshot, where _harn_directive_ids is stripped (§4).
+    assert.equal(contract.description, 'contract');
     const corrective = defined(
       expanded.find((r) => r.label.startsWith('Run `npm test -- cart`')),
       'the corrective directive',
     );
     assert.equal(corrective.icon, 'tools');
-    assert.equal(corrective.description, 'corrective · ttl 2 · r-3');
+    assert.equal(corrective.description, 'corrective · ttl 2');
 
-    // Selecting the directive reveals its row (line 23) in the transcript editor.
+    // Selecting the directive reveals its row in the transcript editor, its tag selected: c-04's envelope is read from
+    // the request's snapshot, so the row is c-04's (line 24) and the tag the escaped `<directive authority=\"corrective\" ttl_turns=\"2\">`.
     await rowLocator(pane, corrective).click();
-    const caret = await step(editor, 'the directive reveals its row', () => editor.waitForCursorLine(23));
+    const tag = '<directive authority=\\"corrective\\" ttl_turns=\\"2\\">';
+    const caret = await step(editor, 'the directive reveals its row', () => editor.waitForCursorLine(24));
     t.diagnostic(`caret after selecting the directive: ${caret.text}`);
-    await editor.waitForLine('row 23 in view', (l) => l.includes('"message_index":8'));
+    assert.match(caret.text, new RegExp(`\\(${tag.length} selected\\)`), `the directive's tag is selected: ${caret.text}`);
+    await editor.waitForLine('the tag in view', (l) => l.includes(tag));
     await editor.screenshot('revealed');
 
     // Show Prefix Break on the broken request: the diff editor with message 1 of c-02 and of c-03.
