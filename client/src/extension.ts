@@ -21,6 +21,7 @@ import {
   UPSTREAM_EXTENSION_ID,
   WHAT_STAYS,
 } from './languageFeatures';
+import { registerDirectiveTree } from './directiveTree';
 
 let client: LanguageClient | undefined;
 
@@ -96,6 +97,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
   };
   client = new LanguageClient('harn', 'Harn Workbench', serverOptions, clientOptions);
+  // The Directive Envelopes view asks the server only while it is visible (its requests wait for the start).
+  context.subscriptions.push(registerDirectiveTree(client));
 
   let crashes = 0;
   let restarting = false;

@@ -60,35 +60,58 @@ export interface HarnInitializationOptions {
 }
 
 /** The directive tree of one transcript (issue 11), asked only while the view is visible. */
-export interface DirectiveTreeParams { uri: string }
+export interface DirectiveTreeParams {
+  uri: string;
+}
 export type PrefixStatus = 'intact' | 'broken' | 'excused' | 'first' | 'unknown';
 export type DirectiveAuthorityName = 'contract' | 'corrective' | 'advisory';
-export interface DirectiveTreeRange { start: { line: number; character: number }; end: { line: number; character: number } } // UTF-16, the row in the transcript
+export interface DirectiveTreeRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+} // UTF-16, the row in the transcript
 export interface DirectiveNode {
   /** A DirectiveAuthorityName, or what was written instead (an invalid one is shown, and diagnosed). */
   authority: string;
-  ttlTurns?: string; id?: string;               // id: from _harn_directive_ids when the envelope carries them
-  firstLine: string;                            // first non-empty line of the decoded body (never trusted: the client shows it as plain text)
-  body: string;                                 // the decoded body (for "Copy Directive Body")
-  range: DirectiveTreeRange;                    // where the <directive ...> tag is in the row
+  ttlTurns?: string;
+  id?: string; // id: from _harn_directive_ids when the envelope carries them
+  firstLine: string; // first non-empty line of the decoded body (never trusted: the client shows it as plain text)
+  body: string; // the decoded body (for "Copy Directive Body")
+  range: DirectiveTreeRange; // where the <directive ...> tag is in the row
 }
-export interface EnvelopeNode { speaker?: string; nonce?: string; form: 'current' | 'appended' | 'system-reminder' | 'system-reminder-text'; range: DirectiveTreeRange; directives: DirectiveNode[] }
+export interface EnvelopeNode {
+  speaker?: string;
+  nonce?: string;
+  form: 'current' | 'appended' | 'system-reminder' | 'system-reminder-text';
+  range: DirectiveTreeRange;
+  directives: DirectiveNode[];
+}
 export interface RequestNode {
-  callId?: string; iteration?: number; messageCount: number;
+  callId?: string;
+  iteration?: number;
+  messageCount: number;
   prefix: PrefixStatus;
   /** How the message array was rebuilt: 'snapshot' (request_snapshot.messages) or 'replay' (rows before the request). */
   source: 'snapshot' | 'replay';
   /** On a broken/excused request: the first divergent message index, and why it is excused. */
-  divergentIndex?: number; excusedBy?: string;
-  range: DirectiveTreeRange;                    // the provider_call_request row
-  envelopes: EnvelopeNode[];                    // envelopes in this request's array that are new since the previous request
+  divergentIndex?: number;
+  excusedBy?: string;
+  range: DirectiveTreeRange; // the provider_call_request row
+  envelopes: EnvelopeNode[]; // envelopes in this request's array that are new since the previous request
 }
-export interface SessionNode { sessionId: string; range: DirectiveTreeRange; requests: RequestNode[] }
+export interface SessionNode {
+  sessionId: string;
+  range: DirectiveTreeRange;
+  requests: RequestNode[];
+}
 export type DirectiveTreeResult = { uri: string; version: number | null; sessions: SessionNode[] } | null; // null: not a transcript
 export const DirectiveTreeRequest = new RequestType<DirectiveTreeParams, DirectiveTreeResult, void>('harn/directiveTree');
 /** Sent when a transcript's tree may have changed (edit, file change on disk); the client re-asks if visible. */
 export const DirectiveTreeChangedNotification = new NotificationType<{ uri: string }>('harn/directiveTreeChanged');
 /** The text of message `index` of the array sent with request `callId` (for the prefix-break diff editor). */
-export interface PrefixMessageParams { uri: string; callId: string; index: number }
+export interface PrefixMessageParams {
+  uri: string;
+  callId: string;
+  index: number;
+}
 export type PrefixMessageResult = { text: string } | null;
 export const PrefixMessageRequest = new RequestType<PrefixMessageParams, PrefixMessageResult, void>('harn/prefixMessage');

@@ -24,6 +24,7 @@ import {
   type Problem,
   type ToolchainResult,
 } from './harness';
+import { contextMenuPick, diffSides, expandRow, openViewContainer, rowLocator, type TreeRow, waitForTree } from './views';
 
 const fixtures = join(__dirname, 'fixtures');
 
@@ -1083,3 +1084,117 @@ describe(
     }
   },
 );
+
+// Scenario 9: the Directive Envelopes view (issue 11) on examples/demo/runs/directives: the Harn container from the
+// activity bar, the tree of the demo transcript (runs/directives/README.md lists its problems: the prefix break at
+// c-03, the compaction that excuses c-05), a directive revealing its row, and Show Prefix Break's diff editor.
+const DIRECTIVES = 'runs/directives/run-llm/llm_transcript.jsonl';
+
+describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    editor = new Editor(toolchain.toolchain, 'scenario9');
+    await editor.open(join(repoRoot, 'examples', 'demo'), vsix());
+    await editor.waitForLogLine(/Harn language server ready/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+  });
+
+  test("scenario 9: the Harn view shows the demo transcript's sessions, requests, envelopes and directives; a directive reveals its row; Show Prefix Break opens the diff", async (t) => {
+    editor.beginScenario('scenario9');
+    await editor.openFileFromExplorer(DIRECTIVES);
+    await editor.waitForLine('the transcript to render', (l) => l.startsWith('{"type":"system_prompt"'));
+
+    const pane = await step(editor, 'the Harn container from the activity bar', () => openViewContainer(editor, 'Harn', 'Directive Envelopes'));
+    const isRequest = (r: TreeRow) => /^iteration \d+ · c-0\d$/.test(r.label);
+    const rows = await step(editor, 'the session and its six requests', () =>
+      waitForTree(pane, 'session s-90 with six requests', (all) => all.some((r) => r.label === 'session s-90') && all.filter(isRequest).length === 6),
+    );
+    await editor.screenshot('tree');
+    for (const r of rows) t.diagnostic(`row: ${'  '.repeat(r.level - 1)}${r.label} | ${r.description} | $(${r.icon})`);
+    const request = (callId: string): TreeRow =>
+      defined(
+        rows.find((r) => r.label.endsWith(`· ${callId}`)),
+        `the request ${callId}`,
+      );
+    assert.deepEqual(
+      ['c-01', 'c-02', 'c-03', 'c-04', 'c-05', 'c-06'].map((id) => [request(id).label, request(id).description, request(id).icon]),
+      [
+        ['iteration 0 · c-01', '2 messages · first request', 'debug-start'],
+        ['iteration 1 · c-02', '4 messages · prefix unknown', 'question'],
+        ['iteration 2 · c-03', '6 messages · prefix broken at 1', 'warning'],
+        ['iteration 3 · c-04', '9 messages · prefix intact', 'pass'],
+        ['iteration 4 · c-05', '4 messages · prefix changed, excused at 2', 'archive'],
+        ['iteration 5 · c-06', '5 messages · prefix intact', 'pass'],
+      ],
+      'each request with its message count and prefix-status icon: the broken one (c-03) with the warning icon',
+    );
+    const broken = await rowLocator(pane, request('c-03'))
+      .locator('.custom-view-tree-node-item-icon')
+      .evaluate((node) => {
+        const style = (globalThis as unknown as { getComputedStyle(n: unknown): { color: string } }).getComputedStyle(node);
+        return style.color;
+      });
+    t.diagnostic(`colour of the broken request's icon: ${broken}`);
+
+    // c-04 carries the envelope of message 8 (the re-issued contract and a new corrective directive).
+    await expandRow(pane, request('c-04'));
+    const expanded = await step(editor, 'the envelope and directives of c-04', () =>
+      waitForTree(pane, "c-04's envelope and its two directives", (all) => all.some((r) => r.label.startsWith('Run `npm test -- cart`'))),
+    );
+    await editor.screenshot('expanded');
+    for (const r of expanded) t.diagnostic(`row: ${'  '.repeat(r.level - 1)}${r.label} | ${r.description} | $(${r.icon})`);
+    const envelope = defined(
+      expanded.find((r) => r.label === '<context-directives> speaker harness' && r.index > request('c-04').index),
+      'the envelope row',
+    );
+    assert.match(envelope.description, /^nonce n-7f3a · 2 directives$/);
+    assert.equal(envelope.icon, 'mail');
+    const contract = defined(
+      expanded.find((r) => r.label === 'Edit only files under src/ and tests/.' && r.index > envelope.index),
+      'the re-issued contract',
+    );
+    assert.equal(contract.icon, 'law');
+    // No id: c-04's envelope is read from its request_snapshot, where _harn_directive_ids is stripped (§4).
+    assert.equal(contract.description, 'contract');
+    const corrective = defined(
+      expanded.find((r) => r.label.startsWith('Run `npm test -- cart`')),
+      'the corrective directive',
+    );
+    assert.equal(corrective.icon, 'tools');
+    assert.equal(corrective.description, 'corrective · ttl 2');
+
+    // Selecting the directive reveals its row in the transcript editor, its tag selected: c-04's envelope is read from
+    // the request's snapshot, so the row is c-04's (line 24) and the tag the escaped `<directive authority=\"corrective\" ttl_turns=\"2\">`.
+    await rowLocator(pane, corrective).click();
+    const tag = '<directive authority=\\"corrective\\" ttl_turns=\\"2\\">';
+    const caret = await step(editor, 'the directive reveals its row', () => editor.waitForCursorLine(24));
+    t.diagnostic(`caret after selecting the directive: ${caret.text}`);
+    assert.match(caret.text, new RegExp(`\\(${tag.length} selected\\)`), `the directive's tag is selected: ${caret.text}`);
+    await editor.waitForLine('the tag in view', (l) => l.includes(tag));
+    await editor.screenshot('revealed');
+
+    // Show Prefix Break on the broken request: the diff editor with message 1 of c-02 and of c-03.
+    const menu = await step(editor, 'Show Prefix Break from the context menu', () => contextMenuPick(editor, pane, request('c-03'), 'Show Prefix Break'));
+    t.diagnostic(`context menu of c-03: ${JSON.stringify(menu)}`);
+    const sides = await step(editor, 'the diff editor shows both versions', () =>
+      waitFor('both sides of the diff', 15_000, async () => {
+        const now = await diffSides(editor);
+        return now.original.includes('ttl_turns') && now.modified.includes('ttl_turns') ? now : undefined;
+      }),
+    );
+    await editor.screenshot('diff');
+    const tab = (await editor.page.locator('.tabs-container .tab.active').first().innerText()).trim();
+    t.diagnostic(`diff tab: ${tab}`);
+    t.diagnostic(`left:\n${sides.original}\nright:\n${sides.modified}`);
+    assert.match(tab, /Prefix break at message 1: c-02 ↔ c-03/);
+    assert.match(sides.original, /ttl_turns=\\"3\\"/, 'the left side is message 1 as c-02 sent it');
+    assert.match(sides.modified, /ttl_turns=\\"2\\"/, 'the right side is message 1 as c-03 sent it');
+    // The tree stays on the transcript while the diff editor is active.
+    await waitForTree(pane, 'the tree still shown', (all) => all.some((r) => r.label === 'session s-90'));
+  });
+});
