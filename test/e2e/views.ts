@@ -92,9 +92,17 @@ export async function contextMenuPick(editor: Editor, pane: Locator, row: TreeRo
   const menu = editor.page.locator('.context-view .monaco-menu').first();
   await menu.waitFor({ state: 'visible', timeout: timeoutMs });
   const entries = (await menu.locator('.action-item .action-label').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
-  await menu.locator('.action-item').filter({ hasText: item }).first().click();
-  await menu.waitFor({ state: 'hidden', timeout: timeoutMs });
-  return entries;
+  // A click while the menu still fades in can be lost (seen under load): click again until the menu closes.
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    await menu.locator('.action-item').filter({ hasText: item }).first().click();
+    try {
+      await menu.waitFor({ state: 'hidden', timeout: 2_000 });
+      return entries;
+    } catch (error) {
+      if (performance.now() > deadline || !(await menu.isVisible())) throw error;
+    }
+  }
 }
 
 /** The text of both sides of the visible diff editor (the rendered lines of each). */
