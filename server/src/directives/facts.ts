@@ -5,6 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { isObject, type JsonObject } from '../artifacts/json';
+import { timeMs } from './compactions';
 import { firstLineOf, normalizedBody, parseEnvelopes, type EnvelopeForm, type EnvelopeProblem } from './envelope';
 
 export const DIRECTIVE_IDS_KEY = '_harn_directive_ids';
@@ -54,6 +55,8 @@ export type DirectiveRowFacts =
       kind: 'request';
       callId?: string;
       iteration?: number;
+      /** The row's `timestamp`, in unix milliseconds: places compactions recorded outside the transcript. */
+      atMs?: number;
       messageCount?: number;
       /** From request_snapshot.messages: one hash per message, and the facts of those that matter. */
       snapshot?: { hashes: string[]; messages: Map<number, MessageFacts>; nonce?: string };
@@ -94,6 +97,8 @@ export function directiveRowFacts(o: JsonObject, type: string | undefined): Dire
       if (typeof o.call_id === 'string') facts.callId = o.call_id;
       if (typeof o.iteration === 'number') facts.iteration = o.iteration;
       if (typeof o.message_count === 'number') facts.messageCount = o.message_count;
+      const atMs = timeMs(o.timestamp);
+      if (atMs !== undefined) facts.atMs = atMs;
       const snapshot = isObject(o.request_snapshot) ? o.request_snapshot : undefined;
       if (snapshot && Array.isArray(snapshot.messages)) {
         const hashes: string[] = [];
