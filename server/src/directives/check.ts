@@ -10,7 +10,7 @@ import type { ArtifactSeverity } from '../artifacts/types';
 import { compactionBetween, type ExternalCompaction, type RequestPosition } from './compactions';
 import type { EnvelopeProblem } from './envelope';
 import { normalizedBody } from './envelope';
-import { WITHDRAWN_TURN_FALLBACK, type DirectiveFacts, type DirectiveRowFacts, type EnvelopeFacts, type JsonPath, type MessageFacts } from './facts';
+import { WITHDRAWN_TURN_FALLBACK, withIds, type DirectiveFacts, type DirectiveRowFacts, type EnvelopeFacts, type JsonPath, type MessageFacts } from './facts';
 
 export const DIRECTIVES_SOURCE = 'harn.directives';
 
@@ -61,6 +61,8 @@ export interface RequestRecord {
   /** Replay: the rows holding message `divergentIndex` as the previous request and this one sent it. */
   divergentRows?: { previous?: number; current?: number };
   envelopes: EnvelopeRef[];
+  /** Snapshot messages whose committed row (same bytes, same index) names their directives: the ids it gives. */
+  snapshotIds?: Map<number, readonly string[]>;
 }
 
 export interface SessionRecord {
@@ -122,6 +124,8 @@ interface Session {
   withdrawn?: Withdrawn;
   newEnvelopes: EnvelopeRef[];
   awaitingRequest: DirectiveRecord[];
+  /** Records only: the ids of the message row committed at each slot, with the hash of the message as sent. */
+  idsAt: Map<number, { sentHash: string; ids: readonly string[] }>;
 }
 
 interface PendingRequest {
@@ -219,6 +223,7 @@ export class DirectiveChecker {
         normalizedBodies: new Set(),
         newEnvelopes: [],
         awaitingRequest: [],
+        idsAt: new Map(),
       };
       this.sessions.set(id, s);
     }
@@ -249,6 +254,10 @@ export class DirectiveChecker {
         while (s.slots.length < slot) s.slots.push(-1);
         s.slots.push(line);
       }
+    }
+    if (this.options.record && slot !== undefined) {
+      if (m.ids !== undefined && m.sentHash !== undefined) s.idsAt.set(slot, { sentHash: m.sentHash, ids: m.ids });
+      else s.idsAt.delete(slot);
     }
     this.envelopes(s, m, line, line);
     if (m.bookkeeping && (m.role === undefined || m.role === 'assistant')) s.withdrawn = { line, satisfied: false };
@@ -344,11 +353,17 @@ export class DirectiveChecker {
         if (m.bookkeeping && (m.role === undefined || m.role === 'assistant')) s.withdrawn = { line, satisfied: false };
       }
     } else if (snapshot && this.options.record) {
-      // The tree shows the envelopes of the array sent; message rows committed them (checked there).
+      // The tree shows the envelopes of the array sent; message rows committed them (checked there). The snapshot
+      // lost `_harn_directive_ids` (stripped before dispatch): the row committed at the same index with the same
+      // bytes names them.
       const from = previous?.length ?? 0;
       s.newEnvelopes = [];
-      for (const [i, m] of [...snapshot.messages].sort((a, b) => a[0] - b[0]))
-        if (i >= from) for (const e of m.envelopes) s.newEnvelopes.push({ line, envelope: e });
+      for (const [i, m] of [...snapshot.messages].sort((a, b) => a[0] - b[0])) {
+        const committed = s.idsAt.get(i);
+        const ids = committed !== undefined && committed.sentHash === snapshot.hashes[i] ? committed.ids : undefined;
+        if (ids) (record.snapshotIds ??= new Map()).set(i, ids);
+        if (i >= from) for (const e of ids ? withIds(m.envelopes, ids) : m.envelopes) s.newEnvelopes.push({ line, envelope: e });
+      }
     }
 
     if (s.withdrawn && !s.withdrawn.satisfied) {

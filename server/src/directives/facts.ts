@@ -46,6 +46,8 @@ export interface MessageFacts {
   bookkeeping: boolean;
   /** `_harn_directive_ids` when present (even empty). */
   ids?: string[];
+  /** With ids: the hash of the message without them, as a snapshot holds it (the key is stripped before dispatch). */
+  sentHash?: string;
   envelopes: EnvelopeFacts[];
 }
 
@@ -141,7 +143,11 @@ export function messageFacts(m: JsonObject, path: JsonPath): MessageFacts {
   const facts: MessageFacts = { bookkeeping: m[BOOKKEEPING_TURN_KEY] === true, envelopes: [] };
   if (role !== undefined) facts.role = role;
   const ids = m[DIRECTIVE_IDS_KEY];
-  if (Array.isArray(ids)) facts.ids = ids.filter((id): id is string => typeof id === 'string');
+  if (Array.isArray(ids)) {
+    facts.ids = ids.filter((id): id is string => typeof id === 'string');
+    const { [DIRECTIVE_IDS_KEY]: _stripped, ...sent } = m;
+    facts.sentHash = messageHash(sent);
+  }
   if (role === 'tool' || role === 'tool_result') return facts;
   const content = m.content;
   if (typeof content === 'string') addEnvelopes(facts, content, [...path, 'content']);
@@ -151,10 +157,21 @@ export function messageFacts(m: JsonObject, path: JsonPath): MessageFacts {
       if (typeof block.text === 'string') addEnvelopes(facts, block.text, [...path, 'content', i, 'text']);
     });
   }
-  // Ids name the directives of the message's envelopes in order, when they match one to one.
-  const directives = facts.envelopes.flatMap((e) => e.directives);
-  if (facts.ids && facts.ids.length === directives.length) directives.forEach((d, i) => (d.id = facts.ids?.[i]));
+  if (facts.ids) nameDirectives(facts.envelopes, facts.ids);
   return facts;
+}
+
+/** Ids name the directives of a message's envelopes in order, when they match one to one (mutates `envelopes`). */
+export function nameDirectives(envelopes: readonly EnvelopeFacts[], ids: readonly string[]): void {
+  const directives = envelopes.flatMap((e) => e.directives);
+  if (ids.length === directives.length) directives.forEach((d, i) => (d.id = ids[i]));
+}
+
+/** A snapshot message's envelopes named by the ids of its committed row (copies: facts are cached per line). */
+export function withIds(envelopes: readonly EnvelopeFacts[], ids: readonly string[]): EnvelopeFacts[] {
+  const copies = envelopes.map((e) => ({ ...e, directives: e.directives.map((d) => ({ ...d })) }));
+  nameDirectives(copies, ids);
+  return copies;
 }
 
 function addEnvelopes(facts: MessageFacts, text: string, path: JsonPath): void {

@@ -7,7 +7,7 @@ import { code, codeBlock, escapeText } from '../text/markdown';
 import type { DirectiveNode, DirectiveTreeRange, EnvelopeNode, RequestNode, SessionNode } from '../protocol';
 import { directiveKey, type DirectiveCheckResult, type EnvelopeRef, type RequestRecord } from './check';
 import { overrides, parseEnvelopes } from './envelope';
-import { messageFacts, type DirectiveFacts } from './facts';
+import { messageFacts, nameDirectives, type DirectiveFacts } from './facts';
 import { rowRange, stringAtCharacter } from './locate';
 
 export type LineReader = (line: number) => string | undefined;
@@ -149,6 +149,15 @@ function hoverOfDirective(result: DirectiveCheckResult, line: number, text: stri
   for (const key of holder) m = isObject(m) ? m[key] : Array.isArray(m) && typeof key === 'number' ? (m as unknown[])[key] : undefined;
   if (!isObject(m)) return undefined;
   const facts = messageFacts(m, holder);
+  // A snapshot message has no ids (stripped before dispatch): those of its committed row, when the check found it.
+  const snapshotIndex = holder[0] === 'request_snapshot' ? holder[2] : undefined;
+  if (typeof snapshotIndex === 'number') {
+    const ids = result.sessions
+      .flatMap((s) => s.requests)
+      .find((r) => r.line === line)
+      ?.snapshotIds?.get(snapshotIndex);
+    if (ids) nameDirectives(facts.envelopes, ids);
+  }
   const d = facts.envelopes.flatMap((e) => e.directives).find((x) => x.start === start);
   if (!d) return undefined;
   const session = sessionOfRow(result, line, row) ?? '';
