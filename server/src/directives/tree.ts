@@ -30,6 +30,7 @@ export function directiveTree(result: DirectiveCheckResult, read: LineReader): S
 
 function requestNode(r: RequestRecord, row: LineReader): RequestNode {
   const node: RequestNode = {
+    key: r.label,
     messageCount: r.messageCount,
     prefix: r.prefix,
     source: r.source,
