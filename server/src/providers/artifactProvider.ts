@@ -425,7 +425,7 @@ export class ArtifactProvider implements DomainProvider {
     return { uri, version: v.version ?? null, sessions: directiveTree(v.directives, (line) => this.lineText(uri, line)) };
   }
 
-  /** Message `index` of the array sent with request `label` (call id or row:N), pretty-printed; null when unknown. */
+  /** Message `index` of the array sent with request `label` (call id or row:N), as readable text; null when unknown. */
   prefixMessage(uri: string, kind: DocumentKind | undefined, label: string, index: number): { text: string } | null {
     if (kind !== 'transcript') return null;
     const v = this.current(uri, kind);
