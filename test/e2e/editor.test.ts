@@ -1193,8 +1193,9 @@ describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
     t.diagnostic(`diff tab: ${tab}`);
     t.diagnostic(`left:\n${sides.original}\nright:\n${sides.modified}`);
     assert.match(tab, /Prefix break at message 1: c-02 ↔ c-03/);
-    assert.match(sides.original, /ttl_turns=\\"3\\"/, 'the left side is message 1 as c-02 sent it');
-    assert.match(sides.modified, /ttl_turns=\\"2\\"/, 'the right side is message 1 as c-03 sent it');
+    // Readable text: the envelope on its own lines, the directive tag unescaped.
+    assert.match(sides.original, /^<directive authority="advisory" ttl_turns="3">$/m, 'the left side is message 1 as c-02 sent it');
+    assert.match(sides.modified, /^<directive authority="advisory" ttl_turns="2">$/m, 'the right side is message 1 as c-03 sent it');
     // The tree stays on the transcript while the diff editor is active.
     await waitForTree(pane, 'the tree still shown', (all) => all.some((r) => r.label === 'session s-90'));
   });
