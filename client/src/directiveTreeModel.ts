@@ -90,9 +90,9 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }
 
-/** How a request is addressed in harn/prefixMessage: its call id, else `row:N` (N the 1-based row, §1's row identity). */
+/** How a request is addressed in harn/prefixMessage: the key the server gave it (its call id, else its `row:N`). */
 export function requestKey(request: RequestNode): string {
-  return request.callId ?? `row:${request.range.start.line + 1}`;
+  return request.key;
 }
 
 function requestName(request: RequestNode): string {

@@ -8,6 +8,7 @@ import { readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
 import { ArtifactProblem } from './artifacts/types';
 import { JsonlKind, validateArtifactFile } from './artifacts/validate';
+import { CompactionFiles } from './directives/compactions';
 import { gateRunDiagnosticList } from './boundaries/diagnostics';
 import { boundaryInfoLookup, parseRegistry } from './boundaries/registry';
 import { renderGateText } from './boundaries/gate';
@@ -286,13 +287,22 @@ function runRecordDiagnostics(file: string, context: FileContext, maxLineBytes: 
   return verifyRunRecord(file, readText(file, rel), undefined, { maxLineBytes, showPath: context.show }).map((p) => problemDiagnostic(p, file, rel));
 }
 
+/** The run records and event logs read for transcripts' compactions (a folder of transcripts shares them). */
+const compactionFiles = new CompactionFiles();
+
 /** Validates one artifact file from disk (streamed); undefined when the file is not an artifact. */
 function artifactDiagnostics(file: string, context: FileContext, forced?: JsonlKind, maxLineBytes?: number): FileDiagnostic[] | undefined {
   const kind = forced ?? classifyArtifact(file, context.root, DEFAULT_ARTIFACT_SETTINGS, () => readFirstLines(file, 5));
   if (kind === undefined) return undefined;
   if (kind === 'runRecord') return runRecordDiagnostics(file, context, maxLineBytes);
   const rel = context.show(file);
-  return validateArtifactFile(kind, file, { fileName: file, registryTitle: context.titles, maxLineBytes }).problems.map((p) => problemDiagnostic(p, file, rel));
+  const compactions = kind === 'transcript' ? compactionFiles.of(file) : undefined;
+  return validateArtifactFile(kind, file, {
+    fileName: file,
+    registryTitle: context.titles,
+    maxLineBytes,
+    ...(compactions ? { compactions } : {}),
+  }).problems.map((p) => problemDiagnostic(p, file, rel));
 }
 
 function runTranscript(args: ParsedArgs): number {

@@ -86,6 +86,8 @@ export interface EnvelopeNode {
   directives: DirectiveNode[];
 }
 export interface RequestNode {
+  /** Its address in harn/prefixMessage: the call id, else the server's `row:N` (N the 1-based non-blank row, §1). */
+  key: string;
   callId?: string;
   iteration?: number;
   messageCount: number;

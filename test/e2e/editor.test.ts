@@ -1159,14 +1159,15 @@ describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
       'the re-issued contract',
     );
     assert.equal(contract.icon, 'law');
-    // No id: c-04's envelope is read from its request_snapshot, where _harn_directive_ids is stripped (§4).
-    assert.equal(contract.description, 'contract');
+    // c-04's envelope is read from its request_snapshot, where _harn_directive_ids is stripped (§4): its ids come
+    // from the message row committed at the same index with the same bytes (line 23: r-1, r-3).
+    assert.equal(contract.description, 'contract · r-1');
     const corrective = defined(
       expanded.find((r) => r.label.startsWith('Run `npm test -- cart`')),
       'the corrective directive',
     );
     assert.equal(corrective.icon, 'tools');
-    assert.equal(corrective.description, 'corrective · ttl 2');
+    assert.equal(corrective.description, 'corrective · ttl 2 · r-3');
 
     // Selecting the directive reveals its row in the transcript editor, its tag selected: c-04's envelope is read from
     // the request's snapshot, so the row is c-04's (line 24) and the tag the escaped `<directive authority=\"corrective\" ttl_turns=\"2\">`.
@@ -1192,8 +1193,9 @@ describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
     t.diagnostic(`diff tab: ${tab}`);
     t.diagnostic(`left:\n${sides.original}\nright:\n${sides.modified}`);
     assert.match(tab, /Prefix break at message 1: c-02 ↔ c-03/);
-    assert.match(sides.original, /ttl_turns=\\"3\\"/, 'the left side is message 1 as c-02 sent it');
-    assert.match(sides.modified, /ttl_turns=\\"2\\"/, 'the right side is message 1 as c-03 sent it');
+    // Readable text: the envelope on its own lines, the directive tag unescaped.
+    assert.match(sides.original, /^<directive authority="advisory" ttl_turns="3">$/m, 'the left side is message 1 as c-02 sent it');
+    assert.match(sides.modified, /^<directive authority="advisory" ttl_turns="2">$/m, 'the right side is message 1 as c-03 sent it');
     // The tree stays on the transcript while the diff editor is active.
     await waitForTree(pane, 'the tree still shown', (all) => all.some((r) => r.label === 'session s-90'));
   });

@@ -96,8 +96,9 @@ describe('directive envelopes over LSP', () => {
   test('harn/prefixMessage: both sides of the break; unknown requests and bad params', async () => {
     const before = defined((await client.connection.sendRequest(PrefixMessageRequest, { uri, callId: 'c-2', index: 0 })) ?? undefined);
     const afterBreak = defined((await client.connection.sendRequest(PrefixMessageRequest, { uri, callId: 'c-3', index: 0 })) ?? undefined);
-    assert.deepEqual(JSON.parse(before.text), { role: 'user', content: 'fix a.ts' });
-    assert.deepEqual(JSON.parse(afterBreak.text), { role: 'user', content: 'fix b.ts instead' });
+    // Readable text (directives/messageText.ts): the header, then the content with its line breaks.
+    assert.match(before.text, /^role: user\ncontent: text, 8 characters\n\nfix a\.ts\n\n\(as sent: /);
+    assert.match(afterBreak.text, /^role: user\ncontent: text, 16 characters\n\nfix b\.ts instead\n\n\(as sent: /);
     assert.equal(await client.connection.sendRequest(PrefixMessageRequest, { uri, callId: 'nope', index: 0 }), null);
     assert.equal(await client.connection.sendRequest(PrefixMessageRequest, { uri, callId: 'c-3', index: -1 } as never), null);
     assert.ok(client.logMessages().some((m) => /prefixMessage/.test(m) && /invalid parameters/.test(m)));

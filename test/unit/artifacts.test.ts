@@ -161,6 +161,7 @@ const TRANSCRIPT_ROWS = byName({
   resolved_dispatch: { type: 'resolved_dispatch', ...ts, anything: [1, 2] },
   'template.render': { type: 'template.render', ...ts, template: 'x' },
   provider_raw_capture: { type: 'provider_raw_capture', ...ts, raw: {} },
+  transcript_compacted: { type: 'transcript_compacted', ...ts, session_id: 's-42', archived_messages: 9 },
 });
 
 const env = (index: number) => ({ index, emitted_at_ms: 1767225601500 + index, frame_depth: null, execution_id: 'x-1' });

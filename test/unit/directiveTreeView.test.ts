@@ -22,6 +22,8 @@ import {
   VIEW_ID,
 } from '../../client/src/directiveTreeModel';
 import type { DirectiveNode, DirectiveTreeRange, DirectiveTreeResult, EnvelopeNode, RequestNode } from '../../server/src/protocol';
+import { validateArtifact } from '../../server/src/artifacts/validate';
+import { directiveTree, prefixMessage } from '../../server/src/directives/tree';
 import { defined } from '../support/assertions';
 import { REPO_ROOT } from '../support/lspClient';
 
@@ -48,7 +50,8 @@ function envelope(overrides: Partial<EnvelopeNode> = {}): EnvelopeNode {
 }
 
 function request(overrides: Partial<RequestNode> = {}): RequestNode {
-  return { callId: 'c-01', iteration: 0, messageCount: 2, prefix: 'first', source: 'replay', range: row(3), envelopes: [], ...overrides };
+  const key = overrides.key ?? overrides.callId ?? 'c-01';
+  return { key, callId: 'c-01', iteration: 0, messageCount: 2, prefix: 'first', source: 'replay', range: row(3), envelopes: [], ...overrides };
 }
 
 const TREE: DirectiveTreeResult = {
@@ -63,6 +66,8 @@ const TREE: DirectiveTreeResult = {
         request({ callId: 'c-02', iteration: 1, messageCount: 4, prefix: 'intact', range: row(8), envelopes: [envelope()] }),
         request({ callId: 'c-03', iteration: 2, messageCount: 6, prefix: 'broken', source: 'snapshot', divergentIndex: 3, range: row(12) }),
         request({
+          // The server's row:N counts non-blank rows: two blank lines before it, so not line + 1.
+          key: 'row:15',
           callId: undefined,
           iteration: undefined,
           messageCount: 3,
@@ -216,13 +221,49 @@ describe('Show Prefix Break', () => {
     });
   });
 
-  test('an excused request without a call id is addressed as row:N (N the 1-based row)', () => {
+  test('an excused request without a call id is addressed by the key the server gave it', () => {
     const diff = prefixBreakDiff(requestAt(3));
     assert.ok('left' in diff);
-    assert.deepEqual(diff.right, { uri: URI, callId: 'row:17', index: 1 });
+    assert.deepEqual(diff.right, { uri: URI, callId: 'row:15', index: 1 });
     assert.equal(diff.left.callId, 'c-03');
     assert.equal(diff.title, 'Prefix break (excused) at message 1: c-03 ↔ row 17');
-    assert.equal(requestKey(request({ callId: undefined, range: row(0) })), 'row:1');
+    assert.equal(requestKey(request({ key: 'row:1', callId: undefined, range: row(4) })), 'row:1');
+  });
+
+  test("the server's tree: a request without a call id after blank lines is addressed so that harn/prefixMessage answers", () => {
+    const a = { role: 'user', content: 'task' };
+    const req = (messages: unknown[], callId?: string): string =>
+      JSON.stringify({ type: 'provider_call_request', ...(callId ? { call_id: callId } : {}), request_snapshot: { messages } });
+    const text = [
+      req([a, a], 'c-1'),
+      '',
+      '',
+      req([a, { role: 'user', content: 'other' }]),
+      '{"type":"message","session_id":"s","message_index":2,"role":"assistant","content":"x"}',
+    ].join('\n');
+    const result = defined(validateArtifact('transcript', text, { directiveRecords: true }).directives, 'the directive checks');
+    const lines = text.split('\n');
+    const sessions = directiveTree(result, (line) => lines[line]);
+    const second = defined(sessions[0]?.requests[1], 'the request without a call id');
+    assert.equal(second.key, 'row:2', 'its row counts non-blank lines (it is on line 4)');
+    const [element] = requests().slice(0, 1);
+    const diff = prefixBreakDiff({ ...defined(element, 'a request element'), request: second, previous: sessions[0]?.requests[0] });
+    assert.ok('right' in diff, JSON.stringify(diff));
+    assert.equal(diff.right.callId, 'row:2');
+    assert.match(
+      defined(
+        prefixMessage(result, diff.right.callId, diff.right.index, (line) => lines[line]),
+        "the server's answer",
+      ),
+      /other/,
+    );
+    assert.match(
+      defined(
+        prefixMessage(result, diff.left.callId, diff.left.index, (line) => lines[line]),
+        "the server's answer",
+      ),
+      /task/,
+    );
   });
 
   test('no diff for an intact, first or unknown request, nor without an index or a previous request, nor on other nodes', () => {

@@ -13,6 +13,7 @@ import { isCommitted } from '../../server/src/directives/check';
 import { parseEnvelopes } from '../../server/src/directives/envelope';
 import { messageFacts, WITHDRAWN_TURN_FALLBACK } from '../../server/src/directives/facts';
 import { rowRange } from '../../server/src/directives/locate';
+import { directiveHover } from '../../server/src/directives/tree';
 
 const HEADER = 'Follow each directive according to its authority and lifetime.';
 const directive = (body: string, authority = 'contract', ttl?: number): string =>
@@ -486,6 +487,49 @@ describe('the tree records', () => {
         ],
         [],
       ],
+    );
+  });
+
+  test("a snapshot's envelope takes the ids of its committed row (same bytes at the same index), the tree's and the hover's", () => {
+    const env = envelope([directive('one'), directive('two', 'advisory', 3)]);
+    const sent = (content: string): unknown[] => [
+      { role: 'user', content: 'task' },
+      { role: 'user', content },
+    ];
+    const run = (snapshotContent: string) => {
+      const t = new Transcript()
+        .message('user', 'task')
+        .message('user', env, { _harn_directive_ids: ['a', 'b'] })
+        .request('c1', sent(snapshotContent));
+      const text = t.text();
+      const result = check(t).result.directives;
+      assert.ok(result);
+      const ids = result.sessions[0]?.requests[0]?.envelopes.flatMap((e) => e.envelope.directives.map((d) => d.id));
+      const row = text.split('\n')[2] ?? '';
+      const hover = directiveHover(result, 2, row.indexOf('<directive authority=\\"advisory'), row);
+      return { ids, hover };
+    };
+    const same = run(env);
+    assert.deepEqual(same.ids, ['a', 'b']);
+    assert.match(same.hover ?? '', /id `b`/);
+    assert.match(same.hover ?? '', /First committed at line 2/);
+    // Other bytes at that index (a decremented ttl): not the committed message, so no ids.
+    const other = run(env.replace('ttl_turns="3"', 'ttl_turns="2"'));
+    assert.deepEqual(other.ids, [undefined, undefined]);
+    assert.doesNotMatch(other.hover ?? '', /id `/);
+    // The cached facts of the message row keep their ids; the snapshot's (shared by the line cache) gain none.
+    const t = new Transcript().message('user', env, { _harn_directive_ids: ['a', 'b'] }).request('c1', [{ role: 'user', content: env }]);
+    const first = validateArtifact('transcript', t.text(), { directiveRecords: true });
+    const again = validateArtifact('transcript', t.text(), { directiveRecords: true, lineCache: first.lineCache });
+    assert.deepEqual(
+      again.directives?.sessions[0]?.requests[0]?.envelopes.flatMap((e) => e.envelope.directives.map((d) => d.id)),
+      ['a', 'b'],
+    );
+    const cached = [...(first.lineCache?.values() ?? [])].find((r) => r.directives?.kind === 'request')?.directives;
+    assert.ok(cached?.kind === 'request');
+    assert.deepEqual(
+      [...(cached.snapshot?.messages.values() ?? [])].flatMap((m) => m.envelopes.flatMap((e) => e.directives.map((d) => d.id))),
+      [undefined, undefined],
     );
   });
 });

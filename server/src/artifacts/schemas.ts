@@ -223,6 +223,11 @@ export const ProviderRawCaptureRowSchema = looseRow('provider_raw_capture');
 export const AgentSessionTerminalRowSchema = looseRow('agent_session_terminal');
 export const RunTerminalRowSchema = looseRow('run_terminal');
 export const TerminalRowSchema = looseRow('terminal');
+/**
+ * A compaction recorded in the transcript: the agent event `transcript_compacted` (spec §3) copied into it, one of
+ * the compaction forms that excuse a prefix break (its fields beyond `session_id` are not specified).
+ */
+export const TranscriptCompactedRowSchema = row('transcript_compacted', { session_id: string.nullish() });
 
 /** Every transcript row type the spec names, by `type`. A type not listed is tolerated (`unknown_row_type`). */
 export const TRANSCRIPT_ROW_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map<string, z.ZodType>([
@@ -243,6 +248,7 @@ export const TRANSCRIPT_ROW_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map<st
   ['agent_session_terminal', AgentSessionTerminalRowSchema],
   ['run_terminal', RunTerminalRowSchema],
   ['terminal', TerminalRowSchema],
+  ['transcript_compacted', TranscriptCompactedRowSchema],
 ]);
 
 export type SystemPromptRow = z.infer<typeof SystemPromptRowSchema>;

@@ -41,6 +41,7 @@ import { eventSchemaFor, EventEnvelopeSchema, ownerForKind, TRANSCRIPT_ROW_SCHEM
 import type { ArtifactKind, ArtifactProblem, ArtifactSeverity } from './types';
 import { capNoteData, capNoteMessage, CapResult, CapView, DiagnosticCap, sumCounts, TOO_MANY_DIAGNOSTICS, worstSeverity } from '../diagnosticCap';
 import { DirectiveChecker, DIRECTIVES_SOURCE, type DirectiveCheckResult, type DirectiveProblem } from '../directives/check';
+import type { ExternalCompaction } from '../directives/compactions';
 import { directiveRowFacts, type DirectiveRowFacts } from '../directives/facts';
 import { rowRange as directiveRowRange } from '../directives/locate';
 
@@ -1236,6 +1237,8 @@ export interface ValidateOptions {
   lineCache?: ReadonlyMap<string, LineResult>;
   /** Keep the directive checks' per-request records (the editor's tree and hover); the CLI needs none. */
   directiveRecords?: boolean;
+  /** Transcripts: compactions recorded beside it (run record, event log), which excuse prefix breaks too. */
+  compactions?: readonly ExternalCompaction[];
 }
 
 export interface ArtifactValidation {
@@ -1333,7 +1336,11 @@ class DirectiveRun {
     private readonly sink: DiagnosticCap<ArtifactProblem>,
     options: ValidateOptions,
   ) {
-    this.checker = new DirectiveChecker({ record: options.directiveRecords === true, emit: (p) => this.emit(p) });
+    this.checker = new DirectiveChecker({
+      record: options.directiveRecords === true,
+      emit: (p) => this.emit(p),
+      ...(options.compactions ? { compactions: options.compactions } : {}),
+    });
   }
 
   row(result: LineResult, line: number): void {

@@ -7,9 +7,10 @@
 
 import { isObject } from '../artifacts/json';
 import type { ArtifactSeverity } from '../artifacts/types';
+import { compactionBetween, type ExternalCompaction, type RequestPosition } from './compactions';
 import type { EnvelopeProblem } from './envelope';
 import { normalizedBody } from './envelope';
-import { WITHDRAWN_TURN_FALLBACK, type DirectiveFacts, type DirectiveRowFacts, type EnvelopeFacts, type JsonPath, type MessageFacts } from './facts';
+import { WITHDRAWN_TURN_FALLBACK, withIds, type DirectiveFacts, type DirectiveRowFacts, type EnvelopeFacts, type JsonPath, type MessageFacts } from './facts';
 
 export const DIRECTIVES_SOURCE = 'harn.directives';
 
@@ -60,6 +61,8 @@ export interface RequestRecord {
   /** Replay: the rows holding message `divergentIndex` as the previous request and this one sent it. */
   divergentRows?: { previous?: number; current?: number };
   envelopes: EnvelopeRef[];
+  /** Snapshot messages whose committed row (same bytes, same index) names their directives: the ids it gives. */
+  snapshotIds?: Map<number, readonly string[]>;
 }
 
 export interface SessionRecord {
@@ -90,6 +93,8 @@ export interface CheckerOptions {
   record?: boolean;
   /** Where problems go as they are found (a capped sink); else they are collected in the result. */
   emit?: (p: DirectiveProblem) => void;
+  /** Compactions recorded outside the transcript (run record, event log): each excuses the break it lies before. */
+  compactions?: readonly ExternalCompaction[];
 }
 
 interface Withdrawn {
@@ -110,7 +115,7 @@ interface Session {
   /** Replay: slots rewritten since the previous request, with the line they held then (first rewrite only). */
   rewritten: Map<number, number>;
   hasMessages: boolean;
-  previous?: { request: RequestRecord; hashes?: string[]; length: number; slots?: number[] };
+  previous?: { request: RequestRecord; hashes?: string[]; length: number; slots?: number[]; position: RequestPosition };
   compacted?: string;
   committedIds: Set<string>;
   renderedWithoutIds: Set<string>;
@@ -119,6 +124,8 @@ interface Session {
   withdrawn?: Withdrawn;
   newEnvelopes: EnvelopeRef[];
   awaitingRequest: DirectiveRecord[];
+  /** Records only: the ids of the message row committed at each slot, with the hash of the message as sent. */
+  idsAt: Map<number, { sentHash: string; ids: readonly string[] }>;
 }
 
 interface PendingRequest {
@@ -216,6 +223,7 @@ export class DirectiveChecker {
         normalizedBodies: new Set(),
         newEnvelopes: [],
         awaitingRequest: [],
+        idsAt: new Map(),
       };
       this.sessions.set(id, s);
     }
@@ -246,6 +254,10 @@ export class DirectiveChecker {
         while (s.slots.length < slot) s.slots.push(-1);
         s.slots.push(line);
       }
+    }
+    if (this.options.record && slot !== undefined) {
+      if (m.ids !== undefined && m.sentHash !== undefined) s.idsAt.set(slot, { sentHash: m.sentHash, ids: m.ids });
+      else s.idsAt.delete(slot);
     }
     this.envelopes(s, m, line, line);
     if (m.bookkeeping && (m.role === undefined || m.role === 'assistant')) s.withdrawn = { line, satisfied: false };
@@ -341,11 +353,17 @@ export class DirectiveChecker {
         if (m.bookkeeping && (m.role === undefined || m.role === 'assistant')) s.withdrawn = { line, satisfied: false };
       }
     } else if (snapshot && this.options.record) {
-      // The tree shows the envelopes of the array sent; message rows committed them (checked there).
+      // The tree shows the envelopes of the array sent; message rows committed them (checked there). The snapshot
+      // lost `_harn_directive_ids` (stripped before dispatch): the row committed at the same index with the same
+      // bytes names them.
       const from = previous?.length ?? 0;
       s.newEnvelopes = [];
-      for (const [i, m] of [...snapshot.messages].sort((a, b) => a[0] - b[0]))
-        if (i >= from) for (const e of m.envelopes) s.newEnvelopes.push({ line, envelope: e });
+      for (const [i, m] of [...snapshot.messages].sort((a, b) => a[0] - b[0])) {
+        const committed = s.idsAt.get(i);
+        const ids = committed !== undefined && committed.sentHash === snapshot.hashes[i] ? committed.ids : undefined;
+        if (ids) (record.snapshotIds ??= new Map()).set(i, ids);
+        if (i >= from) for (const e of ids ? withIds(m.envelopes, ids) : m.envelopes) s.newEnvelopes.push({ line, envelope: e });
+      }
     }
 
     if (s.withdrawn && !s.withdrawn.satisfied) {
@@ -361,8 +379,11 @@ export class DirectiveChecker {
     }
     s.withdrawn = undefined;
 
-    if (previous) this.comparePrefix(s, record, previous, snapshot?.hashes);
-    s.previous = { request: record, length, ...(snapshot ? { hashes: snapshot.hashes } : {}) };
+    const position: RequestPosition = {};
+    if (facts.atMs !== undefined) position.atMs = facts.atMs;
+    if (facts.iteration !== undefined) position.iteration = facts.iteration;
+    if (previous) this.comparePrefix(s, record, previous, snapshot?.hashes, s.compacted ?? this.compactionBefore(s, previous.position, position));
+    s.previous = { request: record, length, position, ...(snapshot ? { hashes: snapshot.hashes } : {}) };
     s.rewritten = new Map();
     s.compacted = undefined;
     if (this.options.record) {
@@ -374,7 +395,20 @@ export class DirectiveChecker {
     }
   }
 
-  private comparePrefix(s: Session, record: RequestRecord, previous: NonNullable<Session['previous']>, hashes: string[] | undefined): void {
+  /** A compaction recorded outside the transcript between the session's previous request and this one. */
+  private compactionBefore(s: Session, previous: RequestPosition, current: RequestPosition): string | undefined {
+    const compactions = this.options.compactions;
+    if (!compactions || compactions.length === 0) return undefined;
+    return compactionBetween(compactions, s.record.sessionId, previous, current)?.source;
+  }
+
+  private comparePrefix(
+    s: Session,
+    record: RequestRecord,
+    previous: NonNullable<Session['previous']>,
+    hashes: string[] | undefined,
+    compacted: string | undefined,
+  ): void {
     if ((previous.hashes !== undefined) !== (hashes !== undefined)) {
       record.prefix = 'unknown';
       record.note = `request ${previous.request.label} was rebuilt ${previous.hashes ? 'from its snapshot' : 'by replay'} and this one ${hashes ? 'from its snapshot' : 'by replay'}: they are not compared`;
@@ -390,7 +424,7 @@ export class DirectiveChecker {
           break;
         }
       if (at < 0 && hashes.length < prevHashes.length) at = hashes.length;
-      this.settle(s.compacted, record, at < 0 ? undefined : at);
+      this.settle(compacted, record, at < 0 ? undefined : at);
       return;
     }
     const rewrites: Rewrite[] = [];
@@ -401,13 +435,13 @@ export class DirectiveChecker {
     rewrites.sort((a, b) => a.slot - b.slot);
     const definite = s.slots.length < previous.length ? s.slots.length : undefined;
     if (rewrites.length === 0) {
-      this.settle(s.compacted, record, definite);
+      this.settle(compacted, record, definite);
       if (definite !== undefined) record.divergentRows = { previous: s.rewritten.get(definite) ?? -1 };
       return;
     }
     // Rewritten slots are confirmed by their rows' text at the end; the status is provisional until then.
-    record.prefix = s.compacted ? 'excused' : 'intact';
-    if (s.compacted) record.excusedBy = s.compacted;
+    record.prefix = compacted ? 'excused' : 'intact';
+    if (compacted) record.excusedBy = compacted;
     const v: Verification = { request: record, rewrites };
     if (definite !== undefined) v.definite = definite;
     this.verifications.push(v);

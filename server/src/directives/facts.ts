@@ -5,6 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { isObject, type JsonObject } from '../artifacts/json';
+import { timeMs } from './compactions';
 import { firstLineOf, normalizedBody, parseEnvelopes, type EnvelopeForm, type EnvelopeProblem } from './envelope';
 
 export const DIRECTIVE_IDS_KEY = '_harn_directive_ids';
@@ -45,6 +46,8 @@ export interface MessageFacts {
   bookkeeping: boolean;
   /** `_harn_directive_ids` when present (even empty). */
   ids?: string[];
+  /** With ids: the hash of the message without them, as a snapshot holds it (the key is stripped before dispatch). */
+  sentHash?: string;
   envelopes: EnvelopeFacts[];
 }
 
@@ -54,6 +57,8 @@ export type DirectiveRowFacts =
       kind: 'request';
       callId?: string;
       iteration?: number;
+      /** The row's `timestamp`, in unix milliseconds: places compactions recorded outside the transcript. */
+      atMs?: number;
       messageCount?: number;
       /** From request_snapshot.messages: one hash per message, and the facts of those that matter. */
       snapshot?: { hashes: string[]; messages: Map<number, MessageFacts>; nonce?: string };
@@ -94,6 +99,8 @@ export function directiveRowFacts(o: JsonObject, type: string | undefined): Dire
       if (typeof o.call_id === 'string') facts.callId = o.call_id;
       if (typeof o.iteration === 'number') facts.iteration = o.iteration;
       if (typeof o.message_count === 'number') facts.messageCount = o.message_count;
+      const atMs = timeMs(o.timestamp);
+      if (atMs !== undefined) facts.atMs = atMs;
       const snapshot = isObject(o.request_snapshot) ? o.request_snapshot : undefined;
       if (snapshot && Array.isArray(snapshot.messages)) {
         const hashes: string[] = [];
@@ -136,7 +143,11 @@ export function messageFacts(m: JsonObject, path: JsonPath): MessageFacts {
   const facts: MessageFacts = { bookkeeping: m[BOOKKEEPING_TURN_KEY] === true, envelopes: [] };
   if (role !== undefined) facts.role = role;
   const ids = m[DIRECTIVE_IDS_KEY];
-  if (Array.isArray(ids)) facts.ids = ids.filter((id): id is string => typeof id === 'string');
+  if (Array.isArray(ids)) {
+    facts.ids = ids.filter((id): id is string => typeof id === 'string');
+    const { [DIRECTIVE_IDS_KEY]: _stripped, ...sent } = m;
+    facts.sentHash = messageHash(sent);
+  }
   if (role === 'tool' || role === 'tool_result') return facts;
   const content = m.content;
   if (typeof content === 'string') addEnvelopes(facts, content, [...path, 'content']);
@@ -146,10 +157,21 @@ export function messageFacts(m: JsonObject, path: JsonPath): MessageFacts {
       if (typeof block.text === 'string') addEnvelopes(facts, block.text, [...path, 'content', i, 'text']);
     });
   }
-  // Ids name the directives of the message's envelopes in order, when they match one to one.
-  const directives = facts.envelopes.flatMap((e) => e.directives);
-  if (facts.ids && facts.ids.length === directives.length) directives.forEach((d, i) => (d.id = facts.ids?.[i]));
+  if (facts.ids) nameDirectives(facts.envelopes, facts.ids);
   return facts;
+}
+
+/** Ids name the directives of a message's envelopes in order, when they match one to one (mutates `envelopes`). */
+export function nameDirectives(envelopes: readonly EnvelopeFacts[], ids: readonly string[]): void {
+  const directives = envelopes.flatMap((e) => e.directives);
+  if (ids.length === directives.length) directives.forEach((d, i) => (d.id = ids[i]));
+}
+
+/** A snapshot message's envelopes named by the ids of its committed row (copies: facts are cached per line). */
+export function withIds(envelopes: readonly EnvelopeFacts[], ids: readonly string[]): EnvelopeFacts[] {
+  const copies = envelopes.map((e) => ({ ...e, directives: e.directives.map((d) => ({ ...d })) }));
+  nameDirectives(copies, ids);
+  return copies;
 }
 
 function addEnvelopes(facts: MessageFacts, text: string, path: JsonPath): void {

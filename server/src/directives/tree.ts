@@ -7,7 +7,8 @@ import { code, codeBlock, escapeText } from '../text/markdown';
 import type { DirectiveNode, DirectiveTreeRange, EnvelopeNode, RequestNode, SessionNode } from '../protocol';
 import { directiveKey, type DirectiveCheckResult, type EnvelopeRef, type RequestRecord } from './check';
 import { overrides, parseEnvelopes } from './envelope';
-import { messageFacts, type DirectiveFacts } from './facts';
+import { messageText } from './messageText';
+import { messageFacts, nameDirectives, type DirectiveFacts } from './facts';
 import { rowRange, stringAtCharacter } from './locate';
 
 export type LineReader = (line: number) => string | undefined;
@@ -30,6 +31,7 @@ export function directiveTree(result: DirectiveCheckResult, read: LineReader): S
 
 function requestNode(r: RequestRecord, row: LineReader): RequestNode {
   const node: RequestNode = {
+    key: r.label,
     messageCount: r.messageCount,
     prefix: r.prefix,
     source: r.source,
@@ -74,7 +76,7 @@ export function findRequest(result: DirectiveCheckResult, label: string): Reques
 }
 
 /**
- * Message `index` of the array sent with a request, as pretty-printed JSON: from the snapshot, or (replay) the row
+ * Message `index` of the array sent with a request, as readable text (messageText.ts): from the snapshot, or (replay) the row
  * that held the slot then, known for the divergent index of a broken request and of the request before it.
  */
 export function prefixMessage(result: DirectiveCheckResult, label: string, index: number, read: LineReader): string | undefined {
@@ -83,7 +85,7 @@ export function prefixMessage(result: DirectiveCheckResult, label: string, index
   if (request.source === 'snapshot') {
     const row = parseJson(read(request.line));
     const messages = isObject(row) && isObject(row.request_snapshot) ? row.request_snapshot.messages : undefined;
-    return Array.isArray(messages) && index >= 0 && index < messages.length ? JSON.stringify(messages[index], null, 2) : undefined;
+    return Array.isArray(messages) && index >= 0 && index < messages.length ? messageText(messages[index]) : undefined;
   }
   // Replay: the rows the check compared.
   const line = replayLine(result, request, index);
@@ -91,7 +93,7 @@ export function prefixMessage(result: DirectiveCheckResult, label: string, index
   if (line < 0) return '(no message at this index: the array ended before it)';
   const row = parseJson(read(line));
   if (!isObject(row)) return undefined;
-  return JSON.stringify(isObject(row.message) ? row.message : { role: row.role, content: row.content }, null, 2);
+  return messageText(isObject(row.message) ? row.message : { role: row.role, content: row.content });
 }
 
 function replayLine(result: DirectiveCheckResult, request: RequestRecord, index: number): number | undefined {
@@ -149,6 +151,15 @@ function hoverOfDirective(result: DirectiveCheckResult, line: number, text: stri
   for (const key of holder) m = isObject(m) ? m[key] : Array.isArray(m) && typeof key === 'number' ? (m as unknown[])[key] : undefined;
   if (!isObject(m)) return undefined;
   const facts = messageFacts(m, holder);
+  // A snapshot message has no ids (stripped before dispatch): those of its committed row, when the check found it.
+  const snapshotIndex = holder[0] === 'request_snapshot' ? holder[2] : undefined;
+  if (typeof snapshotIndex === 'number') {
+    const ids = result.sessions
+      .flatMap((s) => s.requests)
+      .find((r) => r.line === line)
+      ?.snapshotIds?.get(snapshotIndex);
+    if (ids) nameDirectives(facts.envelopes, ids);
+  }
   const d = facts.envelopes.flatMap((e) => e.directives).find((x) => x.start === start);
   if (!d) return undefined;
   const session = sessionOfRow(result, line, row) ?? '';
@@ -196,7 +207,7 @@ export function prefixHover(result: DirectiveCheckResult, line: number, read: Li
       : `Message ${index} differs from request ${code(previous?.label ?? '?')}'s: everything from it on is prefilled again.`,
   );
   const clip = (s: string | undefined): string => (s === undefined ? '(not available)' : s.length > 1500 ? `${s.slice(0, 1500)}…` : s);
-  if (previous) parts.push(`Request ${code(previous.label)}:`, codeBlock(clip(prefixMessage(result, previous.label, index, read)), 'json'));
-  parts.push(`Request ${code(request.label)}:`, codeBlock(clip(prefixMessage(result, request.label, index, read)), 'json'));
+  if (previous) parts.push(`Request ${code(previous.label)}:`, codeBlock(clip(prefixMessage(result, previous.label, index, read))));
+  parts.push(`Request ${code(request.label)}:`, codeBlock(clip(prefixMessage(result, request.label, index, read))));
   return parts.join('\n\n');
 }

@@ -1,4 +1,4 @@
-// harn/prefixMessage: one message of the array a provider request sent, pretty-printed, for the client's read-only
+// harn/prefixMessage: one message of the array a provider request sent, as readable text (directives/messageText.ts), for the client's read-only
 // `harn-prefix:` documents (the "Show Prefix Break" diff: the previous request's message and the broken one's).
 
 import { z } from 'zod';

@@ -47,6 +47,7 @@ import { TOO_LARGE_TO_SCAN, WORKSPACE_SOURCE } from '../workspace/scanPlan';
 import { readSettings, WorkbenchSettings } from '../workspace/settings';
 import { DirectiveTreeResult, ValidateArtifactFileResult } from '../protocol';
 import type { DirectiveCheckResult } from '../directives/check';
+import { CompactionFiles, type ExternalCompaction } from '../directives/compactions';
 import { directiveHover, directiveTree, prefixHover, prefixMessage } from '../directives/tree';
 import { omittedSymbolsNote, toLspDiagnostic } from './convert';
 
@@ -93,6 +94,8 @@ export class ArtifactProvider implements DomainProvider {
   private readonly validated = new Map<string, Validated>();
   /** Transcript facts by canonical path, read asynchronously: the event loop never waits for a transcript. */
   private readonly facts = new Map<string, FactsJob>();
+  /** The run records and event logs beside transcripts, for the compactions they record (cached by size and mtime). */
+  private readonly compactionFiles = new CompactionFiles();
   private folders: readonly FolderConfig[] = [];
   private outside: WorkbenchSettings = readSettings(undefined).settings;
 
@@ -196,6 +199,11 @@ export class ArtifactProvider implements DomainProvider {
     }
   }
 
+  /** A transcript's compactions recorded beside it (run record, event log), as validation options. */
+  private compactionsOf(kind: ArtifactKind, file: string): { compactions?: ExternalCompaction[] } {
+    return kind === 'transcript' ? { compactions: this.compactionFiles.of(file) } : {};
+  }
+
   /** The diagnostics of an open artifact; its rows are kept for hovers and the outline. */
   diagnostics(doc: TextDocument, kind: DocumentKind): Diagnostic[] | undefined {
     if (!isArtifactKind(kind)) return undefined;
@@ -220,6 +228,7 @@ export class ArtifactProvider implements DomainProvider {
       maxLineBytes: this.maxLineBytes(file),
       lineCache: previous?.kind === kind ? previous.lineCache : undefined,
       directiveRecords: kind === 'transcript',
+      ...this.compactionsOf(kind, file),
     });
     const validated: Validated = { kind, summaries: result.summaries, version: doc.version, lineCache: result.lineCache };
     if (result.directives) validated.directives = result.directives;
@@ -286,6 +295,7 @@ export class ArtifactProvider implements DomainProvider {
       maxLineBytes: this.maxLineBytes(file),
       token,
       directiveRecords: kind === 'transcript',
+      ...this.compactionsOf(kind, file),
     });
     if (result === undefined || token.isCancellationRequested) return cancelled;
     const validated: Validated = { kind, summaries: result.summaries, lineIndex: result.lineIndex };
@@ -325,6 +335,7 @@ export class ArtifactProvider implements DomainProvider {
       registryTitle: this.registryTitle(file.uri),
       maxLineBytes: this.maxLineBytes(file.path),
       token,
+      ...this.compactionsOf(kind, file.path),
     });
     return result?.problems.map(artifactDiagnostic);
   }
@@ -350,6 +361,14 @@ export class ArtifactProvider implements DomainProvider {
     for (const c of changes)
       if (this.validated.get(c.uri)?.version === undefined && this.validated.get(c.uri)?.kind === 'transcript') this.directiveTreeChanged(c.uri);
     if (changes.some((c) => c.uri.endsWith('.jsonl'))) this.revalidate((_doc, kind) => kind === 'runRecord');
+    // A run record or event log changed: the prefix checks of the transcripts whose compactions it records follow.
+    const sources = changes.filter((c) => c.uri.endsWith('.json') || c.uri.endsWith('.jsonl')).map((c) => uriToPath(c.uri));
+    if (sources.length === 0) return;
+    const recordsFor = (uri: string): boolean => sources.some((file) => this.compactionFiles.isSourceOf(file, uriToPath(uri)));
+    this.revalidate((doc, kind) => kind === 'transcript' && recordsFor(doc.uri));
+    for (const [uri, v] of this.validated)
+      if (v.version === undefined && v.kind === 'transcript' && !this.documents.get(uri) && recordsFor(uri))
+        void this.validateFile(uriToPath(uri), 'transcript', CancellationToken.None).catch(() => undefined);
   }
 
   /** One line's text: from the open document, or read back from disk through the line index. */
@@ -406,7 +425,7 @@ export class ArtifactProvider implements DomainProvider {
     return { uri, version: v.version ?? null, sessions: directiveTree(v.directives, (line) => this.lineText(uri, line)) };
   }
 
-  /** Message `index` of the array sent with request `label` (call id or row:N), pretty-printed; null when unknown. */
+  /** Message `index` of the array sent with request `label` (call id or row:N), as readable text; null when unknown. */
   prefixMessage(uri: string, kind: DocumentKind | undefined, label: string, index: number): { text: string } | null {
     if (kind !== 'transcript') return null;
     const v = this.current(uri, kind);
