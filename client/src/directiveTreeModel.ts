@@ -341,12 +341,13 @@ export function prefixBreakDiff(element: DirectiveTreeElement): PrefixBreakDiff 
 
 /**
  * A `harn-prefix:` document's address: a readable path (the tab's name) and the request's parameters in the
- * query, so that the content provider needs nothing else. Returned as its parts for vscode.Uri.from.
+ * query, so that the content provider needs nothing else. Returned as its parts for vscode.Uri.from. The name ends
+ * in .txt: the text is a readable rendering of the message, not JSON (no JSON squiggles in the diff).
  */
 export function prefixDocumentParts(params: PrefixMessageParams): { scheme: string; path: string; query: string } {
   const name = params.callId.replace(/[/\\?#%]/g, '_');
   const query = new URLSearchParams({ uri: params.uri, callId: params.callId, index: String(params.index) }).toString();
-  return { scheme: PREFIX_SCHEME, path: `/${name} message ${params.index}.json`, query };
+  return { scheme: PREFIX_SCHEME, path: `/${name} message ${params.index}.txt`, query };
 }
 
 /** The parameters back from a `harn-prefix:` document's query; a message when it is not one of ours. */

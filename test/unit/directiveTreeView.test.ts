@@ -279,7 +279,7 @@ describe('Show Prefix Break', () => {
     const params = { uri: 'file:///w/a%20b/llm_transcript.jsonl?x#y', callId: 'c/../01?#%', index: 12 };
     const parts = prefixDocumentParts(params);
     assert.equal(parts.scheme, PREFIX_SCHEME);
-    assert.equal(parts.path, '/c_.._01___ message 12.json');
+    assert.equal(parts.path, '/c_.._01___ message 12.txt');
     assert.deepEqual(parsePrefixQuery(parts.query), params);
     assert.ok('invalid' in parsePrefixQuery(''));
     assert.ok('invalid' in parsePrefixQuery('uri=file%3A%2F%2F%2Fa&callId=c&index=-1'));
