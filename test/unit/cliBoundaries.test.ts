@@ -381,7 +381,6 @@ describe('check includes the gate', () => {
         // runs/directives/README.md: one of each directive problem.
         'runs/directives/run-llm/llm_transcript.jsonl:17:1: warning [harn.directives/prefix_break]',
         'runs/directives/run-llm/llm_transcript.jsonl:23:803: warning [harn.directives/directive_reissued]',
-        'runs/directives/run-llm/llm_transcript.jsonl:30:2: information [harn.artifacts/unknown_row_type]',
         'runs/directives/run-llm/llm_transcript.jsonl:31:500: warning [harn.directives/nonce_mismatch]',
         'runs/directives/run-llm/llm_transcript.jsonl:34:1: error [harn.directives/withdrawn_turn_not_restated]',
       ],
