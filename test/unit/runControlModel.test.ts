@@ -35,6 +35,10 @@ function interrupt(runId: string, extra: Partial<RunControlRequest> = {}): RunCo
     ...extra,
   };
 }
+function present<T>(value: T | undefined): T {
+  assert.ok(value !== undefined);
+  return value;
+}
 function inbox(hooks?: RunControlHooks): RunControlInbox {
   return new RunControlInbox('session-1', 'run-1', hooks);
 }
@@ -317,7 +321,7 @@ describe("upstream's tests (run_control.rs)", () => {
     assert.deepEqual(accepted(box.submit(request, 11)), receipt);
     const pending = box.drain();
     assert.equal(pending.length, 1);
-    const applied = box.markApplied(pending[0]!, 'turn-1', turn.turn_revision, 12);
+    const applied = box.markApplied(present(pending[0]), 'turn-1', turn.turn_revision, 12);
     assert.equal(applied.state, 'applied');
     assert.equal(box.snapshot().queued_controls, 0);
   });
@@ -361,7 +365,7 @@ describe("upstream's tests (run_control.rs)", () => {
     box.close(2);
     const settled = accepted(box.submit({ ...steer('run-1', 'close race'), request_id: receipt.request_id }, 3));
     assert.equal(settled.state, 'settled');
-    const late = box.markApplied(pending[0]!, 'turn-1', 1, 4);
+    const late = box.markApplied(present(pending[0]), 'turn-1', 1, 4);
     assert.equal(late.state, 'settled');
   });
 
@@ -370,7 +374,7 @@ describe("upstream's tests (run_control.rs)", () => {
     const box = inbox(hooks);
     const receipt = accepted(box.submitWithHooks(steer('run-1', 'keep the answer concise', { session_id: 'session-1' }), 10));
     const pending = box.drain();
-    box.markApplied(pending[0]!, 'turn-1', 1, 11);
+    box.markApplied(present(pending[0]), 'turn-1', 1, 11);
     box.close(12);
     assert.equal(hooks.pre, 1);
     assert.deepEqual(
@@ -386,7 +390,7 @@ describe("upstream's tests (run_control.rs)", () => {
     const box = inbox(hooks);
     const request = steer('run-1', 'one admission', { request_id: 'concurrent-request' });
     const receipts = Array.from({ length: 16 }, () => box.submitWithHooks(request, 10));
-    const first = accepted(receipts[0]!);
+    const first = accepted(present(receipts[0]));
     for (const r of receipts) assert.deepEqual(accepted(r), first);
     assert.equal(hooks.pre, 1, 'a concurrent idempotent retry must not re-run the policy hook');
     assert.equal(hooks.post.length, 1, 'only the first admission emits an accepted observation');
@@ -430,7 +434,7 @@ describe("upstream's runtime tests (core/tests/run_control_runtime.rs), on the m
     assert.deepEqual(accepted(box.submit(request, 2)), receipt);
     const [pending] = box.drain();
     assert.equal(pending?.request.command.kind, 'steer');
-    const applied = box.markApplied(pending!, 'turn-2', 2, 3);
+    const applied = box.markApplied(present(pending), 'turn-2', 2, 3);
     assert.equal(applied.state, 'applied');
     assert.equal(applied.request_id, 'steer-runtime-request');
     box.close(4);
@@ -453,7 +457,7 @@ describe("upstream's runtime tests (core/tests/run_control_runtime.rs), on the m
     assert.equal(receipt.state, 'accepted');
     assert.equal(box.isCancelled, true);
     const [pending] = box.drain();
-    assert.equal(box.markApplied(pending!, 'turn-1', 1, 2).state, 'applied');
+    assert.equal(box.markApplied(present(pending), 'turn-1', 1, 2).state, 'applied');
     assert.deepEqual(box.close(3), [], 'nothing left to settle');
     assert.equal(errorOf(box.submit(steer('run-1', 'too late'), 4)).code, 'CLOSED');
   });
