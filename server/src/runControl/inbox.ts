@@ -65,6 +65,8 @@ export class RunControlInbox {
   private lastSequence = 0;
   private interruptRequested = false;
   private readonly queue: PendingRunControl[] = [];
+  /** Controls a restored snapshot says are queued (their requests are not known here). */
+  private restoredQueued = 0;
   private readonly inFlight = new Map<string, PendingRunControl>();
   /** Insertion order is the eviction order (upstream's `seen_order`). */
   private readonly seen = new Map<string, SeenRequest>();
@@ -74,6 +76,23 @@ export class RunControlInbox {
     readonly runId: string,
     private readonly hooks?: RunControlHooks,
   ) {}
+
+  /**
+   * An inbox in the state a snapshot shows, to pre-check a request before it is sent: inactive is closed, and an
+   * interrupt already requested has fired the run's cancellation (upstream fires it on acceptance).
+   */
+  static restore(snapshot: RunControlSnapshot): RunControlInbox {
+    const inbox = new RunControlInbox(snapshot.session_id, snapshot.run_id);
+    inbox.active = snapshot.active;
+    inbox.closed = !snapshot.active;
+    inbox.cancelled = snapshot.interrupt_requested;
+    inbox.interruptRequested = snapshot.interrupt_requested;
+    inbox.turnId = snapshot.turn_id;
+    inbox.turnRevision = snapshot.turn_revision;
+    inbox.lastSequence = snapshot.last_sequence;
+    inbox.restoredQueued = snapshot.queued_controls;
+    return inbox;
+  }
 
   /** The run's cancellation token fired (an accepted interrupt fires it; the host may too). */
   get isCancelled(): boolean {
@@ -104,7 +123,7 @@ export class RunControlInbox {
       active: this.active && !this.closed,
       turn_id: this.turnId,
       turn_revision: this.turnRevision,
-      queued_controls: this.queue.length,
+      queued_controls: this.queue.length + this.restoredQueued,
       interrupt_requested: this.interruptRequested,
       last_sequence: this.lastSequence,
     };
@@ -142,6 +161,7 @@ export class RunControlInbox {
 
   /** The loop takes every queued control at a safe point; they stay in flight until applied or settled. */
   drain(): PendingRunControl[] {
+    this.restoredQueued = 0;
     const pending = this.queue.splice(0, this.queue.length);
     for (const item of pending) this.inFlight.set(item.receipt.request_id, item);
     return pending;
@@ -164,6 +184,7 @@ export class RunControlInbox {
     this.active = false;
     this.closed = true;
     this.queue.length = 0;
+    this.restoredQueued = 0;
     this.inFlight.clear();
     const settled: PendingRunControl[] = [];
     for (const seen of this.seen.values()) {
@@ -203,7 +224,7 @@ export class RunControlInbox {
         actual_revision: this.turnRevision,
       });
     }
-    if (this.queue.length >= RUN_CONTROL_MAX_QUEUE) return fail({ code: 'QUEUE_FULL' });
+    if (this.queue.length + this.restoredQueued >= RUN_CONTROL_MAX_QUEUE) return fail({ code: 'QUEUE_FULL' });
 
     this.lastSequence += 1;
     const receipt: RunControlReceipt = {

@@ -40,7 +40,7 @@ export interface RowProblem {
   message: string;
   severity: Severity;
   /** For the code actions: the unknown field, the request line it concerns, the expected schema. */
-  data?: { field?: string; schema?: string; requestLine?: number; runId?: string };
+  data?: { field?: string; schema?: 'request' | 'receipt'; trimReason?: boolean; requestLine?: number; runId?: string };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
