@@ -5,6 +5,7 @@
 import { forEachTextLine } from '../artifacts/jsonl';
 import type { RunControlNode, RunControlRange, RunControlSessionNode, RunNode } from '../protocol';
 import { Finding, RunControlReplay } from './replay';
+import { parseRow } from './rows';
 import { RunControlRequest, RunControlSnapshot } from './schemas';
 
 export interface LocatedFinding extends Finding {
@@ -40,7 +41,11 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-export function readRunControlLog(text: string): RunControlLogView {
+/**
+ * Reads a log; `inboxText` is its inbox file's text, whose requests the host has not answered yet show in the tree
+ * as `requested` controls (at their run's row: the inbox is another file), checked by nobody else here.
+ */
+export function readRunControlLog(text: string, inboxText?: string): RunControlLogView {
   const located: LocatedFinding[] = [];
   const rows = new Map<number, { start: number; text: string }>();
   const runs = new Map<string, RunBuild>();
@@ -143,6 +148,18 @@ export function readRunControlLog(text: string): RunControlLogView {
   });
   replay.finish();
   located.sort((a, b) => a.line - b.line);
+  if (inboxText !== undefined)
+    forEachTextLine(inboxText, (rowText) => {
+      const row = parseRow(rowText, []);
+      if (row.kind !== 'request') return;
+      const r = row.request;
+      const build = runs.get(r.run_id);
+      if (!build || build.controls.has(r.request_id)) return;
+      const node = control(build, r.request_id, r.command.kind, build.node.range.start.line);
+      node.range = build.node.range;
+      node.summary = firstLine(r.command.kind === 'steer' ? r.command.input : (r.command.reason ?? ''));
+      if (r.command.kind === 'interrupt') node.force = r.command.force;
+    });
 
   // Problems on a control's rows, for its icon.
   const codesByLine = new Map<number, string[]>();
