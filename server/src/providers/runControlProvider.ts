@@ -23,7 +23,7 @@ import { composeRequest, retryRequest } from '../runControl/compose';
 import { removeField, withExpectedTurn, withRequestId, withSchema, withTrimmedReason } from '../runControl/fixes';
 import { LocatedFinding, readRunControlLog, RunControlLogView } from '../runControl/logView';
 import { parseRow } from '../runControl/rows';
-import { code, escapeText } from '../text/markdown';
+import { code, plain } from '../text/markdown';
 import { readFileTextSync } from '../workspace/files';
 import { FolderConfig, settingsOf } from '../workspace/folders';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
@@ -190,14 +190,14 @@ export class RunControlProvider implements DomainProvider {
     };
     const state = (requestId: string): string => {
       const c = control(requestId);
-      return c ? `Its control is now **${escapeText(c.state)}** (${c.receipts.length} receipt${c.receipts.length === 1 ? '' : 's'}).` : '';
+      return c ? `Its control is now **${plain(c.state)}** (${c.receipts.length} receipt${c.receipts.length === 1 ? '' : 's'}).` : '';
     };
     switch (row.kind) {
       case 'request':
       case 'preHook': {
         const r = row.request;
         lines.push(
-          `**Run-control ${row.kind === 'request' ? 'request' : 'pre_run_control hook event'}**: ${escapeText(r.command.kind)} ${code(r.request_id)} for run ${code(r.run_id)}.`,
+          `**Run-control ${row.kind === 'request' ? 'request' : 'pre_run_control hook event'}**: ${plain(r.command.kind)} ${code(r.request_id)} for run ${code(r.run_id)}.`,
           r.expected_turn_id !== undefined || r.expected_turn_revision !== undefined
             ? `Guarded by turn ${code(r.expected_turn_id ?? '(any)')} revision ${r.expected_turn_revision ?? '(any)'}: refused STALE_TURN if the run moved on.`
             : 'No turn guard: it applies at whatever turn the run is in.',
@@ -215,9 +215,9 @@ export class RunControlProvider implements DomainProvider {
           settled: 'the run ended before it was applied (RUN_ENDED)',
         }[r.state];
         lines.push(
-          `**Run-control receipt**: ${escapeText(r.operation)} ${code(r.request_id)} **${r.state}**: ${meaning}.`,
+          `**Run-control receipt**: ${plain(r.operation)} ${code(r.request_id)} **${r.state}**: ${meaning}.`,
           `Sequence ${r.sequence}, turn ${code(r.turn_id ?? 'null')} revision ${r.turn_revision}.`,
-          r.error ? `Error ${code(r.error.code)}: ${escapeText(r.error.message)}` : '',
+          r.error ? `Error ${code(r.error.code)}: ${plain(r.error.message)}` : '',
           state(r.request_id),
         );
         break;
@@ -231,12 +231,12 @@ export class RunControlProvider implements DomainProvider {
         break;
       }
       case 'applied':
-        lines.push(`**run_control_applied event**: ${escapeText(row.operation)} ${code(row.requestId)} reached the loop.`);
+        lines.push(`**run_control_applied event**: ${plain(row.operation)} ${code(row.requestId)} reached the loop.`);
         break;
       default:
         lines.push('**Not a run-control row.**');
     }
-    for (const f of view.findings) if (f.line === position.line) lines.push(`${code(f.code)}: ${escapeText(f.message)}`);
+    for (const f of view.findings) if (f.line === position.line) lines.push(`${code(f.code)}: ${plain(f.message)}`);
     return {
       contents: { kind: MarkupKind.Markdown, value: lines.filter((l) => l !== '').join('\n\n') },
       range: view.rangeOf(position.line),

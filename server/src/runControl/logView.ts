@@ -30,6 +30,9 @@ export interface RunControlLogView {
   rangeOf(line: number): RunControlRange;
 }
 
+/** Rows of a control besides its first request row and its receipts (a conflicting reuse of its id). */
+const extraRows = new WeakMap<RunControlNode, number[]>();
+
 interface RunBuild {
   node: RunNode;
   sessionId: string;
@@ -97,6 +100,7 @@ export function readRunControlLog(text: string, inboxText?: string): RunControlL
           const build = run(r.run_id, r.session_id, line);
           const node = control(build, r.request_id, r.command.kind, line);
           if (node.summary === '' && node.receipts.length === 0) node.range = rangeOf(line);
+          else if (node.range.start.line !== line) extraRows.set(node, [...(extraRows.get(node) ?? []), line]);
           if (node.summary === '') {
             node.summary = firstLine(r.command.kind === 'steer' ? r.command.input : (r.command.reason ?? ''));
             if (r.command.kind === 'interrupt') node.force = r.command.force;
@@ -167,7 +171,7 @@ export function readRunControlLog(text: string, inboxText?: string): RunControlL
   const sessions = new Map<string, RunControlSessionNode>();
   for (const build of runs.values()) {
     for (const node of build.controls.values()) {
-      const lines = new Set([node.range.start.line, ...node.receipts.map((r) => r.range.start.line)]);
+      const lines = new Set([node.range.start.line, ...(extraRows.get(node) ?? []), ...node.receipts.map((r) => r.range.start.line)]);
       node.problems = [...new Set([...lines].flatMap((l) => codesByLine.get(l) ?? []))];
     }
     let session = sessions.get(build.sessionId);

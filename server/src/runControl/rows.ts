@@ -124,13 +124,13 @@ export function parseRow(text: string, problems: RowProblem[]): ParsedRow {
       const request = requestFromParsed(parsed.data);
       const invalid = validateRequest(request);
       if (invalid) {
-        const schemaProblem = invalid.code === 'INVALID_REQUEST' && invalid.detail.startsWith('unsupported schema');
-        problems.push({
-          code: 'INVALID_REQUEST',
-          severity: 'error',
-          message: `${errorMessage(invalid)}.`,
-          ...(schemaProblem ? { data: { schema: 'request' } } : {}),
-        });
+        const detail = invalid.code === 'INVALID_REQUEST' ? invalid.detail : '';
+        const data: RowProblem['data'] = detail.startsWith('unsupported schema')
+          ? { schema: 'request' }
+          : detail.startsWith('interrupt reason exceeds')
+            ? { trimReason: true }
+            : undefined;
+        problems.push({ code: 'INVALID_REQUEST', severity: 'error', message: `${errorMessage(invalid)}.`, ...(data ? { data } : {}) });
       }
       return { kind: 'request', request };
     }
