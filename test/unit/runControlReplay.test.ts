@@ -261,3 +261,29 @@ describe('replay', () => {
     assert.equal(looksLikeRunControlLog(['{"type":"message","index":1}', '{"request_id":"a","command":{}}']), false);
   });
 });
+
+describe('the fast path agrees with the schemas', () => {
+  test('on every row of a healthy log and on mutations of each field, fast and zod parse alike or fast steps aside', async () => {
+    const { fastReceipt, fastRequest, fastSnapshot } = await import('../../server/src/runControl/fastRows');
+    const schemas = await import('../../server/src/runControl/schemas');
+    const values: unknown[] = [null, 0, -1, 1.5, 2 ** 60, '', 'x', true, [], {}, { code: 'C', message: 'm' }, { kind: 'steer', input: 'x' }, undefined];
+    for (const line of healthyLog().lines) {
+      const row = JSON.parse(line) as Record<string, unknown>;
+      for (const key of Object.keys(row))
+        for (const v of values) {
+          const mutated: Record<string, unknown> = { ...row, [key]: v };
+          if (v === undefined) delete mutated[key];
+          const [fast, schema, normalise] =
+            'command' in row
+              ? [fastRequest(mutated), schemas.RunControlRequestSchema, (d: never) => schemas.requestFromParsed(d)]
+              : 'state' in row
+                ? [fastReceipt(mutated), schemas.RunControlReceiptSchema, (d: never) => schemas.receiptFromParsed(d)]
+                : [fastSnapshot(mutated), schemas.RunControlSnapshotSchema, (d: never) => d];
+          if (fast === undefined) continue;
+          const parsed = schema.safeParse(mutated);
+          assert.ok(parsed.success, `fast accepted what the schema refuses: ${JSON.stringify(mutated)}`);
+          assert.deepEqual(fast, normalise(parsed.data as never), JSON.stringify(mutated));
+        }
+    }
+  });
+});

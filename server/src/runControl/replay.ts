@@ -5,7 +5,7 @@
 
 import { RUN_CONTROL_MAX_SEEN_REQUESTS, RUN_ENDED, RunControlReceipt, RunControlRequest, RunControlSnapshot } from './schemas';
 import { ParsedRow, parseRow, RowProblem } from './rows';
-import { requestFingerprint } from './wire';
+import { requestLine } from './wire';
 import { forEachTextLine } from '../artifacts/jsonl';
 
 export interface Finding extends RowProblem {
@@ -19,7 +19,6 @@ interface ControlMemory {
   state: ControlState;
   request?: RunControlRequest;
   requestLine?: number;
-  fingerprint?: string;
   accepted?: { sequence: number; atMs: number; line: number };
   lastReceipt?: { state: string; sequence: number };
   /** A later request row reused this id for a different command; waiting for its DUPLICATE_REQUEST rejection. */
@@ -37,8 +36,12 @@ interface RunMemory {
 /** A row as the replay saw it, for consumers that build more (the tree): the parsed row and its findings. */
 export type RowObserver = (line: number, row: ParsedRow, findings: readonly Finding[]) => void;
 
+const NO_FINDINGS: readonly Finding[] = [];
+
 export class RunControlReplay {
   private readonly runs = new Map<string, RunMemory>();
+  private readonly problems: RowProblem[] = [];
+  private readonly add = (problem: RowProblem): void => void this.problems.push(problem);
 
   constructor(
     private readonly report: (finding: Finding) => void,
@@ -47,10 +50,9 @@ export class RunControlReplay {
 
   /** Feeds one line (without its line break). */
   row(text: string, line: number): void {
-    const problems: RowProblem[] = [];
+    // The row's own problems, then the replay's, all on this line (one array, reused while rows are clean).
+    const problems = this.problems;
     const row = parseRow(text, problems);
-    const findings: Finding[] = problems.map((p) => ({ ...p, line }));
-    const add = (problem: RowProblem): void => void findings.push({ ...problem, line });
     switch (row.kind) {
       case 'request':
       case 'preHook':
@@ -58,7 +60,7 @@ export class RunControlReplay {
         break;
       case 'receipt':
       case 'postHook':
-        this.receipt(row.receipt, line, add);
+        this.receipt(row.receipt, line, this.add);
         break;
       case 'snapshot':
         this.snapshot(row.snapshot, line);
@@ -66,6 +68,12 @@ export class RunControlReplay {
       default:
         break;
     }
+    if (problems.length === 0) {
+      this.observe?.(line, row, NO_FINDINGS);
+      return;
+    }
+    const findings: Finding[] = problems.map((p) => ({ ...p, line }));
+    problems.length = 0;
     for (const finding of findings) this.report(finding);
     this.observe?.(line, row, findings);
   }
@@ -114,17 +122,16 @@ export class RunControlReplay {
   private request(request: RunControlRequest, line: number): void {
     const run = this.run(request.run_id);
     const control = this.control(run, request.request_id);
-    const fingerprint = requestFingerprint(request);
-    if (control.fingerprint !== undefined && control.fingerprint !== fingerprint) {
-      if (control.conflict) this.report(unrejectedDuplicate(request.request_id, control.conflict.line));
-      control.conflict = { line };
-      return;
-    }
-    if (control.fingerprint === undefined) {
-      control.fingerprint = fingerprint;
+    if (!control.request) {
       control.request = request;
       control.requestLine = line;
+      return;
     }
+    // The same id again: upstream compares the requests' fingerprints (sha256 of their wire form); comparing the
+    // wire forms themselves decides the same, and only when an id comes back.
+    if (requestLine(control.request) === requestLine(request)) return;
+    if (control.conflict) this.report(unrejectedDuplicate(request.request_id, control.conflict.line));
+    control.conflict = { line };
   }
 
   private receipt(receipt: RunControlReceipt, line: number, add: (p: RowProblem) => void): void {

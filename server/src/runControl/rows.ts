@@ -20,6 +20,7 @@ import {
   RunControlSnapshotSchema,
 } from './schemas';
 import { errorMessage, validateRequest } from './validate';
+import { fastReceipt, fastRequest, fastSnapshot } from './fastRows';
 
 export type RowKind = 'request' | 'receipt' | 'snapshot' | 'applied' | 'preHook' | 'postHook';
 
@@ -76,6 +77,10 @@ const LABEL: Record<RowKind, string> = {
 
 /** Unknown top-level fields of a request or receipt, one problem each; the row is then read without them. */
 function withoutUnknown(value: Record<string, unknown>, known: ReadonlySet<string>, label: string, problems: RowProblem[]): Record<string, unknown> {
+  let clean = true;
+  for (const key in value) if (!known.has(key)) clean = false;
+  // The common case (a well-formed row) allocates nothing.
+  if (clean) return value;
   const kept: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     if (known.has(key)) kept[key] = field;
@@ -119,9 +124,13 @@ export function parseRow(text: string, problems: RowProblem[]): ParsedRow {
       });
       return { kind: 'invalid' };
     case 'request': {
-      const parsed = RunControlRequestSchema.safeParse(withoutUnknown(value, REQUEST_FIELDS, LABEL.request, problems));
-      if (!parsed.success) return bad(parsed.error);
-      const request = requestFromParsed(parsed.data);
+      const known = withoutUnknown(value, REQUEST_FIELDS, LABEL.request, problems);
+      let request = fastRequest(known);
+      if (!request) {
+        const parsed = RunControlRequestSchema.safeParse(known);
+        if (!parsed.success) return bad(parsed.error);
+        request = requestFromParsed(parsed.data);
+      }
       const invalid = validateRequest(request);
       if (invalid) {
         const detail = invalid.code === 'INVALID_REQUEST' ? invalid.detail : '';
@@ -135,18 +144,25 @@ export function parseRow(text: string, problems: RowProblem[]): ParsedRow {
       return { kind: 'request', request };
     }
     case 'receipt': {
-      const parsed = RunControlReceiptSchema.safeParse(withoutUnknown(value, RECEIPT_FIELDS, LABEL.receipt, problems));
-      if (!parsed.success) return bad(parsed.error);
-      if (parsed.data.schema !== RUN_CONTROL_RECEIPT_SCHEMA_V1)
+      const known = withoutUnknown(value, RECEIPT_FIELDS, LABEL.receipt, problems);
+      let receipt = fastReceipt(known);
+      if (!receipt) {
+        const parsed = RunControlReceiptSchema.safeParse(known);
+        if (!parsed.success) return bad(parsed.error);
+        receipt = receiptFromParsed(parsed.data);
+      }
+      if (receipt.schema !== RUN_CONTROL_RECEIPT_SCHEMA_V1)
         problems.push({
           code: 'RECEIPT_SCHEMA',
           severity: 'error',
-          message: `Unsupported receipt schema \`${parsed.data.schema}\`: a receipt carries \`${RUN_CONTROL_RECEIPT_SCHEMA_V1}\`.`,
+          message: `Unsupported receipt schema \`${receipt.schema}\`: a receipt carries \`${RUN_CONTROL_RECEIPT_SCHEMA_V1}\`.`,
           data: { schema: 'receipt' },
         });
-      return { kind: 'receipt', receipt: receiptFromParsed(parsed.data) };
+      return { kind: 'receipt', receipt };
     }
     case 'snapshot': {
+      const fast = fastSnapshot(value);
+      if (fast) return { kind: 'snapshot', snapshot: fast };
       const parsed = RunControlSnapshotSchema.safeParse(value);
       if (!parsed.success) return bad(parsed.error);
       const s = parsed.data;

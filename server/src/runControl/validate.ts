@@ -90,8 +90,16 @@ export function utf8Length(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
+/** Whether `text` has more than `max` UTF-8 bytes (a UTF-16 unit is at most 3 bytes: short strings need no count). */
+function exceeds(text: string, max: number): boolean {
+  return text.length * 3 > max && utf8Length(text) > max;
+}
+
 /** Rust's `str::trim()`: strips Unicode White_Space at both ends (JavaScript's trim also strips U+FEFF, Rust's does not). */
 export function isBlank(text: string): boolean {
+  // Most texts start with a visible ASCII character: no regex then.
+  const first = text.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f) return false;
   return /^[\p{White_Space}]*$/u.test(text);
 }
 
@@ -101,7 +109,7 @@ function invalid(detail: string): RunControlError {
 
 function validateId(name: string, value: string): RunControlError | undefined {
   if (isBlank(value)) return invalid(`${name} must not be empty`);
-  if (utf8Length(value) > RUN_CONTROL_MAX_ID_BYTES) return invalid(`${name} exceeds ${RUN_CONTROL_MAX_ID_BYTES} bytes`);
+  if (exceeds(value, RUN_CONTROL_MAX_ID_BYTES)) return invalid(`${name} exceeds ${RUN_CONTROL_MAX_ID_BYTES} bytes`);
   if (/[\0\r\n]/.test(value)) return invalid(`${name} contains a control character`);
   return undefined;
 }
@@ -118,8 +126,8 @@ export function validateRequest(request: RunControlRequest): RunControlError | u
   const command = request.command;
   if (command.kind === 'steer') {
     if (isBlank(command.input)) return invalid('steer input must not be empty');
-    if (utf8Length(command.input) > RUN_CONTROL_MAX_INPUT_BYTES) return invalid(`steer input exceeds ${RUN_CONTROL_MAX_INPUT_BYTES} bytes`);
-  } else if (command.reason != null && utf8Length(command.reason) > RUN_CONTROL_MAX_REASON_BYTES) {
+    if (exceeds(command.input, RUN_CONTROL_MAX_INPUT_BYTES)) return invalid(`steer input exceeds ${RUN_CONTROL_MAX_INPUT_BYTES} bytes`);
+  } else if (command.reason != null && exceeds(command.reason, RUN_CONTROL_MAX_REASON_BYTES)) {
     return invalid(`interrupt reason exceeds ${RUN_CONTROL_MAX_REASON_BYTES} bytes`);
   }
   return undefined;
