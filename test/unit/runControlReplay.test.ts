@@ -115,10 +115,8 @@ describe('replay', () => {
     const swapped = [...lines];
     [swapped[accepted], swapped[applied]] = [lines[applied] ?? '', lines[accepted] ?? ''];
     const findings = replayText(swapped.join('\n'));
-    assert.deepEqual(codes(findings), [
-      [accepted, 'APPLIED_BEFORE_ACCEPTED'],
-      [applied, 'TRANSITION_AFTER_TERMINAL'],
-    ]);
+    // Reported once: the accepted receipt that comes late is not another transition.
+    assert.deepEqual(codes(findings), [[accepted, 'APPLIED_BEFORE_ACCEPTED']]);
     assert.match(findings[0]?.message ?? '', /no accepted receipt before it/);
     const early = [...lines];
     edit(early, applied, (r) => (r.applied_at_ms = T));
@@ -157,7 +155,8 @@ describe('replay', () => {
     // Not rejected in the log (the end comes first).
     const open = replayText(log.text());
     assert.deepEqual(codes(open), [[conflictLine, 'DUPLICATE_REQUEST']]);
-    assert.match(open[0]?.message ?? '', /already used for a different command, and the log shows no rejection of it/);
+    assert.match(open[0]?.message ?? '', /`rc-1` \(first on line 2\) is reused here for a different command, and the log shows no rejection of it/);
+    assert.deepEqual(open[0]?.data, { requestLine: conflictLine });
     // Rejected as upstream says.
     const rejected = [
       ...log.lines,
@@ -170,8 +169,16 @@ describe('replay', () => {
     ];
     assert.deepEqual(replayText(rejected.join('\n')), []);
     // Accepted instead.
-    const accepted = [...log.lines, receiptLine({ ...(JSON.parse(log.lines[2] ?? '') as RunControlReceipt), sequence: 2, accepted_at_ms: T + 2 })];
-    assert.deepEqual(codes(replayText(accepted.join('\n'))), [[conflictLine, 'DUPLICATE_REQUEST']]);
+    // Accepted instead: on that receipt; the original control is not moved by it (its applied receipt is fine).
+    const original = JSON.parse(log.lines[2] ?? '') as RunControlReceipt;
+    const accepted = [
+      ...log.lines,
+      receiptLine({ ...original, sequence: 2, accepted_at_ms: T + 2 }),
+      receiptLine({ ...original, state: 'applied', applied_at_ms: T + 3 }),
+    ];
+    const wrong = replayText(accepted.join('\n'));
+    assert.deepEqual(codes(wrong), [[conflictLine + 1, 'DUPLICATE_REQUEST']]);
+    assert.match(wrong[0]?.message ?? '', /is reused on line 4 for a different command, and this receipt is not its rejection/);
     // The same request again is an idempotent retry.
     const retry = [...log.lines.slice(0, conflictLine), log.lines[1] ?? ''];
     assert.deepEqual(replayText(retry.join('\n')), []);

@@ -265,7 +265,11 @@ export class RunControlProvider implements DomainProvider {
       const data = (d.data ?? {}) as { field?: string; schema?: 'request' | 'receipt'; trimReason?: boolean; requestLine?: number; runId?: string };
       if (d.code === 'UNKNOWN_FIELD' && data.field !== undefined)
         replaceRow(`Remove the unknown field \`${data.field}\``, d, line, removeField(text, data.field));
-      if (d.code === 'DUPLICATE_REQUEST') replaceRow('Give this request a new request id', d, line, withRequestId(text, this.newRequestId()));
+      if (d.code === 'DUPLICATE_REQUEST') {
+        const requestLine = data.requestLine ?? line;
+        const requestText = view.rowText(requestLine);
+        if (requestText !== undefined) replaceRow('Give this request a new request id', d, requestLine, withRequestId(requestText, this.newRequestId()));
+      }
       if (d.code === 'STALE_TURN' && data.requestLine !== undefined && data.runId !== undefined) {
         const latest = view.snapshots.get(data.runId)?.snapshot;
         const requestText = view.rowText(data.requestLine);

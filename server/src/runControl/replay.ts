@@ -21,6 +21,10 @@ interface ControlMemory {
   requestLine?: number;
   accepted?: { sequence: number; atMs: number; line: number };
   lastReceipt?: { state: string; sequence: number };
+  /** The sequence of a conflicting request's wrong acceptance: its later receipts are that request's, not this control's. */
+  ignoreSequence?: number;
+  /** Applied with no accepted receipt before it (reported): the accepted one that comes late is not another transition. */
+  appliedEarly?: boolean;
   /** A later request row reused this id for a different command; waiting for its DUPLICATE_REQUEST rejection. */
   conflict?: { line: number };
 }
@@ -35,6 +39,8 @@ interface RunMemory {
 
 /** A row as the replay saw it, for consumers that build more (the tree): the parsed row and its findings. */
 export type RowObserver = (line: number, row: ParsedRow, findings: readonly Finding[]) => void;
+
+const anA = (word: string): string => (/^[aeiou]/.test(word) ? 'An' : 'A');
 
 const NO_FINDINGS: readonly Finding[] = [];
 
@@ -82,7 +88,7 @@ export class RunControlReplay {
   finish(): void {
     for (const [runId, run] of this.runs) {
       for (const [requestId, control] of run.controls) {
-        if (control.conflict) this.report(unrejectedDuplicate(requestId, control.conflict.line));
+        if (control.conflict) this.report(unrejectedDuplicate(requestId, control.requestLine, control.conflict.line));
         if (run.closedLine !== undefined && control.state === 'accepted' && control.accepted)
           this.report({
             line: control.accepted.line,
@@ -130,7 +136,7 @@ export class RunControlReplay {
     // The same id again: upstream compares the requests' fingerprints (sha256 of their wire form); comparing the
     // wire forms themselves decides the same, and only when an id comes back.
     if (requestLine(control.request) === requestLine(request)) return;
-    if (control.conflict) this.report(unrejectedDuplicate(request.request_id, control.conflict.line));
+    if (control.conflict) this.report(unrejectedDuplicate(request.request_id, control.requestLine, control.conflict.line));
     control.conflict = { line };
   }
 
@@ -149,9 +155,17 @@ export class RunControlReplay {
       return;
     }
     if (control.conflict) {
-      this.report(unrejectedDuplicate(receipt.request_id, control.conflict.line, line));
+      add(unrejectedDuplicate(receipt.request_id, control.requestLine, control.conflict.line, line));
       control.conflict = undefined;
+      // The conflicting request's own receipts do not move the original control; an admission still takes a sequence.
+      if (receipt.state === 'accepted' && receipt.sequence > run.lastAdmission) {
+        run.lastAdmission = receipt.sequence;
+        run.lastAdmissionLine = line;
+      }
+      control.ignoreSequence = receipt.sequence;
+      return;
     }
+    if (control.ignoreSequence === seq && receipt.state !== 'accepted') return;
     if (control.request && control.request.command.kind !== receipt.operation)
       add({
         code: 'OPERATION_MISMATCH',
@@ -161,11 +175,15 @@ export class RunControlReplay {
     const previous = control.lastReceipt;
     const echo = previous !== undefined && previous.state === receipt.state && previous.sequence === seq;
     if (echo) return; // An idempotent retry returns the stored receipt again; the host may store it twice.
+    if (control.appliedEarly && receipt.state === 'accepted') {
+      control.appliedEarly = false;
+      return;
+    }
     if (control.state === 'applied' || control.state === 'settled') {
       add({
         code: 'TRANSITION_AFTER_TERMINAL',
         severity: 'error',
-        message: `A ${receipt.state} receipt after the control was ${control.state}: ${control.state} is final (accepted → applied | settled, nothing after).`,
+        message: `${anA(receipt.state)} ${receipt.state} receipt after the control was ${control.state}: ${control.state} is final (accepted → applied | settled, nothing after).`,
       });
       return;
     }
@@ -177,20 +195,25 @@ export class RunControlReplay {
     // applied or settled: the transition of an accepted control, keeping its sequence.
     const accepted = control.accepted;
     if (control.state !== 'accepted' || !accepted) {
+      control.appliedEarly = true;
       add({
         code: receipt.state === 'applied' ? 'APPLIED_BEFORE_ACCEPTED' : 'SETTLED_BEFORE_ACCEPTED',
         severity: 'error',
-        message: `A ${receipt.state} receipt with no accepted receipt before it: only an accepted control is ${receipt.state} (accepted → applied | settled).`,
+        message: `${anA(receipt.state)} ${receipt.state} receipt with no accepted receipt before it: only an accepted control is ${receipt.state} (accepted → applied | settled).`,
       });
     } else {
       if (seq !== accepted.sequence)
         add({
           code: 'SEQUENCE_CHANGED',
           severity: 'error',
-          message: `A ${receipt.state} receipt keeps its request's sequence: ${accepted.sequence} (accepted on line ${accepted.line + 1}), not ${seq}.`,
+          message: `${anA(receipt.state)} ${receipt.state} receipt keeps its request's sequence: ${accepted.sequence} (accepted on line ${accepted.line + 1}), not ${seq}.`,
         });
       if (receipt.applied_at_ms === undefined)
-        add({ code: 'MISSING_APPLIED_AT', severity: 'error', message: `A ${receipt.state} receipt carries applied_at_ms (the time of its transition).` });
+        add({
+          code: 'MISSING_APPLIED_AT',
+          severity: 'error',
+          message: `${anA(receipt.state)} ${receipt.state} receipt carries applied_at_ms (the time of its transition).`,
+        });
       else if (receipt.applied_at_ms < receipt.accepted_at_ms || receipt.applied_at_ms < accepted.atMs)
         add({
           code: 'APPLIED_BEFORE_ACCEPTED',
@@ -242,12 +265,16 @@ export class RunControlReplay {
   }
 }
 
-function unrejectedDuplicate(requestId: string, line: number, receiptLine?: number): Finding {
+/** On the receipt that accepted the reuse, else on the reusing request row; the fix renames the request row. */
+function unrejectedDuplicate(requestId: string, firstLine: number | undefined, requestLine: number, receiptLine?: number): Finding {
+  const first = firstLine === undefined ? '' : ` (first on line ${firstLine + 1})`;
+  const reuse = receiptLine === undefined ? 'is reused here' : `is reused on line ${requestLine + 1}`;
   return {
-    line,
+    line: receiptLine ?? requestLine,
     code: 'DUPLICATE_REQUEST',
     severity: 'error',
-    message: `Request id \`${requestId}\` was already used for a different command, and ${receiptLine === undefined ? 'the log shows no rejection of it' : `line ${receiptLine + 1} is not its rejection`}: a reused id is refused DUPLICATE_REQUEST (a rejected receipt, sequence 0).`,
+    message: `Request id \`${requestId}\`${first} ${reuse} for a different command, and ${receiptLine === undefined ? 'the log shows no rejection of it' : 'this receipt is not its rejection'}: a reused id is refused DUPLICATE_REQUEST (a rejected receipt, sequence 0).`,
+    data: { requestLine },
   };
 }
 
