@@ -47,6 +47,8 @@ function problemLog(): string[] {
   // 9: an oversize reason; 10: a wrong schema string.
   lines.push(JSON.stringify({ ...log.request({ kind: 'interrupt', reason: 'é'.repeat(3000), force: false }), request_id: 'rc-long' }));
   lines.push(JSON.stringify({ ...JSON.parse(lines[1] ?? '{}'), request_id: 'rc-schema', schema: 'a3s.code.run-control-request.v0' }));
+  // 11: text from the file that would be Markdown (a link to a command) if it were not escaped.
+  lines.push(JSON.stringify({ ...JSON.parse(lines[1] ?? '{}'), request_id: '[x](command:evil)', run_id: 'run-![i](http://e/x.png)' }));
   return lines;
 }
 
@@ -164,6 +166,12 @@ describe('run-control logs over LSP', () => {
     const value = (defined(hover?.contents) as MarkupContent).value;
     assert.match(value, /\*\*Run-control receipt\*\*: steer `rc-2` \*\*accepted\*\*/);
     assert.match(value, /`STALE_TURN`: Accepted, but its request \(line 8\) expects turn/);
+  });
+
+  test('hover: text from the file is escaped (no link, no image)', async () => {
+    const hover = await client.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 11, character: 3 } });
+    const value = (defined(hover?.contents) as MarkupContent).value;
+    assert.match(value, /steer `\[x\]\(command:evil\)` for run `run-!\[i\]\(http:\/\/e\/x\.png\)`/);
   });
 
   test('harn/runControlTree: session → run → controls with receipts and problems', async () => {
