@@ -165,3 +165,17 @@ describe('row edits (code actions)', () => {
     assert.equal(withTrimmedReason(trimmed ?? ''), undefined, 'nothing to trim');
   });
 });
+
+describe('tree states', () => {
+  test('an accepted receipt after the applied one leaves the control applied', () => {
+    const log = healthyLog();
+    const lines = [...log.lines];
+    [lines[2], lines[3]] = [lines[3] ?? '', lines[2] ?? ''];
+    const view = readRunControlLog(lines.join('\n'));
+    const control = view.sessions[0]?.runs[0]?.controls[0];
+    assert.deepEqual(
+      [control?.state, control?.receipts.map((r) => r.state), control?.problems],
+      ['applied', ['applied', 'accepted'], ['APPLIED_BEFORE_ACCEPTED']],
+    );
+  });
+});

@@ -123,7 +123,9 @@ export function readRunControlLog(text: string, inboxText?: string): RunControlL
             range: rangeOf(line),
           });
           // A rejection answers a conflicting reuse of the id, not the control's own progress.
-          if (r.state !== 'rejected' || node.state === 'requested') node.state = r.state;
+          // A late `accepted` after a terminal receipt (the replay reports it) does not make the control pending again.
+          const terminal = node.state === 'applied' || node.state === 'settled';
+          if ((r.state !== 'rejected' || node.state === 'requested') && !(r.state === 'accepted' && terminal)) node.state = r.state;
           break;
         }
         case 'snapshot': {
