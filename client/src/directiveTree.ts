@@ -165,7 +165,8 @@ function tabUris(): string[] {
   );
 }
 
-async function reveal(target: RevealTarget | undefined): Promise<void> {
+/** Shows a row of a file: its editor if visible, else the active column; the range selected and centred. */
+export async function reveal(target: RevealTarget | undefined): Promise<void> {
   if (!target) return;
   const uri = vscode.Uri.parse(target.uri);
   const { start, end } = target.range;

@@ -22,6 +22,7 @@ import {
   WHAT_STAYS,
 } from './languageFeatures';
 import { registerDirectiveTree } from './directiveTree';
+import { registerRunControlTree } from './runControlTree';
 
 let client: LanguageClient | undefined;
 
@@ -99,6 +100,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = new LanguageClient('harn', 'Harn Workbench', serverOptions, clientOptions);
   // The Directive Envelopes view asks the server only while it is visible (its requests wait for the start).
   context.subscriptions.push(registerDirectiveTree(client));
+  context.subscriptions.push(registerRunControlTree(client));
 
   let crashes = 0;
   let restarting = false;

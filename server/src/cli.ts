@@ -3,7 +3,9 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from './artifacts/classify';
+import { artifactByGlobs, classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from './artifacts/classify';
+import { DEFAULT_RUN_CONTROL_SETTINGS, isRunControlLog } from './runControl/classify';
+import { composeFromLog, runControlLogDiagnostics } from './cli/runControl';
 import { readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
 import { ArtifactProblem } from './artifacts/types';
@@ -292,6 +294,10 @@ const compactionFiles = new CompactionFiles();
 
 /** Validates one artifact file from disk (streamed); undefined when the file is not an artifact. */
 function artifactDiagnostics(file: string, context: FileContext, forced?: JsonlKind, maxLineBytes?: number): FileDiagnostic[] | undefined {
+  // As in the editor: the artifacts' own globs first, then run-control logs (by their globs or rows).
+  const head = (): string[] => readFirstLines(file, 5);
+  if (!forced && !artifactByGlobs(file, context.root, DEFAULT_ARTIFACT_SETTINGS) && isRunControlLog(file, context.root, DEFAULT_RUN_CONTROL_SETTINGS, head))
+    return runControlLogDiagnostics(file, context.show(file), maxLineBytes);
   const kind = forced ?? classifyArtifact(file, context.root, DEFAULT_ARTIFACT_SETTINGS, () => readFirstLines(file, 5));
   if (kind === undefined) return undefined;
   if (kind === 'runRecord') return runRecordDiagnostics(file, context, maxLineBytes);
@@ -408,7 +414,36 @@ function report(
   return total.error > 0 ? 1 : 0;
 }
 
+/** `run-control compose`: the request bound to the log's latest snapshot on stdout (exit 0), or the refusal (exit 1). */
+function runRunControl(args: ParsedArgs): number {
+  const [sub, ...extra] = args.positional;
+  if (sub !== 'compose' || extra.length > 0) throw new UsageError('run-control takes one subcommand: compose', 'run-control');
+  const log = args.options.get('--log');
+  if (log === undefined) throw new UsageError('run-control compose needs --log LOG', 'run-control');
+  const steer = args.options.get('--steer');
+  const interrupt = args.options.has('--interrupt');
+  if ((steer === undefined) === !interrupt) throw new UsageError('give exactly one of --steer TEXT and --interrupt', 'run-control');
+  if (steer !== undefined && (args.options.has('--reason') || args.options.has('--force')))
+    throw new UsageError('--reason and --force go with --interrupt', 'run-control');
+  const file = path.resolve(log);
+  const info = regularFileInfo(file);
+  if (!info.ok) throw new IoError(info.code === 'missing' ? `no such file: ${log}` : refusalMessage(info, log));
+  const reason = args.options.get('--reason');
+  const command =
+    steer !== undefined
+      ? { kind: 'steer' as const, input: steer }
+      : { kind: 'interrupt' as const, force: args.options.has('--force'), ...(reason === undefined ? {} : { reason }) };
+  const result = composeFromLog(readText(file, log), command);
+  if (!result.ok) {
+    process.stderr.write(`harn-workbench: ${result.code}: ${result.message}\n`);
+    return 1;
+  }
+  process.stdout.write(result.line + '\n');
+  return 0;
+}
+
 const RUNS: Record<CommandName, (args: ParsedArgs) => number> = {
+  'run-control': runRunControl,
   check: runCheck,
   'check-loud-boundaries': runCheckLoudBoundaries,
   transcript: runTranscript,

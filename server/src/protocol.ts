@@ -117,3 +117,64 @@ export interface PrefixMessageParams {
 }
 export type PrefixMessageResult = { text: string } | null;
 export const PrefixMessageRequest = new RequestType<PrefixMessageParams, PrefixMessageResult, void>('harn/prefixMessage');
+
+// Run controls (issue 12): the a3s run-control log's sessions, runs, controls and receipts, and composing a request.
+export interface RunControlRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+export type RunControlState = 'accepted' | 'applied' | 'rejected' | 'settled';
+export interface RunControlReceiptNode {
+  state: RunControlState | string;
+  sequence: number;
+  atMs?: number;
+  errorCode?: string;
+  errorMessage?: string;
+  range: RunControlRange;
+}
+export interface RunControlNode {
+  requestId: string;
+  operation: 'steer' | 'interrupt' | string;
+  /** The state of its last receipt; 'requested' when the log has the request and no receipt yet. */
+  state: RunControlState | 'requested' | string;
+  /** First line of the steer input or the interrupt reason (plain text; the client never renders it as Markdown). */
+  summary: string;
+  force?: boolean;
+  range: RunControlRange;
+  receipts: RunControlReceiptNode[];
+  /** Problems the replay found on this control's rows (codes), for the icon. */
+  problems: string[];
+}
+export interface RunNode {
+  runId: string;
+  active: boolean;
+  turnId: string | null;
+  turnRevision: number;
+  queuedControls: number;
+  interruptRequested: boolean;
+  lastSequence: number;
+  range: RunControlRange;
+  controls: RunControlNode[];
+}
+export interface RunControlSessionNode {
+  sessionId: string;
+  runs: RunNode[];
+}
+export type RunControlTreeResult = { uri: string; sessions: RunControlSessionNode[] } | null; // null: not a run-control log
+export const RunControlTreeRequest = new RequestType<{ uri: string }, RunControlTreeResult, void>('harn/runControlTree');
+export const RunControlTreeChangedNotification = new NotificationType<{ uri: string }>('harn/runControlTreeChanged');
+export type RunControlCommandInput = { kind: 'steer'; input: string } | { kind: 'interrupt'; reason?: string; force: boolean };
+/** Builds (and, with deliver 'inbox', appends) a request for run `runId` of the log, bound to its latest snapshot. */
+export interface RunControlComposeParams {
+  uri: string;
+  runId: string;
+  command: RunControlCommandInput;
+  /** 'check': only validate (as the user types); 'inbox': build and append one line; 'clipboard': build, the client copies `line`. */
+  deliver: 'check' | 'inbox' | 'clipboard';
+  /** Retry: re-send the exact bytes of this earlier request id (same id: idempotent); command is then ignored. */
+  retryOf?: string;
+}
+export type RunControlComposeResult =
+  | { ok: true; request: Record<string, unknown>; line: string; inbox?: string /* workspace-relative path written */ }
+  | { ok: false; code: string; message: string };
+export const RunControlComposeRequest = new RequestType<RunControlComposeParams, RunControlComposeResult, void>('harn/runControlCompose');

@@ -11,6 +11,7 @@ import { runBigRegistryBenchmarks } from './bigRegistry';
 import { runBoundaryBenchmarks } from './boundaries';
 import { runWorkspaceScanBenchmarks } from './workspaceScan';
 import { directiveChild, runDirectiveBenchmarks } from './directives';
+import { runRunControlBenchmarks } from './runControl';
 
 function metric(name: string, value: number, unit: string, goal: string): void {
   console.log(`METRIC ${name} ${value.toFixed(2)} ${unit} goal ${goal}`);
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
   await runArtifactBenchmarks(metric, wanted, __filename);
   await runWorkspaceScanBenchmarks(metric, wanted);
   runDirectiveBenchmarks(metric, wanted, __filename);
+  runRunControlBenchmarks(metric, wanted);
 }
 
 main().catch((error) => {

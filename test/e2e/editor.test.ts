@@ -24,7 +24,7 @@ import {
   type Problem,
   type ToolchainResult,
 } from './harness';
-import { contextMenuPick, diffSides, expandRow, openViewContainer, rowLocator, type TreeRow, waitForTree } from './views';
+import { acceptInputBox, contextMenuPick, diffSides, expandRow, openViewContainer, rowLocator, type TreeRow, typeInInputBox, waitForTree } from './views';
 
 const fixtures = join(__dirname, 'fixtures');
 
@@ -1198,5 +1198,146 @@ describe('scenario 9: directive envelopes', { skip, timeout: 240_000 }, () => {
     assert.match(sides.modified, /^<directive authority="advisory" ttl_turns="2">$/m, 'the right side is message 1 as c-03 sent it');
     // The tree stays on the transcript while the diff editor is active.
     await waitForTree(pane, 'the tree still shown', (all) => all.some((r) => r.label === 'session s-90'));
+  });
+});
+
+const RUN_CONTROLS = 'runs/controls/run_control.jsonl';
+const INBOX = 'runs/controls/run-control-inbox.jsonl';
+
+describe('scenario 10: run controls', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    editor = new Editor(toolchain.toolchain, 'scenario10');
+    await editor.open(join(repoRoot, 'examples', 'demo'), vsix());
+    await editor.waitForLogLine(/Harn language server ready/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+  });
+
+  test("scenario 10: the Run Controls view shows the demo log's sessions, runs, controls and receipts; Steer… on the active run appends exactly one valid line to the inbox and the tree shows it", async (t) => {
+    editor.beginScenario('scenario10');
+    await editor.openFileFromExplorer(RUN_CONTROLS);
+    await editor.waitForLine('the log to render', (l) => l.startsWith('{"session_id":"sess-alpha","run_id":"run-41"'));
+
+    const pane = await step(editor, 'the Run Controls view from the activity bar', () => openViewContainer(editor, 'Harn', 'Run Controls'));
+    // The Directive Envelopes view shares the container: folded, it leaves the Run Controls tree room to render every row.
+    const directives = editor.page.locator('#workbench\\.parts\\.sidebar .pane-header[aria-label^="Directive Envelopes"]').first();
+    if ((await directives.count()) > 0 && (await directives.getAttribute('aria-expanded')) === 'true') await directives.click();
+    const rows = await step(editor, 'both sessions and their runs', () =>
+      waitForTree(
+        pane,
+        'sess-alpha with run-41 and run-42, sess-beta with its runs',
+        (all) =>
+          all.some((r) => r.label === 'session sess-alpha') && all.some((r) => r.label === 'session sess-beta') && all.some((r) => r.label === 'steer rc-4201'),
+      ),
+    );
+    await editor.screenshot('tree');
+    for (const r of rows) t.diagnostic(`row: ${'  '.repeat(r.level - 1)}${r.label} | ${r.description} | $(${r.icon})`);
+    const find = (label: string, all = rows): TreeRow =>
+      defined(
+        all.find((r) => r.label === label),
+        `the row ${label}`,
+      );
+    assert.deepEqual(
+      [find('run run-41'), find('run run-42')].map((r) => [r.description, r.icon]),
+      [
+        ['closed · turn-2 · revision 2 · interrupt requested', 'stop-circle'],
+        ['active · turn-3 · revision 3', 'play-circle'],
+      ],
+      'a closed and an active run with their turn ids and revisions',
+    );
+    assert.deepEqual(
+      [find('steer rc-4101'), find('interrupt rc-4102'), find('steer rc-4201')].map((r) => [r.description.split(' · ')[0], r.icon]),
+      [
+        ['applied', 'pass'],
+        ['applied', 'pass'],
+        ['applied', 'pass'],
+      ],
+    );
+
+    // A control's receipts, with their sequence, time and error code; selecting one reveals its row.
+    await expandRow(pane, find('steer rc-4201'));
+    const expanded = await step(editor, "rc-4201's receipts", () =>
+      waitForTree(pane, "rc-4201's accepted and applied receipts", (all) => {
+        const control = all.find((r) => r.label === 'steer rc-4201');
+        return control !== undefined && all.some((r) => r.index > control.index && r.label === 'applied' && r.description.startsWith('sequence 1 ·'));
+      }),
+    );
+    const control = find('steer rc-4201', expanded);
+    const appliedReceipt = defined(
+      expanded.find((r) => r.index > control.index && r.label === 'applied'),
+      'the applied receipt',
+    );
+    assert.equal(appliedReceipt.description, 'sequence 1 · 2025-12-29 09:20:23.500 UTC');
+    await rowLocator(pane, appliedReceipt).click();
+    const caret = await step(editor, 'the receipt reveals its row', () => editor.waitForCursorLine(18));
+    t.diagnostic(`caret after selecting the receipt: ${caret.text}`);
+    await editor.screenshot('revealed');
+
+    // Problems the replay found mark their controls.
+    const sessBeta = await waitForTree(pane, 'the problem runs', (all) => all.some((r) => r.label === 'steer rc-5102'));
+    assert.equal(find('steer rc-5102', sessBeta).icon, 'warning', 'the admission at a sequence not above the previous one is marked');
+
+    // Steer… on the active run: the input box validates with the server as the user types.
+    const menu = await step(editor, 'Steer… from the context menu of run-42', () => contextMenuPick(editor, pane, find('run run-42'), 'Steer…'));
+    t.diagnostic(`context menu of run-42: ${JSON.stringify(menu)}`);
+    assert.ok(menu.includes('Interrupt…'), 'Interrupt… is offered on the active run too');
+    const blank = await step(editor, 'a blank input is refused', () => typeInInputBox(editor, '   ', (s) => s.message.startsWith('INVALID_REQUEST')));
+    t.diagnostic(`input box on blank input: ${JSON.stringify(blank)}`);
+    await editor.screenshot('steer-blank');
+    const text = 'Only fix the failing parser test.';
+    const typed = await step(editor, 'the typed steer is accepted', () =>
+      typeInInputBox(editor, text, (s) => !s.message.startsWith('INVALID_REQUEST') && s.title.includes('run-42')),
+    );
+    t.diagnostic(`input box on the steer: ${JSON.stringify(typed)}`);
+    await editor.screenshot('steer-typed');
+    await acceptInputBox(editor);
+
+    const inboxPath = join(editor.workspace, INBOX);
+    const written = await step(editor, 'the inbox has exactly one line', () =>
+      waitFor('the inbox file with one line', 15_000, () => {
+        try {
+          const content = readFileSync(inboxPath, 'utf8');
+          return content.endsWith('\n') ? content : undefined;
+        } catch {
+          return undefined;
+        }
+      }),
+    );
+    t.diagnostic(`inbox: ${written}`);
+    const lines = written.split('\n');
+    assert.equal(lines.length, 2, 'one line and its newline');
+    const request = JSON.parse(defined(lines[0], 'the line')) as Record<string, unknown>;
+    assert.deepEqual(
+      Object.keys(request).sort(),
+      ['command', 'expected_turn_id', 'expected_turn_revision', 'request_id', 'run_id', 'schema', 'session_id'].sort(),
+    );
+    assert.equal(request['schema'], 'a3s.code.run-control-request.v1');
+    assert.equal(request['run_id'], 'run-42');
+    assert.equal(request['session_id'], 'sess-alpha');
+    assert.equal(request['expected_turn_id'], 'turn-3', "bound to the latest snapshot's turn id");
+    assert.equal(request['expected_turn_revision'], 3, 'and to its revision');
+    assert.deepEqual(request['command'], { kind: 'steer', input: text });
+    const requestId = request['request_id'];
+    assert.ok(typeof requestId === 'string' && requestId.trim() !== '' && requestId !== 'rc-4201', `a fresh request id: ${String(requestId)}`);
+
+    const toast = await step(editor, 'the client says where it went', () =>
+      waitFor('the appended notification', 15_000, async () =>
+        (await editor.notificationToasts()).find((n) => n.includes(`Appended request ${requestId} to ${INBOX}`)),
+      ),
+    );
+    t.diagnostic(`notification: ${toast}`);
+    const after = await step(editor, 'the tree shows the new request', () =>
+      waitForTree(pane, `the control ${requestId} under run-42`, (all) => all.some((r) => r.label === `steer ${requestId}`)),
+    );
+    await editor.screenshot('steered');
+    const sent = find(`steer ${requestId}`, after);
+    t.diagnostic(`new control: ${sent.label} | ${sent.description} | $(${sent.icon})`);
+    const parentRun = after.filter((r) => r.index < sent.index && r.label.startsWith('run ')).pop();
+    assert.equal(parentRun?.label, 'run run-42', 'the new control is under run-42');
   });
 });

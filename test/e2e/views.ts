@@ -122,3 +122,45 @@ export async function diffSides(editor: Editor, timeoutMs = 15_000): Promise<{ o
       .join('\n');
   return { original: await side('original'), modified: await side('modified') };
 }
+
+/** The open input box of a command (showInputBox): its title, prompt and validation message as shown. */
+export interface InputBoxState {
+  title: string;
+  message: string;
+  /** The validation severity the widget shows (an error outline on the input), if any. */
+  invalid: boolean;
+}
+
+async function inputBoxState(editor: Editor): Promise<InputBoxState> {
+  const widget = editor.page.locator('.quick-input-widget');
+  const title = ((await widget.locator('.quick-input-title').first().textContent()) ?? '').trim();
+  const message = ((await widget.locator('.quick-input-message').first().textContent()) ?? '').trim();
+  const invalid = (await widget.locator('.quick-input-box .monaco-inputbox.error, .quick-input-box .monaco-inputbox.idle.error').count()) > 0;
+  return { title, message, invalid };
+}
+
+/**
+ * Types `text` into the open input box (replacing what is there) and waits until its validation message
+ * satisfies `accept` (validation is asynchronous: the server answers as the user types).
+ */
+export async function typeInInputBox(editor: Editor, text: string, accept: (state: InputBoxState) => boolean, timeoutMs = 15_000): Promise<InputBoxState> {
+  const input = editor.page.locator('.quick-input-widget .quick-input-box input').first();
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(text);
+  let last: InputBoxState | undefined;
+  try {
+    return await waitFor('the input box to validate the text', timeoutMs, async () => {
+      last = await inputBoxState(editor);
+      return accept(last) ? last : undefined;
+    });
+  } catch (error) {
+    throw new Error(`${String(error)}\ninput box now: ${JSON.stringify(last)}`, { cause: error });
+  }
+}
+
+/** Accepts the open input box (Enter) and waits for it to close. */
+export async function acceptInputBox(editor: Editor, timeoutMs = 10_000): Promise<void> {
+  const input = editor.page.locator('.quick-input-widget .quick-input-box input').first();
+  await input.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: timeoutMs });
+}

@@ -30,7 +30,7 @@ import { defined } from './assertions';
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 /** Notifications recorded besides diagnostics. */
-const RECORDED_NOTIFICATIONS = ['window/logMessage', 'window/showMessage', 'harn/status', 'harn/directiveTreeChanged'];
+const RECORDED_NOTIFICATIONS = ['window/logMessage', 'window/showMessage', 'harn/status', 'harn/directiveTreeChanged', 'harn/runControlTreeChanged'];
 
 /** A notification other than diagnostics (log messages, status, …), in arrival order. */
 export interface ReceivedNotification {

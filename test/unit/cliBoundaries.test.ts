@@ -379,6 +379,13 @@ describe('check includes the gate', () => {
         'runs/broken/run.json:408:26: error [harn.artifacts/event_count_mismatch]',
         'runs/broken/run.json:442:23: error [harn.artifacts/completeness_mismatch]',
         // runs/directives/README.md: one of each directive problem.
+        'runs/controls/run_control.jsonl:25:1: error [harn.runControl/SEQUENCE_NOT_INCREASING]',
+        'runs/controls/run_control.jsonl:30:1: error [harn.runControl/TRANSITION_AFTER_TERMINAL]',
+        'runs/controls/run_control.jsonl:34:1: error [harn.runControl/APPLIED_BEFORE_ACCEPTED]',
+        'runs/controls/run_control.jsonl:38:1: error [harn.runControl/APPLIED_BEFORE_ACCEPTED]',
+        'runs/controls/run_control.jsonl:44:1: error [harn.runControl/DUPLICATE_REQUEST]',
+        'runs/controls/run_control.jsonl:49:1: error [harn.runControl/STALE_TURN]',
+        'runs/controls/run_control.jsonl:54:1: error [harn.runControl/RUN_CLOSED_WITH_ACCEPTED]',
         'runs/directives/run-llm/llm_transcript.jsonl:17:1: warning [harn.directives/prefix_break]',
         'runs/directives/run-llm/llm_transcript.jsonl:23:803: warning [harn.directives/directive_reissued]',
         'runs/directives/run-llm/llm_transcript.jsonl:31:500: warning [harn.directives/nonce_mismatch]',

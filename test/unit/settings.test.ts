@@ -19,9 +19,16 @@ const DEFAULTS: WorkbenchSettings = {
     maxLineBytes: 256 * 1024 * 1024,
   },
   diagnostics: { scope: 'workspace' },
+  runControl: { logGlobs: ['**/*run_control*.jsonl', '**/*run-control*.jsonl'], inbox: 'run-control-inbox.jsonl', delivery: 'inbox' },
 };
 
 describe('readSettings', () => {
+  test('run control: an unknown delivery is reported and takes the default', () => {
+    const { settings, problems } = readSettings({ runControl: { delivery: 'email', inbox: 'inbox/next.jsonl' } });
+    assert.deepEqual(settings.runControl, { ...DEFAULTS.runControl, inbox: 'inbox/next.jsonl' });
+    assert.deepEqual(problems, ['harn.runControl.delivery must be one of inbox, clipboard; using the default']);
+  });
+
   test('nothing configured: every default, no problem', () => {
     for (const raw of [undefined, null, {}, { boundaries: {}, artifacts: {} }]) {
       assert.deepEqual(readSettings(raw), { settings: DEFAULTS, problems: [] }, JSON.stringify(raw));
@@ -39,6 +46,7 @@ describe('readSettings', () => {
         boundaries: { ...DEFAULTS.boundaries, registryPath: 'boundaries.toml', harnGlobs: ['lib/**/*.harn', 'std/*.harn'] },
         artifacts: { ...DEFAULTS.artifacts, runRecordGlobs: ['records/*.json'] },
         diagnostics: DEFAULTS.diagnostics,
+        runControl: DEFAULTS.runControl,
       },
       problems: [],
     });

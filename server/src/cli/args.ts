@@ -13,7 +13,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMAND_NAMES = ['check', 'check-loud-boundaries', 'transcript'] as const;
+export const COMMAND_NAMES = ['check', 'check-loud-boundaries', 'transcript', 'run-control'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 interface OptionSpec {
@@ -47,8 +47,8 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
   check: {
     synopsis: 'harn-workbench check [PATH...] [--root DIR] [--format FORMAT] [--max-line-bytes N]',
     about: [
-      'Checks every .harn file (syntax, boundary payloads) and run artifact (transcripts, event logs, run records)',
-      'under each PATH (files, or folders walked as git sees them; default: the current folder), and runs the',
+      'Checks every .harn file (syntax, boundary payloads) and run artifact (transcripts, event logs, run records,',
+      'a3s run-control logs) under each PATH (files, or folders walked as git sees them; default: the current folder), and runs the',
       'loud-boundary gate once on each root that holds scripts/loud_boundaries.toml.',
       '',
       `Without --root, the root of a file is ${ROOT_DISCOVERY}`,
@@ -89,10 +89,33 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
       HELP,
     ],
   },
+  'run-control': {
+    synopsis: 'harn-workbench run-control compose (--steer TEXT | --interrupt [--reason R] [--force]) --log LOG',
+    about: [
+      "Prints one a3s run-control request (a JSON line) bound to the latest snapshot of LOG: that snapshot's run,",
+      'session, turn id and revision, with a fresh request id. It is pre-checked as the inbox would admit it: a',
+      "request the protocol refuses is not printed; the refusal is (upstream's code and message, on stderr, exit 1).",
+      "Append the line to the host's inbox to send it; the same line again is an idempotent retry.",
+    ].join('\n'),
+    options: [
+      { name: '--steer', value: 'TEXT', help: 'a steer: TEXT becomes a user message at the next safe point' },
+      { name: '--interrupt', help: 'an interrupt: stop the run at its next safe point' },
+      { name: '--reason', value: 'R', help: "the interrupt's reason (at most 4 KiB of UTF-8)" },
+      { name: '--force', help: 'mark the interrupt forced (advisory: cleanup and governance still run)' },
+      { name: '--log', value: 'LOG', help: 'the run-control log whose latest snapshot the request is bound to' },
+      HELP,
+    ],
+  },
 };
 
 /** Every option that takes a value, whichever command takes it (so that its value is never read as a PATH). */
 const VALUE_OPTIONS = new Set(Object.values(COMMANDS).flatMap((c) => c.options.filter((o) => o.value !== undefined).map((o) => o.name)));
+/** Options that are flags (no value), besides -h/--help. */
+const FLAG_OPTIONS = new Set(
+  Object.values(COMMANDS).flatMap((c) =>
+    c.options.filter((o) => o.value === undefined && o.name.startsWith('--') && o.name !== '-h, --help').map((o) => o.name),
+  ),
+);
 
 export function isCommandName(name: string): name is CommandName {
   return (COMMAND_NAMES as readonly string[]).includes(name);
@@ -158,6 +181,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     } else if (arg.startsWith('--')) {
       const eq = arg.indexOf('=');
       const name = eq > 0 ? arg.slice(0, eq) : arg;
+      if (FLAG_OPTIONS.has(name)) {
+        if (eq > 0) throw new UsageError(`${name} takes no value`);
+        parsed.options.set(name, '');
+        given.push(name);
+        continue;
+      }
       if (!VALUE_OPTIONS.has(name)) {
         unknown.push(name);
         continue;

@@ -7,6 +7,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ArtifactProvider } from '../providers/artifactProvider';
 import { BoundaryProvider } from '../providers/boundaryProvider';
 import { HarnProvider } from '../providers/harnProvider';
+import { RunControlProvider } from '../providers/runControlProvider';
 import { HarnWorkspace } from '../workspace/harnWorkspace';
 import { registerCodeAction } from './codeAction';
 import { registerCompletion } from './completion';
@@ -24,8 +25,10 @@ import { LanguageFeatureSwitch, registerLanguageFeatures } from './languageFeatu
 import { ServerLifecycle } from './lifecycle';
 import { DocumentRouter } from './router';
 import { registerPrefixMessage } from './prefixMessage';
+import { registerRunControlCompose } from './runControlCompose';
+import { registerRunControlTree } from './runControlTree';
 import { registerValidateArtifactFile } from './validateArtifactFile';
-import { DirectiveTreeChangedNotification } from '../protocol';
+import { DirectiveTreeChangedNotification, RunControlTreeChangedNotification } from '../protocol';
 import { FolderChanges, registerWorkspaceLifecycle } from './workspace';
 
 export const SERVER_CAPABILITIES: ServerCapabilities = {
@@ -72,7 +75,8 @@ export function registerFeatures(
   const languageFeatures = new LanguageFeatureSwitch(initializationOptions, { info: log, warn: (message) => connection.console.warn(message) });
   harn.answersOnlyWhen(() => languageFeatures.enabled);
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
-  const providers = [boundaries, harn, artifacts];
+  const runControl = new RunControlProvider(documents, roots, (uri) => void connection.sendNotification(RunControlTreeChangedNotification, { uri }));
+  const providers = [boundaries, harn, artifacts, runControl];
 
   const ctx = new FeatureContext(connection, documents, new DocumentRouter(), providers, roots, lifecycle);
   diagnostics = new DiagnosticsPipeline(ctx, store);
@@ -97,6 +101,8 @@ export function registerFeatures(
   registerValidateArtifactFile(ctx, artifacts);
   registerDirectiveTree(ctx, artifacts);
   registerPrefixMessage(ctx, artifacts);
+  registerRunControlTree(ctx, runControl);
+  registerRunControlCompose(ctx, runControl);
   registerDocumentDigest(ctx);
   registerLanguageFeatures(ctx, diagnostics, languageFeatures, checks);
   return lifecycle;

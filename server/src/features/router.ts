@@ -2,7 +2,8 @@
 // and then only the providers of that kind; a new domain adds its kind here and nowhere else.
 
 import * as path from 'node:path';
-import { classifyArtifact } from '../artifacts/classify';
+import { artifactByGlobs, classifyArtifact } from '../artifacts/classify';
+import { isRunControlLog } from '../runControl/classify';
 import { readFirstLines } from '../artifacts/jsonl';
 import { FolderConfig, folderOf } from '../workspace/folders';
 import { uriToPath } from '../workspace/harnWorkspace';
@@ -18,6 +19,8 @@ export type DocumentKind =
   | 'transcript'
   | 'eventLog'
   | 'runRecord'
+  /** An a3s run-control log (runControl/): requests, receipts, snapshots, hook and applied events. */
+  | 'runControlLog'
   /** JSONL that is none of the known artifacts. */
   | 'jsonl';
 
@@ -56,7 +59,12 @@ export class DocumentRouter {
     if (!/\.(jsonl?|ndjson)$/i.test(file)) return undefined;
     const head = open ? () => headLines(open.getText()) : () => readFirstLines(file, 5);
     const folder = folderOf(file, this.folders);
-    return classifyArtifact(file, folder?.root, (folder?.settings ?? this.outside).artifacts, head);
+    const settings = folder?.settings ?? this.outside;
+    // The artifacts' own globs first (an llm_transcript*.jsonl is a transcript whatever its rows), then run control's.
+    const byGlobs = artifactByGlobs(file, folder?.root, settings.artifacts);
+    if (byGlobs) return byGlobs;
+    if (isRunControlLog(file, folder?.root, settings.runControl, head)) return 'runControlLog';
+    return classifyArtifact(file, folder?.root, settings.artifacts, head);
   }
 
   /** A registry is one folder's: only a folder has one (its path is relative to the folder). */

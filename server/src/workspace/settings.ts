@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DEFAULT_GATE_SETTINGS } from '../boundaries/workspaceGate';
 import { DEFAULT_ARTIFACT_SETTINGS } from '../artifacts/classify';
 import { DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_LIMIT } from '../artifacts/jsonl';
+import { DEFAULT_RUN_CONTROL_SETTINGS, RUN_CONTROL_DELIVERIES } from '../runControl/classify';
 
 const relativePath = z.string().min(1, 'must not be empty');
 const globs = z.array(z.string().min(1)).min(1, 'needs at least one glob');
@@ -29,6 +30,14 @@ export const ArtifactSettingsSchema = z.object({
     .default(DEFAULT_MAX_LINE_BYTES),
 });
 
+export const RunControlSettingsSchema = z.object({
+  /** Run-control logs (also recognised by their rows when no glob matches). */
+  logGlobs: globs.default(DEFAULT_RUN_CONTROL_SETTINGS.logGlobs),
+  /** The inbox file composed requests are appended to, relative to the log's folder. */
+  inbox: relativePath.default(DEFAULT_RUN_CONTROL_SETTINGS.inbox),
+  delivery: z.enum(RUN_CONTROL_DELIVERIES, { error: `must be one of ${RUN_CONTROL_DELIVERIES.join(', ')}` }).default(DEFAULT_RUN_CONTROL_SETTINGS.delivery),
+});
+
 export const DIAGNOSTIC_SCOPES = ['workspace', 'openFiles'] as const;
 
 export const DiagnosticSettingsSchema = z.object({
@@ -40,6 +49,7 @@ export const WorkbenchSettingsSchema = z.object({
   boundaries: BoundarySettingsSchema,
   artifacts: ArtifactSettingsSchema,
   diagnostics: DiagnosticSettingsSchema,
+  runControl: RunControlSettingsSchema,
 });
 
 /** The settings' types are the schemas' (the domains take them as their own GateSettings and ArtifactSettings). */
@@ -53,6 +63,7 @@ export function readSettings(raw: unknown): { settings: WorkbenchSettings; probl
     boundaries: readGroup('boundaries', section, BoundarySettingsSchema, problems),
     artifacts: readGroup('artifacts', section, ArtifactSettingsSchema, problems),
     diagnostics: readGroup('diagnostics', section, DiagnosticSettingsSchema, problems),
+    runControl: readGroup('runControl', section, RunControlSettingsSchema, problems),
   };
   return { settings, problems };
 }
