@@ -125,7 +125,8 @@ export interface RunControlRange {
 }
 export type RunControlState = 'accepted' | 'applied' | 'rejected' | 'settled';
 export interface RunControlReceiptNode {
-  state: RunControlState | string;
+  /** A RunControlState, or what the log wrote instead (shown as written, and diagnosed). */
+  state: string;
   sequence: number;
   atMs?: number;
   errorCode?: string;
@@ -134,9 +135,10 @@ export interface RunControlReceiptNode {
 }
 export interface RunControlNode {
   requestId: string;
-  operation: 'steer' | 'interrupt' | string;
-  /** The state of its last receipt; 'requested' when the log has the request and no receipt yet. */
-  state: RunControlState | 'requested' | string;
+  /** 'steer' | 'interrupt', or what the log wrote instead. */
+  operation: string;
+  /** The state of its last receipt (a RunControlState, or as written); 'requested' when the log has the request and no receipt yet. */
+  state: string;
   /** First line of the steer input or the interrupt reason (plain text; the client never renders it as Markdown). */
   summary: string;
   force?: boolean;
