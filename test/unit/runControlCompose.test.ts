@@ -166,7 +166,35 @@ describe('row edits (code actions)', () => {
   });
 });
 
+/** Each receipt row of the log followed (or, with `first`, preceded) by its PostRunControl hook event. */
+function withHookEvents(lines: readonly string[], first = false): string[] {
+  return lines.flatMap((line) => {
+    const row = JSON.parse(line) as Record<string, unknown>;
+    if (row.state === undefined) return [line];
+    delete row.schema;
+    const hook = JSON.stringify({ event_type: 'post_run_control', payload: row });
+    return first ? [hook, line] : [line, hook];
+  });
+}
+
 describe('tree states', () => {
+  test("a PostRunControl hook event and its transition's receipt are one receipt node, on the receipt's row", () => {
+    const plain = readRunControlLog(healthyLog().lines.join('\n'));
+    const shape = (view: typeof plain): string[][] => (view.sessions[0]?.runs[0]?.controls ?? []).map((c) => c.receipts.map((r) => `${r.state}@${r.sequence}`));
+    for (const first of [false, true]) {
+      const lines = withHookEvents(healthyLog().lines, first);
+      const view = readRunControlLog(lines.join('\n'));
+      assert.deepEqual(shape(view), shape(plain), first ? 'hook before its receipt' : 'hook after its receipt');
+      for (const control of view.sessions[0]?.runs[0]?.controls ?? []) {
+        for (const receipt of control.receipts)
+          assert.equal((JSON.parse(lines[receipt.range.start.line] ?? '{}') as { event_type?: string }).event_type, undefined, 'on the receipt row');
+      }
+    }
+    // Hook events alone still list the transitions.
+    const hooksOnly = withHookEvents(healthyLog().lines).filter((line) => !line.includes('run-control-receipt'));
+    assert.deepEqual(shape(readRunControlLog(hooksOnly.join('\n'))), shape(plain));
+  });
+
   test('an accepted receipt after the applied one leaves the control applied', () => {
     const log = healthyLog();
     const lines = [...log.lines];

@@ -3,7 +3,7 @@
 // open document or a log on disk of editor size; the CLI and the benchmark use the streaming replay directly.
 
 import { forEachTextLine } from '../artifacts/jsonl';
-import type { RunControlNode, RunControlRange, RunControlSessionNode, RunNode } from '../protocol';
+import type { RunControlNode, RunControlRange, RunControlReceiptNode, RunControlSessionNode, RunNode } from '../protocol';
 import { Finding, RunControlReplay } from './replay';
 import { parseRow } from './rows';
 import { RunControlRequest, RunControlSnapshot } from './schemas';
@@ -32,6 +32,8 @@ export interface RunControlLogView {
 
 /** Rows of a control besides its first request row and its receipts (a conflicting reuse of its id). */
 const extraRows = new WeakMap<RunControlNode, number[]>();
+/** Receipt nodes read from a PostRunControl hook event (a receipt row of the same transition takes their place). */
+const fromHook = new WeakSet<RunControlReceiptNode>();
 
 interface RunBuild {
   node: RunNode;
@@ -115,13 +117,20 @@ export function readRunControlLog(text: string, inboxText?: string): RunControlL
           const build = run(r.run_id, r.session_id, line);
           const node = control(build, r.request_id, r.operation, line);
           const atMs = r.state === 'accepted' ? r.accepted_at_ms : (r.applied_at_ms ?? r.accepted_at_ms);
-          node.receipts.push({
+          const receipt = {
             state: r.state,
             sequence: r.sequence,
             atMs,
             ...(r.error ? { errorCode: r.error.code, errorMessage: r.error.message } : {}),
             range: rangeOf(line),
-          });
+          };
+          // A PostRunControl hook event repeats its transition's receipt: one node for both, on the receipt's row.
+          const same = node.receipts.findIndex((x) => x.state === r.state && x.sequence === r.sequence && (row.kind === 'postHook' || fromHook.has(x)));
+          const twin = same < 0 ? undefined : node.receipts[same];
+          if (twin && row.kind === 'postHook') break;
+          if (twin) node.receipts[same] = receipt;
+          else node.receipts.push(receipt);
+          if (row.kind === 'postHook') fromHook.add(receipt);
           // A rejection answers a conflicting reuse of the id, not the control's own progress.
           // A late `accepted` after a terminal receipt (the replay reports it) does not make the control pending again.
           const terminal = node.state === 'applied' || node.state === 'settled';
