@@ -433,7 +433,7 @@ function runRunControl(args: ParsedArgs): number {
     steer !== undefined
       ? { kind: 'steer' as const, input: steer }
       : { kind: 'interrupt' as const, force: args.options.has('--force'), ...(reason === undefined ? {} : { reason }) };
-  const result = composeFromLog(readText(file, log), command);
+  const result = composeFromLog(readText(file, log), command, undefined, undefined, args.options.get('--run'));
   if (!result.ok) {
     process.stderr.write(`harn-workbench: ${result.code}: ${result.message}\n`);
     return 1;

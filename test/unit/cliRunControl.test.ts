@@ -76,6 +76,22 @@ describe('harn-workbench and run-control logs', () => {
     assert.deepEqual(blank, { status: 1, stdout: '', stderr: 'harn-workbench: INVALID_REQUEST: invalid run-control request: steer input must not be empty\n' });
   });
 
+  test('compose --run binds to that run of a log of several (the demo log ends on a closed run)', () => {
+    const demo = path.resolve(__dirname, '..', '..', 'examples', 'demo', 'runs', 'controls', 'run_control.jsonl');
+    assert.equal(run(['run-control', 'compose', '--steer', 'x', '--log', demo], dir).stderr, 'harn-workbench: CLOSED: run-control inbox is closed\n');
+    const r = run(['run-control', 'compose', '--steer', 'Only fix the failing parser test.', '--log', demo, '--run', 'run-42'], dir);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(
+      (({ run_id, expected_turn_id, expected_turn_revision }) => ({ run_id, expected_turn_id, expected_turn_revision }))(
+        JSON.parse(r.stdout) as Record<string, unknown>,
+      ),
+      { run_id: 'run-42', expected_turn_id: 'turn-3', expected_turn_revision: 3 },
+    );
+    const unknown = run(['run-control', 'compose', '--steer', 'x', '--log', demo, '--run', 'run-99'], dir);
+    assert.equal(unknown.status, 1);
+    assert.match(unknown.stderr, /^harn-workbench: NO_SNAPSHOT: The log has no run-control snapshot of run `run-99`/);
+  });
+
   test('usage errors exit 2; -h explains the command', () => {
     const cases: [string[], RegExp][] = [
       [['run-control', 'compose', '--steer', 'x'], /needs --log LOG/],

@@ -90,9 +90,9 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
     ],
   },
   'run-control': {
-    synopsis: 'harn-workbench run-control compose (--steer TEXT | --interrupt [--reason R] [--force]) --log LOG',
+    synopsis: 'harn-workbench run-control compose (--steer TEXT | --interrupt [--reason R] [--force]) --log LOG [--run RUN]',
     about: [
-      "Prints one a3s run-control request (a JSON line) bound to the latest snapshot of LOG: that snapshot's run,",
+      'Prints one a3s run-control request (a JSON line) bound to the latest snapshot of LOG (of RUN with --run): its run,',
       'session, turn id and revision, with a fresh request id. It is pre-checked as the inbox would admit it: a',
       "request the protocol refuses is not printed; the refusal is (upstream's code and message, on stderr, exit 1).",
       "Append the line to the host's inbox to send it; the same line again is an idempotent retry.",
@@ -103,6 +103,7 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
       { name: '--reason', value: 'R', help: "the interrupt's reason (at most 4 KiB of UTF-8)" },
       { name: '--force', help: 'mark the interrupt forced (advisory: cleanup and governance still run)' },
       { name: '--log', value: 'LOG', help: 'the run-control log whose latest snapshot the request is bound to' },
+      { name: '--run', value: 'RUN', help: "bind to this run's latest snapshot instead (a log holds several runs)" },
       HELP,
     ],
   },

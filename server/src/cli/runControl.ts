@@ -37,21 +37,28 @@ export function runControlLogDiagnostics(file: string, rel: string, maxLineBytes
   return out.sort((a, b) => a.range.start.line - b.range.start.line);
 }
 
-/** The request `run-control compose` prints: bound to the latest snapshot of the log (the last one written). */
+/**
+ * The request `run-control compose` prints: bound to the latest snapshot of the log (the last one written), or with
+ * `runId` to that run's latest snapshot (a log holds several runs).
+ */
 export function composeFromLog(
   text: string,
   command: RunControlCommandInput,
   requestId: string = randomUUID(),
   nowMs: number = Date.now(),
+  runId?: string,
 ): RunControlComposeResult {
   const view = readRunControlLog(text);
   let latest: { runId: string; line: number } | undefined;
-  for (const [runId, { line }] of view.snapshots) if (!latest || line > latest.line) latest = { runId, line };
+  for (const [id, { line }] of view.snapshots) if ((runId === undefined || id === runId) && (!latest || line > latest.line)) latest = { runId: id, line };
   if (!latest)
     return {
       ok: false,
       code: 'NO_SNAPSHOT',
-      message: 'The log has no run-control snapshot: a request is bound to the latest snapshot (its turn id and revision).',
+      message:
+        runId === undefined
+          ? 'The log has no run-control snapshot: a request is bound to the latest snapshot (its turn id and revision).'
+          : `The log has no run-control snapshot of run \`${runId}\`: a request is bound to its run's latest snapshot (its turn id and revision).`,
     };
   return composeRequest(view, latest.runId, command, requestId, nowMs);
 }
