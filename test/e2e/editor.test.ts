@@ -1340,4 +1340,53 @@ describe('scenario 10: run controls', { skip, timeout: 240_000 }, () => {
     const parentRun = after.filter((r) => r.index < sent.index && r.label.startsWith('run ')).pop();
     assert.equal(parentRun?.label, 'run run-42', 'the new control is under run-42');
   });
+
+  test('scenario 10b: Retry re-sends the exact bytes of the steer (same request id); Interrupt… with a reason and Force appends one interrupt line', async (t) => {
+    editor.beginScenario('scenario10b');
+    const inboxPath = join(editor.workspace, INBOX);
+    const inboxLines = (): string[] => readFileSync(inboxPath, 'utf8').split('\n').slice(0, -1);
+    const [steerLine] = inboxLines();
+    const steer = JSON.parse(defined(steerLine, 'the steer scenario 10 appended')) as { request_id: string };
+    const pane = await step(editor, 'the Run Controls view', () => openViewContainer(editor, 'Harn', 'Run Controls'));
+    const rows = await waitForTree(pane, `the control ${steer.request_id}`, (all) => all.some((r) => r.label === `steer ${steer.request_id}`));
+    const row = (label: string, all = rows): TreeRow =>
+      defined(
+        all.find((r) => r.label === label),
+        `the row ${label}`,
+      );
+
+    await step(editor, 'Retry from the context menu of the sent steer', () => contextMenuPick(editor, pane, row(`steer ${steer.request_id}`), 'Retry'));
+    const retried = await step(editor, 'the inbox has the same line twice', () =>
+      waitFor('a second line', 15_000, () => (inboxLines().length === 2 ? inboxLines() : undefined)),
+    );
+    assert.equal(retried[1], steerLine, 'byte for byte the same request (same request id: idempotent)');
+    await editor.screenshot('retried');
+
+    await step(editor, 'Interrupt… from the context menu of run-42', () => contextMenuPick(editor, pane, row('run run-42'), 'Interrupt…'));
+    const typed = await step(editor, 'the reason is accepted', () =>
+      typeInInputBox(editor, 'operator stop', (st) => !st.message.startsWith('INVALID_REQUEST')),
+    );
+    t.diagnostic(`input box on the reason: ${JSON.stringify(typed)}`);
+    // The same quick-input widget turns into the force quick pick: filter it to "Force" and take it.
+    const input = editor.page.locator('.quick-input-widget .quick-input-box input').first();
+    await input.press('Enter');
+    const pick = editor.page.locator('.quick-input-widget .quick-input-box input[placeholder="Force the interrupt?"]').first();
+    await step(editor, 'the force quick pick', () => pick.waitFor({ state: 'visible', timeout: 10_000 }));
+    await pick.fill('Force');
+    await editor.screenshot('force-pick');
+    await acceptInputBox(editor);
+    const all = await step(editor, 'the inbox has a third line, the interrupt', () =>
+      waitFor('a third line', 15_000, () => (inboxLines().length === 3 ? inboxLines() : undefined)),
+    );
+    const interrupt = JSON.parse(defined(all[2], 'the interrupt line')) as Record<string, unknown>;
+    t.diagnostic(`interrupt: ${all[2]}`);
+    assert.deepEqual(interrupt['command'], { kind: 'interrupt', reason: 'operator stop', force: true });
+    assert.deepEqual([interrupt['run_id'], interrupt['expected_turn_id'], interrupt['expected_turn_revision']], ['run-42', 'turn-3', 3]);
+    assert.notEqual(interrupt['request_id'], steer.request_id, 'a fresh request id');
+    const after = await step(editor, 'the tree shows the interrupt', () =>
+      waitForTree(pane, 'the forced interrupt under run-42', (list) => list.some((r) => r.label === `interrupt (force) ${String(interrupt['request_id'])}`)),
+    );
+    await editor.screenshot('interrupted');
+    t.diagnostic(`rows: ${after.map((r) => r.label).join(' / ')}`);
+  });
 });
