@@ -13,6 +13,8 @@ import type {
   RequestNode,
   SessionNode,
 } from '../../server/src/protocol';
+import { clip, clipTooltip, CommandView, IconView, oneLine, plural, TreeItemView } from './treeItemView';
+export { clip, type CommandView, type IconView, type TreeItemView } from './treeItemView';
 
 export const VIEW_ID = 'harn.directives';
 export const PREFIX_SCHEME = 'harn-prefix';
@@ -26,8 +28,6 @@ export const COMMANDS = {
 export const SHOWN_CONTEXT_KEY = 'harn.directives.transcriptShown';
 
 /** Longest label or description shown; longer text is cut with an ellipsis (the tooltip has more). */
-const LABEL_MAX = 100;
-const TOOLTIP_MAX = 2000;
 
 export type DirectiveTreeElement =
   | { kind: 'message'; id: string; text: string; detail?: string }
@@ -37,57 +37,10 @@ export type DirectiveTreeElement =
   | { kind: 'directive'; id: string; uri: string; directive: DirectiveNode };
 
 /** A codicon id and an optional theme colour id. */
-export interface IconView {
-  id: string;
-  color?: string;
-}
-
-export interface CommandView {
-  command: string;
-  title: string;
-  arguments: unknown[];
-}
-
-/** What a TreeItem shows; `collapsible` maps onto TreeItemCollapsibleState. */
-export interface TreeItemView {
-  id: string;
-  label: string;
-  description?: string;
-  tooltip: string;
-  icon: IconView;
-  contextValue: string;
-  collapsible: 'none' | 'collapsed' | 'expanded';
-  command?: CommandView;
-}
-
 /** The place a node stands for: its row of the transcript. */
 export interface RevealTarget {
   uri: string;
   range: DirectiveTreeRange;
-}
-
-/** Control characters (newlines included) would break a one-line label; each becomes a space. */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/ *[\u0000-\u001f\u007f-\u009f\u2028\u2029]+ */g, ' ').trim();
-}
-
-export function clip(text: string, max = LABEL_MAX): string {
-  const flat = oneLine(text);
-  if (flat.length <= max) return flat;
-  // Never cut a surrogate pair in half.
-  let end = max - 1;
-  const code = flat.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${flat.slice(0, end)}…`;
-}
-
-function clipTooltip(text: string): string {
-  return text.length <= TOOLTIP_MAX ? text : `${text.slice(0, TOOLTIP_MAX - 1)}…`;
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }
 
 /** How a request is addressed in harn/prefixMessage: the key the server gave it (its call id, else its `row:N`). */

@@ -13,6 +13,8 @@ import type {
   RunControlTreeResult,
   RunNode,
 } from '../../server/src/protocol';
+import { clip, clipTooltip, CommandView, IconView, oneLine, plural, TreeItemView } from './treeItemView';
+export { clip, type CommandView, type IconView, type TreeItemView } from './treeItemView';
 
 export const VIEW_ID = 'harn.runControls';
 export const COMMANDS = {
@@ -31,9 +33,6 @@ export const DELIVERY_SETTING = 'harn.runControl.delivery';
 export const MAX_STEER_INPUT_BYTES = 128 * 1024;
 export const MAX_INTERRUPT_REASON_BYTES = 4 * 1024;
 
-const LABEL_MAX = 100;
-const TOOLTIP_MAX = 2000;
-
 export type RunControlElement =
   | { kind: 'message'; id: string; text: string; detail?: string }
   | { kind: 'session'; id: string; uri: string; session: RunControlSessionNode }
@@ -41,55 +40,10 @@ export type RunControlElement =
   | { kind: 'control'; id: string; uri: string; sessionId: string; run: RunNode; control: RunControlNode }
   | { kind: 'receipt'; id: string; uri: string; control: RunControlNode; receipt: RunControlReceiptNode };
 
-export interface IconView {
-  id: string;
-  color?: string;
-}
-
-export interface CommandView {
-  command: string;
-  title: string;
-  arguments: unknown[];
-}
-
-export interface TreeItemView {
-  id: string;
-  label: string;
-  description?: string;
-  tooltip: string;
-  icon: IconView;
-  contextValue: string;
-  collapsible: 'none' | 'collapsed' | 'expanded';
-  command?: CommandView;
-}
-
 /** The place a node stands for: its row of the log. */
 export interface RevealTarget {
   uri: string;
   range: RunControlRange;
-}
-
-/** Control characters (newlines included) would break a one-line label; each run of them becomes a space. */
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/ *[\u0000-\u001f\u007f-\u009f\u2028\u2029]+ */g, ' ').trim();
-}
-
-export function clip(text: string, max = LABEL_MAX): string {
-  const flat = oneLine(text);
-  if (flat.length <= max) return flat;
-  let end = max - 1;
-  const code = flat.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--; // never cut a surrogate pair in half
-  return `${flat.slice(0, end)}…`;
-}
-
-function clipTooltip(text: string): string {
-  return text.length <= TOOLTIP_MAX ? text : `${text.slice(0, TOOLTIP_MAX - 1)}…`;
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }
 
 /** Unix milliseconds as a UTC time a person reads ("2026-01-01 09:20:00.100 UTC"); the raw number when out of range. */
