@@ -100,6 +100,8 @@ export function eventLogCompactions(bytes: Uint8Array, name: string): ExternalCo
 }
 
 const EVENT_LOG_NAME = /^event_log(-\d+)?\.jsonl$/;
+/** The largest run record or event log read for its compactions (each is read whole, once per change). */
+const MAX_COMPACTION_SOURCE_BYTES = 256 << 20;
 
 /** The run record and event logs that may record a transcript's compactions (they need not exist). */
 export function compactionFilesOf(transcript: string): { runFolder: string; runRecord?: string; eventLogs: string[] } {
@@ -132,17 +134,22 @@ export class CompactionFiles {
   of(transcript: string): ExternalCompaction[] {
     const files = compactionFilesOf(transcript);
     const out: ExternalCompaction[] = [];
+    // Loops, not spreads: an event log can record any number of compactions.
+    const add = (found: readonly ExternalCompaction[]): void => {
+      for (const compaction of found) out.push(compaction);
+    };
     if (files.runRecord !== undefined)
-      out.push(
-        ...this.read(files.runRecord, (file) => {
-          const read = readFileTextSync(file, { maxBytes: 256 << 20 });
+      add(
+        this.read(files.runRecord, (file) => {
+          const read = readFileTextSync(file, { maxBytes: MAX_COMPACTION_SOURCE_BYTES });
           return read.ok ? runRecordCompactions(read.text, path.basename(file)) : [];
         }),
       );
     for (const log of files.eventLogs)
-      out.push(
-        ...this.read(log, (file) => {
-          const read = readFileBytesSync(file);
+      add(
+        this.read(log, (file) => {
+          // Bounded as the run record is: a bigger event log is not read for its compactions.
+          const read = readFileBytesSync(file, { maxBytes: MAX_COMPACTION_SOURCE_BYTES });
           return read.ok ? eventLogCompactions(read.bytes, path.basename(file)) : [];
         }),
       );

@@ -83,7 +83,8 @@ export function parseEnvelopes(text: string): ParsedEnvelope[] {
     out.push(envelope);
     from = envelope.end;
   }
-  if (out.length === 0) out.push(...legacyReminders(text));
+  // A loop, not a spread: a hostile message can hold any number of reminders.
+  if (out.length === 0) for (const reminder of legacyReminders(text)) out.push(reminder);
   return out;
 }
 

@@ -76,7 +76,7 @@ export function messageText(message: unknown): string {
   if (!isObject(message)) return `${exact}\n\n${footer}`;
   const lines: string[] = [];
   if ('role' in message) lines.push(`role: ${typeof message.role === 'string' ? visibleText(message.role) : json(message.role)}`);
-  lines.push(...fields(message, MESSAGE_SKIP));
+  for (const field of fields(message, MESSAGE_SKIP)) lines.push(field);
   const content = message.content;
   if (!('content' in message)) lines.push('(no content)');
   else if (typeof content === 'string') lines.push(`content: text, ${content.length} characters`, '', visibleText(content));
