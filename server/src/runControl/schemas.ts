@@ -138,19 +138,8 @@ export const PreRunControlPayloadSchema = z.looseObject({
   deadline_ms: optionalU64,
 });
 
-export const PostRunControlPayloadSchema = z.looseObject({
-  session_id: z.string(),
-  run_id: z.string(),
-  request_id: z.string(),
-  operation: RunControlOperationSchema,
-  state: RunControlReceiptStateSchema,
-  sequence: u64,
-  turn_id: z.string().nullable().default(null),
-  turn_revision: u64,
-  accepted_at_ms: u64,
-  applied_at_ms: optionalU64,
-  error: RunControlErrorInfoSchema.nullish(),
-});
+/** A receipt's fields without its schema, other fields tolerated (hook payloads are not `deny_unknown_fields`). */
+export const PostRunControlPayloadSchema = z.looseObject(RunControlReceiptSchema.omit({ schema: true }).shape);
 
 /** Hook events serialize as `{"event_type": <snake_case name>, "payload": {…}}` (`core/src/hooks/events.rs`). */
 export const PreRunControlEventSchema = z.looseObject({ event_type: z.literal('pre_run_control'), payload: PreRunControlPayloadSchema });
