@@ -10,9 +10,9 @@ export const WORKSPACE_SOURCE = 'harn.workspace';
 export const TOO_LARGE_TO_SCAN = 'too_large_to_scan';
 
 /** The kinds the workspace check reads from disk (the registry and Rust sources are the gate's). */
-export type ScanKind = 'harn' | 'transcript' | 'eventLog' | 'runRecord' | 'runControlLog' | 'jsonl';
+export type ScanKind = 'harn' | 'transcript' | 'eventLog' | 'runRecord' | 'runControlLog' | 'trainingExample' | 'jsonl';
 
-const SCAN_KINDS: ReadonlySet<string> = new Set<ScanKind>(['harn', 'transcript', 'eventLog', 'runRecord', 'runControlLog', 'jsonl']);
+const SCAN_KINDS: ReadonlySet<string> = new Set<ScanKind>(['harn', 'transcript', 'eventLog', 'runRecord', 'runControlLog', 'trainingExample', 'jsonl']);
 
 export function isScanKind(kind: string | undefined): kind is ScanKind {
   return kind !== undefined && SCAN_KINDS.has(kind);
