@@ -60,7 +60,9 @@ export function tooLargeToScanDiagnostic(size: number, kind: ScanKind): Workbenc
   const todo =
     kind === 'harn'
       ? 'A .harn source that large is not checked.'
-      : 'Run "Validate Run Artifact From Disk" (the quick fix here, or the command) to validate it, streamed.';
+      : kind === 'trainingExample'
+        ? 'Run `harn-workbench check` on it to validate it.'
+        : 'Run "Validate Run Artifact From Disk" (the quick fix here, or the command) to validate it, streamed.';
   return {
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: 'information',
