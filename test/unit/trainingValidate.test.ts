@@ -214,6 +214,20 @@ describe('training example schema', () => {
     assert.equal(v.examples[0]?.schemaValid, true);
   });
 
+  test('a lone surrogate escape (JSON.parse keeps it, serde_json refuses it) is malformed, on the escape; pairs and escaped backslashes are fine', () => {
+    const base = JSON.stringify(example());
+    const lone = base.replace('"fix a.ts"', '"fix \\ud83d a.ts"');
+    const v = validateTrainingFile(lone, 'jsonl');
+    assert.deepEqual(codes(v), ['error malformed_jsonl']);
+    assert.equal(lone.slice(defined(v.problems[0]).startCharacter, defined(v.problems[0]).endCharacter), '\\ud83d');
+    assert.match(defined(v.problems[0]).message, /serde_json refuses/);
+    const lowFirst = base.replace('"fix a.ts"', '"\\uDE00\\ud83d"');
+    assert.equal(validateTrainingFile(lowFirst, 'json').problems[0]?.startCharacter, lowFirst.indexOf('\\uDE00'));
+    for (const fine of ['"fix \\ud83d\\ude00 a.ts"', '"fix \\\\ud83d a.ts"', '"\\u00e9"']) {
+      assert.deepEqual(validateTrainingFile(base.replace('"fix a.ts"', fine), 'json').problems, [], fine);
+    }
+  });
+
   test('not an object, not JSON, nested past serde_json’s limit: one error each, at the right place', () => {
     assert.deepEqual(codes(validateTrainingFile('[1, 2]\n', 'json')), ['error invalid_training_example']);
     const broken = validateTrainingFile('{\n  "schema_version": "harn.agent_training_example.v1",\n  "messages": [,\n', 'json');

@@ -268,6 +268,18 @@ function validateExample(text: string, place: Placer, malformedCode: string, out
     out.problems.push(malformed(text, place, malformedCode));
     return;
   }
+  const lone = loneSurrogateEscape(text);
+  if (lone !== undefined) {
+    out.problems.push(
+      problem(
+        place(lone, lone + 6),
+        malformedCode,
+        'error',
+        `Not JSON that Harn can read: ${text.slice(lone, lone + 6)} is half of a UTF-16 surrogate pair, which serde_json refuses ("lone surrogate in hex escape").`,
+      ),
+    );
+    return;
+  }
   const root = parseTree(text, [], { disallowComments: true });
   const valueStart = root?.offset ?? 0;
   const span = place(valueStart, valueStart + (root?.length ?? text.length));
@@ -346,6 +358,30 @@ function validateExample(text: string, place: Placer, malformedCode: string, out
   }
   out.examples.push(facts);
   for (const p of problems.sort(byPosition)) out.problems.push(p);
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/g;
+
+/**
+ * The offset of the first `\uD800`–`\uDFFF` escape (inside a string of valid JSON) that is not half of a
+ * high-low pair: JSON.parse keeps it as a lone surrogate, serde_json refuses the text. Undefined when none.
+ */
+function loneSurrogateEscape(text: string): number | undefined {
+  if (!text.includes('\\u')) return undefined;
+  SURROGATE_ESCAPE.lastIndex = 0;
+  for (let m = SURROGATE_ESCAPE.exec(text); m !== null; m = SURROGATE_ESCAPE.exec(text)) {
+    const at = m.index;
+    // An escaped backslash before it (`\\uD800`) makes it plain text, not an escape.
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 1) continue;
+    const unit = parseInt(text.slice(at + 2, at + 6), 16);
+    if (unit >= 0xdc00) return at; // a low half with no high half before it (that pair was consumed below)
+    const next = /^\\u[dD][c-fC-F][0-9a-fA-F]{2}/.exec(text.slice(at + 6, at + 12));
+    if (next === null) return at;
+    SURROGATE_ESCAPE.lastIndex = at + 12;
+  }
+  return undefined;
 }
 
 function byPosition(a: LineSpan, b: LineSpan): number {
