@@ -10,7 +10,7 @@
 // schema-valid example the pairing rule runs (pairing.ts, upstream's first violation), as an error on the message
 // it concerns. Positions: 0-based lines, UTF-16 characters; a leading BOM is skipped (VS Code hides it) and noted.
 
-import { parseTree, type Node as JsonNode } from 'jsonc-parser';
+import { createScanner, SyntaxKind, type NodeType } from 'jsonc-parser';
 import { z } from 'zod';
 import { isObject, type JsonObject } from '../artifacts/json';
 import { bomProblem, effectiveMaxLineBytes, forEachTextLine, lineTooLongProblem } from '../artifacts/jsonl';
@@ -190,6 +190,16 @@ export interface TrainingValidateOptions {
   maxLineBytes?: number;
 }
 
+/** A node of the example's syntax tree (jsonc-parser's Node shape, built by structureOf). */
+interface JsonNode {
+  type: NodeType;
+  value?: unknown;
+  offset: number;
+  length: number;
+  parent?: JsonNode;
+  children?: JsonNode[];
+}
+
 /** Converts offsets within one example's text to spans of the file. */
 type Placer = (start: number, end: number) => LineSpan;
 
@@ -280,7 +290,7 @@ function validateExample(text: string, place: Placer, malformedCode: string, out
     );
     return;
   }
-  const root = parseTree(text, [], { disallowComments: true });
+  const root = structureOf(text);
   const valueStart = root?.offset ?? 0;
   const span = place(valueStart, valueStart + (root?.length ?? text.length));
   if (!isObject(value) || root?.type !== 'object') {
@@ -576,6 +586,108 @@ function asTrainingMessages(messages: unknown): TrainingMessage[] {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Paths and nodes.
+
+/** The containers whose members are located (paths with `#` for an array index); any other value is one node. */
+const STRUCTURAL = new Set([
+  '',
+  'messages',
+  'messages.#',
+  'messages.#.tool_calls',
+  'messages.#.tool_calls.#',
+  'messages.#.tool_calls.#.function',
+  'provenance',
+  'provenance.usage',
+  'provenance.source',
+]);
+
+/**
+ * The syntax tree of a valid JSON text (JSON.parse accepted it), as jsonc-parser's parseTree makes it, but with the
+ * members only of the example's own structs (STRUCTURAL): message contents, tool arguments and the tool catalog are
+ * single nodes, so a large example costs about one tokenizer pass. Iterative (the nesting was bounded before).
+ */
+function structureOf(text: string): JsonNode | undefined {
+  const scanner = createScanner(text, true);
+  interface Frame {
+    node: JsonNode;
+    pattern: string;
+    /** The property whose value comes next (objects). */
+    property: JsonNode | undefined;
+  }
+  const stack: Frame[] = [];
+  let root: JsonNode | undefined;
+  const finish = (node: JsonNode, end: number): void => {
+    node.length = end - node.offset;
+    const property = node.parent;
+    if (property?.type === 'property') property.length = end - property.offset;
+  };
+  const attach = (node: JsonNode): string => {
+    const frame = stack.at(-1);
+    if (frame === undefined) {
+      root = node;
+      return '';
+    }
+    const parent = frame.property ?? frame.node;
+    node.parent = parent;
+    (parent.children ??= []).push(node);
+    const name = frame.property?.children?.[0]?.value;
+    const key = frame.node.type === 'array' ? '#' : typeof name === 'string' ? name : '';
+    frame.property = undefined;
+    return frame.pattern === '' ? key : `${frame.pattern}.${key}`;
+  };
+  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+    const offset = scanner.getTokenOffset();
+    const frame = stack.at(-1);
+    switch (token) {
+      case SyntaxKind.OpenBraceToken:
+      case SyntaxKind.OpenBracketToken: {
+        const node: JsonNode = { type: token === SyntaxKind.OpenBraceToken ? 'object' : 'array', offset, length: 0, children: [] };
+        const pattern = attach(node);
+        if (STRUCTURAL.has(pattern)) {
+          stack.push({ node, pattern, property: undefined });
+          continue;
+        }
+        // Not located inside: skipped to its closing bracket.
+        for (let depth = 1; depth > 0;) {
+          const t = scanner.scan();
+          if (t === SyntaxKind.EOF) return root;
+          if (t === SyntaxKind.OpenBraceToken || t === SyntaxKind.OpenBracketToken) depth++;
+          else if (t === SyntaxKind.CloseBraceToken || t === SyntaxKind.CloseBracketToken) depth--;
+        }
+        finish(node, scanner.getTokenOffset() + 1);
+        continue;
+      }
+      case SyntaxKind.CloseBraceToken:
+      case SyntaxKind.CloseBracketToken:
+        stack.pop();
+        if (frame) finish(frame.node, offset + 1);
+        continue;
+      case SyntaxKind.StringLiteral:
+        if (frame?.node.type === 'object' && frame.property === undefined) {
+          // A key: its property, completed by the value that follows.
+          const property: JsonNode = { type: 'property', offset, length: 0, parent: frame.node, children: [] };
+          property.children?.push({ type: 'string', value: scanner.getTokenValue(), offset, length: scanner.getTokenLength(), parent: property });
+          frame.node.children?.push(property);
+          frame.property = property;
+          continue;
+        }
+        break;
+      case SyntaxKind.NumericLiteral:
+      case SyntaxKind.TrueKeyword:
+      case SyntaxKind.FalseKeyword:
+      case SyntaxKind.NullKeyword:
+        break;
+      default:
+        continue; // `:` and `,`
+    }
+    const type =
+      token === SyntaxKind.StringLiteral ? 'string' : token === SyntaxKind.NumericLiteral ? 'number' : token === SyntaxKind.NullKeyword ? 'null' : 'boolean';
+    // No value: only keys are compared, and a number's raw text is read from the source.
+    const node: JsonNode = { type, offset, length: 0 };
+    attach(node);
+    finish(node, offset + scanner.getTokenLength());
+  }
+  return root;
+}
 
 function formatPath(path: readonly (string | number)[]): string {
   let out = '';
