@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { artifactByGlobs, classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from './artifacts/classify';
 import { DEFAULT_RUN_CONTROL_SETTINGS, isRunControlLog } from './runControl/classify';
 import { composeFromLog, runControlLogDiagnostics } from './cli/runControl';
-import { readFirstLines } from './artifacts/jsonl';
+import { MAX_LINE_BYTES_LIMIT, readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
 import { ArtifactProblem } from './artifacts/types';
 import { JsonlKind, validateArtifactFile } from './artifacts/validate';
@@ -25,7 +25,7 @@ import { HarnAnalysis } from './harn/analysis';
 import { capPerFile, FileDiagnostic, OutputFormat, renderGithub, renderJson, renderSarif, renderText } from './report/format';
 import { decodeUtf8 } from './text/utf8';
 import { trainingFileFormat } from './training/classify';
-import { trainingFileDiagnostics } from './training/diagnostics';
+import { trainingFileDiagnostics, trainingFileTooLarge } from './training/diagnostics';
 import { TrainingFileFormat } from './training/validate';
 import { walkFiles } from './workspace/fileWalk';
 import { readFileBytesSync, readFileTextSync, refusalMessage, regularFileInfo } from './workspace/files';
@@ -254,6 +254,9 @@ function harnDiagnostics(file: string, context: FileContext): FileDiagnostic[] {
 /** A training example file's schema and pairing problems (and its bytes that are not UTF-8). */
 function trainingDiagnostics(file: string, context: FileContext, format: TrainingFileFormat, maxLineBytes: number | undefined): FileDiagnostic[] {
   const rel = context.show(file);
+  const info = regularFileInfo(file);
+  // Read whole: past the longest string V8 can make it could not be decoded at all.
+  if (info.ok && info.size > MAX_LINE_BYTES_LIMIT) return [{ ...trainingFileTooLarge(info.size), path: rel }];
   const { text, invalid } = decodeUtf8(readBytes(file, rel));
   return trainingFileDiagnostics(text, format, invalid, { maxLineBytes }).map((d) => ({ ...d, path: rel }));
 }

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { MAX_LINE_BYTES_LIMIT } from '../../server/src/artifacts/jsonl';
 import type { FileDiagnostic } from '../../server/src/report/format';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -80,6 +81,25 @@ describe('harn-workbench check and training example files', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual((JSON.parse(r.stdout) as { diagnostics: unknown[] }).diagnostics, []);
     assert.match(run(['check', 'good.training.json'], dir).stdout, /in 1 file \(0 \.harn, 0 run artifacts, 1 training example file\)/);
+  });
+
+  test('a file larger than one string can hold is not read: one clear error (a sparse file, nothing allocated)', () => {
+    const big = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-training-big-'));
+    try {
+      const file = path.join(big, 'huge.training.jsonl');
+      fs.writeFileSync(file, '');
+      fs.truncateSync(file, MAX_LINE_BYTES_LIMIT + 1);
+      const r = run(['check', 'huge.training.jsonl', '--format', 'json'], big);
+      assert.equal(r.status, 1, r.stderr);
+      const { diagnostics } = JSON.parse(r.stdout) as { diagnostics: FileDiagnostic[] };
+      assert.deepEqual(
+        diagnostics.map((d) => [d.path, d.code, d.source]),
+        [['huge.training.jsonl', 'file_too_large', 'harn.training']],
+      );
+      assert.match(diagnostics[0]?.message ?? '', new RegExp(`the file is ${MAX_LINE_BYTES_LIMIT + 1} bytes`));
+    } finally {
+      fs.rmSync(big, { recursive: true, force: true });
+    }
   });
 
   test('github and sarif formats carry the same findings', () => {

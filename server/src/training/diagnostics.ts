@@ -2,6 +2,7 @@
 // the bytes that are not UTF-8 when the file was read from disk: upstream reads an example file with
 // `read_to_string`, which refuses such a file, so each run of them is an error where the editor shows U+FFFD.
 
+import { MAX_LINE_BYTES_LIMIT } from '../artifacts/jsonl';
 import { artifactProblemDiagnostic, invalidUtf8Diagnostics, WorkbenchDiagnostic } from '../diagnostics';
 import { LineIndex } from '../text/lineIndex';
 import { InvalidUtf8 } from '../text/utf8';
@@ -30,4 +31,16 @@ export function trainingFileDiagnostics(
   }
   for (const p of validateTrainingFile(text, format, options).problems) out.push(artifactProblemDiagnostic(p));
   return out;
+}
+
+/** A training example file too large to hold as one string here (the CLI reads an example file whole). */
+export function trainingFileTooLarge(size: number): WorkbenchDiagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: 'error',
+    source: TRAINING_SOURCE,
+    code: 'file_too_large',
+    message: `Not checked: the file is ${size} bytes, over the ${MAX_LINE_BYTES_LIMIT} bytes it can be read as one text here. Split it into smaller files.`,
+    data: { size, limit: MAX_LINE_BYTES_LIMIT },
+  };
 }
