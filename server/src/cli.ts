@@ -7,7 +7,7 @@ import { artifactByGlobs, classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from './
 import { DEFAULT_RUN_CONTROL_SETTINGS, isRunControlLog } from './runControl/classify';
 import { composeFromLog, runControlLogDiagnostics } from './cli/runControl';
 import { runTrainingExample } from './cli/training';
-import { readFirstLines } from './artifacts/jsonl';
+import { MAX_LINE_BYTES_LIMIT, readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
 import { ArtifactProblem } from './artifacts/types';
 import { JsonlKind, validateArtifactFile } from './artifacts/validate';
@@ -25,6 +25,9 @@ import { WORKBENCH_VERSION } from './version';
 import { HarnAnalysis } from './harn/analysis';
 import { capPerFile, FileDiagnostic, OutputFormat, renderGithub, renderJson, renderSarif, renderText } from './report/format';
 import { decodeUtf8 } from './text/utf8';
+import { trainingFileFormat } from './training/classify';
+import { trainingFileDiagnostics, trainingFileTooLarge } from './training/diagnostics';
+import { TrainingFileFormat } from './training/validate';
 import { walkFiles } from './workspace/fileWalk';
 import { readFileBytesSync, readFileTextSync, refusalMessage, regularFileInfo } from './workspace/files';
 
@@ -184,6 +187,7 @@ function runCheck(args: ParsedArgs): number {
   const gates: GateOutcome[] = [];
   let harnFiles = 0;
   let artifactFiles = 0;
+  let trainingFiles = 0;
   for (const [root, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const context: FileContext = { root, show, titles: registryTitles(root) };
     const found: FileDiagnostic[] = [];
@@ -191,6 +195,13 @@ function runCheck(args: ParsedArgs): number {
       if (file.endsWith('.harn')) {
         harnFiles++;
         for (const d of isolated(context, file, 'Harn', () => FILE_CHECKS.harn(file, context))) found.push(d);
+        continue;
+      }
+      // Training examples before the run artifacts, as in the editor (a `run.training.json` is no run record).
+      const training = trainingFileFormat(file, () => readFirstLines(file, 5));
+      if (training !== undefined) {
+        trainingFiles++;
+        for (const d of isolated(context, file, 'training example', () => FILE_CHECKS.training(file, context, training, maxLineBytes))) found.push(d);
         continue;
       }
       const checked = isolated(context, file, 'run-artifact', () => FILE_CHECKS.artifact(file, context, undefined, maxLineBytes));
@@ -214,7 +225,9 @@ function runCheck(args: ParsedArgs): number {
       gates.push({ root: shownRoot, ran: false, reason: notRunReason(group.found, group.start, cwd) });
     }
   }
-  return report(diagnostics, 'position', format, (total, omitted) => checkSummaryText({ total, omitted, harnFiles, artifactFiles, gates, other }));
+  return report(diagnostics, 'position', format, (total, omitted) =>
+    checkSummaryText({ total, omitted, harnFiles, artifactFiles, trainingFiles, gates, other }),
+  );
 }
 
 /** A `.harn` file's syntax errors and boundary payload problems. */
@@ -239,8 +252,18 @@ function harnDiagnostics(file: string, context: FileContext): FileDiagnostic[] {
   return out;
 }
 
+/** A training example file's schema and pairing problems (and its bytes that are not UTF-8). */
+function trainingDiagnostics(file: string, context: FileContext, format: TrainingFileFormat, maxLineBytes: number | undefined): FileDiagnostic[] {
+  const rel = context.show(file);
+  const info = regularFileInfo(file);
+  // Read whole: past the longest string V8 can make it could not be decoded at all.
+  if (info.ok && info.size > MAX_LINE_BYTES_LIMIT) return [{ ...trainingFileTooLarge(info.size), path: rel }];
+  const { text, invalid } = decodeUtf8(readBytes(file, rel));
+  return trainingFileDiagnostics(text, format, invalid, { maxLineBytes }).map((d) => ({ ...d, path: rel }));
+}
+
 /** The per-file checks of `check`; a test may replace one to prove that a failure stays on its file. */
-export const FILE_CHECKS = { harn: harnDiagnostics, artifact: artifactDiagnostics };
+export const FILE_CHECKS = { harn: harnDiagnostics, artifact: artifactDiagnostics, training: trainingDiagnostics };
 
 /**
  * One file's checks, so that their failure is an internal_error on that file and the other files are still

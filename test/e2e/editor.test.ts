@@ -1402,3 +1402,65 @@ describe('scenario 10: run controls', { skip, timeout: 240_000 }, () => {
     t.diagnostic(`rows: ${after.map((r) => r.label).join(' / ')}`);
   });
 });
+
+describe('scenario 11b: training example file', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+  const FILE = 'runs/training/mispaired.training.json';
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    editor = new Editor(toolchain.toolchain, 'scenario11b');
+    await editor.open(join(repoRoot, 'examples', 'demo'), vsix());
+    await editor.waitForLogLine(/Harn language server ready/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+  });
+
+  test("scenario 11b: training example file: Problems shows the demo's pairing error on the right message, a hover on the tool message shows its pairing", async (t) => {
+    editor.beginScenario('scenario11b');
+    await editor.openFileFromExplorer(FILE);
+    await editor.waitForLine('the training example to render', (l) => l.includes('"schema_version": "harn.agent_training_example.v1"'));
+    await editor.filterProblems('**/runs/training/**');
+    const problems = await step(editor, 'the unpaired_tool_call row', () =>
+      editor.waitForProblems(
+        'the pairing diagnostic in the Problems panel',
+        (all) => rows(all, /unpaired_tool_call/).length > 0 && rows(all, /unknown_field/).length > 0,
+      ),
+    );
+    await editor.screenshot('problems');
+    for (const p of problems) t.diagnostic(`Problems row: ${p.severity} ${p.text}`);
+    const [pairing] = rows(problems, /unpaired_tool_call/);
+    const row = defined(pairing, 'the unpaired_tool_call row');
+    assert.equal(row.severity, 'error', `the pairing problem is an error: ${row.text}`);
+    assert.match(row.text, /call tc_1 \(refund_status\) from message 2 is unanswered at the next assistant turn \(message 4\)/, row.text);
+    // On message 4's object: line 44, where its `{` is (column 5).
+    assert.match(row.text, /Ln 44, Col 5/, `the row points at message 4: ${row.text}`);
+    const [unknown] = rows(problems, /unknown_field/);
+    assert.equal(defined(unknown, 'the unknown_field row').severity, 'info', `the unknown field is information: ${unknown?.text}`);
+
+    // The tool message (message 3): which call it answers, and where the pairing breaks. Focus the editor first
+    // (the Problems filter has it), then bring the line into view.
+    await editor.clickText('"schema_version": "harn.agent_training_example.v1"', 4);
+    await editor.findInEditor('"role": "tool"');
+    const onTool = await step(editor, 'hover on the tool message', () => editor.hoverUntil('"role": "tool"', (h) => /Answers call/.test(h)));
+    await editor.screenshot('hover-tool');
+    t.diagnostic(`hover: ${onTool.replace(/\s+/g, ' ')}`);
+    assert.match(onTool, /Training message 3 of 5, role tool/, onTool);
+    assert.match(onTool, /Answers call tc_0 \(lookup_invoice\) of assistant message 2\./, onTool);
+    assert.match(onTool, /The pairing breaks at message 4: unpaired_tool_call/, onTool);
+    await editor.page.mouse.move(5, 5);
+    await editor.page.keyboard.press('Escape');
+
+    // The assistant turn's second call: unanswered.
+    await editor.findInEditor('"id": "tc_1"');
+    const onCall = await step(editor, 'hover on the assistant turn', () => editor.hoverUntil('"id": "tc_1"', (h) => /Tool calls/.test(h)));
+    await editor.screenshot('hover-assistant');
+    t.diagnostic(`hover: ${onCall.replace(/\s+/g, ' ')}`);
+    assert.match(onCall, /tc_0 \(lookup_invoice\) → answered by message 3/, onCall);
+    assert.match(onCall, /tc_1 \(refund_status\) → unanswered/, onCall);
+    await editor.page.mouse.move(5, 5);
+    await editor.page.keyboard.press('Escape');
+  });
+});

@@ -390,6 +390,8 @@ describe('check includes the gate', () => {
         'runs/directives/run-llm/llm_transcript.jsonl:23:803: warning [harn.directives/directive_reissued]',
         'runs/directives/run-llm/llm_transcript.jsonl:31:500: warning [harn.directives/nonce_mismatch]',
         'runs/directives/run-llm/llm_transcript.jsonl:34:1: error [harn.directives/withdrawn_turn_not_restated]',
+        'runs/training/mispaired.training.json:44:5: error [harn.training/unpaired_tool_call]',
+        'runs/training/mispaired.training.json:106:3: information [harn.training/unknown_field]',
       ],
     );
   });

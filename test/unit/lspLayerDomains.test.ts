@@ -207,6 +207,17 @@ describe('DocumentRouter', () => {
     assert.equal(kind('README.md', ''), undefined);
   });
 
+  test('training example files before the artifact globs: by name, or a .json by its top-level schema_version', () => {
+    const v1 = '{"schema_version": "harn.agent_training_example.v1", "messages": []}';
+    assert.equal(kind('runs/x/run.training.json', '{}'), 'trainingExample');
+    assert.equal(kind('runs/x/llm_transcript.training.jsonl', '{"type":"message"}'), 'trainingExample');
+    assert.equal(kind('runs/x/export.json', v1), 'trainingExample');
+    // A run record's name does not win over the schema it declares.
+    assert.equal(kind('runs/x/run.json', v1), 'trainingExample');
+    assert.equal(kind('runs/x/export.json', `{"nested": ${v1}}`), undefined);
+    assert.equal(kind('runs/x/batch.jsonl', v1), 'jsonl');
+  });
+
   test("multi-root: each file by its own folder's settings, the window's outside every folder", () => {
     const a = path.resolve('/work/a');
     const b = path.resolve('/work/a/b');

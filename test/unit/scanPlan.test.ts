@@ -65,6 +65,9 @@ describe('scanPlan', () => {
     );
     assert.match(artifact.message, /the file is 51\.0 MB, over the 50\.0 MB .*"Validate Run Artifact From Disk"/);
     assert.doesNotMatch(tooLargeToScanDiagnostic(60 * 1024 * 1024, 'harn').message, /Validate Run Artifact/);
+    // A training example file is no run artifact that command streams: the CLI checks it.
+    assert.match(tooLargeToScanDiagnostic(60 * 1024 * 1024, 'trainingExample').message, /Not checked with the workspace: .*harn-workbench check/);
+    assert.doesNotMatch(tooLargeToScanDiagnostic(60 * 1024 * 1024, 'trainingExample').message, /Validate Run Artifact/);
   });
 
   test('a changed JSONL file touches every run record; other changes only themselves', () => {

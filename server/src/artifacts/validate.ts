@@ -509,19 +509,19 @@ const JSON_ERROR_TEXT: Partial<Record<ParseErrorCode, string>> = {
   [ParseErrorCode.InvalidCharacter]: 'a control character must be escaped inside a string',
 };
 
-/**
- * `malformed_jsonl` at the first JSON error (found with jsonc-parser; JSON.parse's own messages lack positions), in
- * the line as Harn parses it: trimmed of whitespace (Rust's `str::trim`), so a no-break space before the row is not
- * mistaken for the error. Characters before `from` (a leading BOM, reported on its own) are not part of the row.
- */
-function malformedProblem(text: string, from = 0): LineProblem {
-  const row = rustTrim(text.slice(from));
-  let shift = from;
-  while (shift < text.length && isRustWhitespace(text.charCodeAt(shift))) shift++;
-  let found: { error: ParseErrorCode; offset: number; length: number } | undefined;
+/** A JSON syntax error: where jsonc-parser found it, and what it is. */
+export interface JsonSyntaxError {
+  error: ParseErrorCode;
+  offset: number;
+  length: number;
+}
+
+/** The first JSON syntax error of `text` (strict JSON: no comments, no trailing commas), or undefined. */
+export function firstJsonError(text: string): JsonSyntaxError | undefined {
+  let found: JsonSyntaxError | undefined;
   try {
     visit(
-      row,
+      text,
       {
         onError(error, offset, length) {
           if (found === undefined) found = { error, offset, length };
@@ -532,6 +532,24 @@ function malformedProblem(text: string, from = 0): LineProblem {
   } catch {
     found = undefined;
   }
+  return found;
+}
+
+/** What a JSON syntax error is, in words. */
+export function jsonErrorText(error: ParseErrorCode): string {
+  return JSON_ERROR_TEXT[error] ?? 'syntax error';
+}
+
+/**
+ * `malformed_jsonl` at the first JSON error (found with jsonc-parser; JSON.parse's own messages lack positions), in
+ * the line as Harn parses it: trimmed of whitespace (Rust's `str::trim`), so a no-break space before the row is not
+ * mistaken for the error. Characters before `from` (a leading BOM, reported on its own) are not part of the row.
+ */
+function malformedProblem(text: string, from = 0): LineProblem {
+  const row = rustTrim(text.slice(from));
+  let shift = from;
+  while (shift < text.length && isRustWhitespace(text.charCodeAt(shift))) shift++;
+  const found = firstJsonError(row);
   const length = text.length;
   if (found === undefined) {
     // jsonc-parser accepted what JSON.parse refused (e.g. a no-break space between tokens).
@@ -546,7 +564,7 @@ function malformedProblem(text: string, from = 0): LineProblem {
   const cutOff =
     found.offset >= rowEnd ||
     ((found.error === ParseErrorCode.UnexpectedEndOfString || found.error === ParseErrorCode.UnexpectedEndOfNumber) && found.offset + found.length >= rowEnd);
-  const reason = JSON_ERROR_TEXT[found.error] ?? 'syntax error';
+  const reason = jsonErrorText(found.error);
   const message = cutOff
     ? `Not valid JSON at character ${start}: ${reason}, and the line ends there: the row is cut off.`
     : `Not valid JSON at character ${start}: ${reason}.`;

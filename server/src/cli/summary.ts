@@ -88,6 +88,8 @@ export interface CheckSummary {
   omitted: number;
   harnFiles: number;
   artifactFiles: number;
+  /** Training example files (`*.training.json(l)`, or JSON declaring the v1 schema): named only when there are any. */
+  trainingFiles?: number;
   gates: GateOutcome[];
   /** Every diagnostic that is not a gate finding. */
   other: KindCounts;
@@ -95,6 +97,8 @@ export interface CheckSummary {
 
 /** `3 errors, 1 warning in 12 files (10 .harn, 2 run artifacts); gate on examples/demo: 2 findings; other: 1 error (1 syntax_error)`. */
 export function checkSummaryText(s: CheckSummary): string {
-  const files = `${plural(s.harnFiles + s.artifactFiles, 'file')} (${s.harnFiles} .harn, ${plural(s.artifactFiles, 'run artifact')})`;
+  const training = s.trainingFiles ?? 0;
+  const trainingText = training > 0 ? `, ${plural(training, 'training example file')}` : '';
+  const files = `${plural(s.harnFiles + s.artifactFiles + training, 'file')} (${s.harnFiles} .harn, ${plural(s.artifactFiles, 'run artifact')}${trainingText})`;
   return [`${severityTotals(s.total)} in ${files}`, ...s.gates.map(gateText), `other: ${s.other.text()}`].join('; ') + notShownText(s.omitted);
 }

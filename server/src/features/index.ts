@@ -8,6 +8,7 @@ import { ArtifactProvider } from '../providers/artifactProvider';
 import { BoundaryProvider } from '../providers/boundaryProvider';
 import { HarnProvider } from '../providers/harnProvider';
 import { RunControlProvider } from '../providers/runControlProvider';
+import { TrainingExampleProvider } from '../providers/trainingExampleProvider';
 import { HarnWorkspace } from '../workspace/harnWorkspace';
 import { registerCodeAction } from './codeAction';
 import { registerCompletion } from './completion';
@@ -76,7 +77,8 @@ export function registerFeatures(
   harn.answersOnlyWhen(() => languageFeatures.enabled);
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
   const runControl = new RunControlProvider(documents, roots, (uri) => void connection.sendNotification(RunControlTreeChangedNotification, { uri }));
-  const providers = [boundaries, harn, artifacts, runControl];
+  const training = new TrainingExampleProvider(documents);
+  const providers = [boundaries, harn, artifacts, runControl, training];
 
   const ctx = new FeatureContext(connection, documents, new DocumentRouter(), providers, roots, lifecycle);
   diagnostics = new DiagnosticsPipeline(ctx, store);

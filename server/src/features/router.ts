@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import { artifactByGlobs, classifyArtifact } from '../artifacts/classify';
 import { isRunControlLog } from '../runControl/classify';
+import { trainingFileFormat } from '../training/classify';
 import { readFirstLines } from '../artifacts/jsonl';
 import { FolderConfig, folderOf } from '../workspace/folders';
 import { uriToPath } from '../workspace/harnWorkspace';
@@ -21,6 +22,8 @@ export type DocumentKind =
   | 'runRecord'
   /** An a3s run-control log (runControl/): requests, receipts, snapshots, hook and applied events. */
   | 'runControlLog'
+  /** A `harn.agent_training_example.v1` file (training/): `*.training.json`, `*.training.jsonl`, or JSON declaring it. */
+  | 'trainingExample'
   /** JSONL that is none of the known artifacts. */
   | 'jsonl';
 
@@ -58,6 +61,8 @@ export class DocumentRouter {
     if (/\.toml$/i.test(file)) return this.isRegistry(file) ? 'registry' : undefined;
     if (!/\.(jsonl?|ndjson)$/i.test(file)) return undefined;
     const head = open ? () => headLines(open.getText()) : () => readFirstLines(file, 5);
+    // Training examples before the artifacts' globs: a `run.training.json` is no run record.
+    if (trainingFileFormat(file, head)) return 'trainingExample';
     const folder = folderOf(file, this.folders);
     const settings = folder?.settings ?? this.outside;
     // The artifacts' own globs first (an llm_transcript*.jsonl is a transcript whatever its rows), then run control's.

@@ -10,9 +10,9 @@ export const WORKSPACE_SOURCE = 'harn.workspace';
 export const TOO_LARGE_TO_SCAN = 'too_large_to_scan';
 
 /** The kinds the workspace check reads from disk (the registry and Rust sources are the gate's). */
-export type ScanKind = 'harn' | 'transcript' | 'eventLog' | 'runRecord' | 'runControlLog' | 'jsonl';
+export type ScanKind = 'harn' | 'transcript' | 'eventLog' | 'runRecord' | 'runControlLog' | 'trainingExample' | 'jsonl';
 
-const SCAN_KINDS: ReadonlySet<string> = new Set<ScanKind>(['harn', 'transcript', 'eventLog', 'runRecord', 'runControlLog', 'jsonl']);
+const SCAN_KINDS: ReadonlySet<string> = new Set<ScanKind>(['harn', 'transcript', 'eventLog', 'runRecord', 'runControlLog', 'trainingExample', 'jsonl']);
 
 export function isScanKind(kind: string | undefined): kind is ScanKind {
   return kind !== undefined && SCAN_KINDS.has(kind);
@@ -60,7 +60,9 @@ export function tooLargeToScanDiagnostic(size: number, kind: ScanKind): Workbenc
   const todo =
     kind === 'harn'
       ? 'A .harn source that large is not checked.'
-      : 'Run "Validate Run Artifact From Disk" (the quick fix here, or the command) to validate it, streamed.';
+      : kind === 'trainingExample'
+        ? 'Run `harn-workbench check` on it to validate it.'
+        : 'Run "Validate Run Artifact From Disk" (the quick fix here, or the command) to validate it, streamed.';
   return {
     range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     severity: 'information',
