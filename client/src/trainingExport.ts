@@ -30,9 +30,8 @@ export function registerTrainingExport(client: () => LanguageClient | undefined)
       void vscode.window.showErrorMessage(UNTRUSTED_EXPORT_MESSAGE);
       return;
     }
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: `Harn: projecting ${shown(uri)}` },
-      () => running.sendRequest(ExportTrainingExampleRequest, { uri: uri.toString() }),
+    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Harn: projecting ${shown(uri)}` }, () =>
+      running.sendRequest(ExportTrainingExampleRequest, { uri: uri.toString() }),
     );
     if (!result.ok) return showRefusal(uri, result);
     const written = vscode.Uri.parse(result.target);
