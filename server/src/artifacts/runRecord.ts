@@ -628,6 +628,8 @@ function toolSchemaHash(row: JsonObject, line: string): string | null {
 
 /** What the rows of a transcript say, line by line (the bytes are split, hashed and held by transcriptConsumer). */
 class FactsBuilder {
+  /** Given every parsed row in order with its 1-based row number (a caller that replays the rows keeps them). */
+  constructor(private readonly onRow?: RowSink) {}
   private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   private lineNumber = 0;
   private utf8Error: TranscriptScanError | null = null;
@@ -702,6 +704,7 @@ class FactsBuilder {
   private row(row: unknown, text: string): void {
     const f = this.facts;
     const ordinal = ++f.event_count;
+    this.onRow?.(row, ordinal);
     const object = isObject(row) ? row : undefined;
     const type = object && typeof object.type === 'string' ? object.type : '';
     const idValue = object ? firstPresent(object, ['id', 'event_id', 'call_id']) : undefined;
@@ -735,8 +738,8 @@ const EMPTY = new Uint8Array(0);
  * on LF bytes (a chunk boundary may fall anywhere). A line is held in memory up to `holdBytes`; a longer one is
  * only measured, then read again by its range if it is within `maxLineBytes`, and never read if it is over.
  */
-function* transcriptConsumer(maxLineBytes: number, holdBytes: number): ByteConsumer<TranscriptFacts> {
-  const builder = new FactsBuilder();
+function* transcriptConsumer(maxLineBytes: number, holdBytes: number, onRow?: RowSink): ByteConsumer<TranscriptFacts> {
+  const builder = new FactsBuilder(onRow);
   const hash: Hash = createHash('sha256');
   let byteLen = 0;
   let pending: Uint8Array[] = [];
@@ -793,9 +796,19 @@ function* transcriptConsumer(maxLineBytes: number, holdBytes: number): ByteConsu
   return builder.finish(digest(), byteLen);
 }
 
+/** Receives each parsed row (JSON value) with its 1-based row number (the count of non-blank lines). */
+export type RowSink = (row: unknown, rowNumber: number) => void;
+
 export interface TranscriptScanOptions {
   /** Lines longer than this are not read (`line_too_long`); default DEFAULT_MAX_LINE_BYTES. */
   maxLineBytes?: number;
+  /** Every row parsed by the scan, so that a caller that replays them reads and parses the file only once. */
+  onRow?: RowSink;
+}
+
+/** The transcript scan as a byte consumer (for RunRecordFs.consume / workspace/files.ts consumeFile). */
+export function transcriptFactsConsumer(options: TranscriptScanOptions = {}): ByteConsumer<TranscriptFacts> {
+  return transcriptConsumer(effectiveMaxLineBytes(options.maxLineBytes), HOLD_BYTES, options.onRow);
 }
 
 /**
@@ -991,7 +1004,19 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-type Resolution = { ok: true; file: string; field: 'relative_path' | 'path'; span: LineSpan } | { ok: false; problem: ArtifactProblem };
+/**
+ * `file` is canonical (what is read); `joined` is the path as upstream forms it (the run's folder joined with
+ * relative_path, or the absolute path as given), which upstream prints and records.
+ */
+type Resolution =
+  | { ok: true; file: string; joined: string; field: 'relative_path' | 'path'; span: LineSpan }
+  | { ok: false; problem: ArtifactProblem; upstream: UpstreamDescriptorError };
+
+/** One of upstream's `LlmTranscriptDescriptorError`s, in upstream's wording. */
+export interface UpstreamDescriptorError {
+  kind: string;
+  message: string;
+}
 
 /** Upstream's `resolve_descriptor_path` plus canonical containment: nothing outside the run's folder is read. */
 function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunRecordFs, showPath: (absolute: string) => string): Resolution {
@@ -1000,15 +1025,19 @@ function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunR
   const field = useRelative ? 'relative_path' : 'path';
   const located = useRelative ? rel : d.fields.path;
   const span = located?.span ?? d.keySpan;
-  const fail = (code: string, message: string, data?: Record<string, unknown>): Resolution => ({
+  const fail = (code: string, message: string, data?: Record<string, unknown>, upstreamMessage = message): Resolution => ({
     ok: false,
     problem: problem(span, code, message, 'error', data),
+    upstream: { kind: code, message: upstreamMessage },
   });
+  const traversal = `descriptor ${field} must stay inside the run directory`;
   const raw = located?.value;
   if (typeof raw !== 'string' || raw === '') {
     return fail(
       'missing_path',
       `The descriptor has no relative_path and its path is ${raw === undefined ? 'absent' : show(raw)}: the transcript cannot be located.`,
+      undefined,
+      'llm_jsonl descriptor has no path',
     );
   }
   if (!nodePath.isAbsolute(runRecordPath)) {
@@ -1018,16 +1047,20 @@ function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunR
   const shownFolder = showPath(folder);
   const parts = raw.split(/[\\/]+/);
   if (parts.includes('..')) {
-    return fail('path_traversal', `${field} ${show(raw)} climbs out with \`..\`; it must stay inside the run's folder ${shownFolder}, and it is not read.`, {
-      field,
-      path: raw,
-    });
+    return fail(
+      'path_traversal',
+      `${field} ${show(raw)} climbs out with \`..\`; it must stay inside the run's folder ${shownFolder}, and it is not read.`,
+      { field, path: raw },
+      traversal,
+    );
   }
   if (useRelative && looksAbsolute(raw)) {
-    return fail('path_traversal', `relative_path ${show(raw)} is absolute; it must be relative to the run's folder ${shownFolder}, and it is not read.`, {
-      field,
-      path: raw,
-    });
+    return fail(
+      'path_traversal',
+      `relative_path ${show(raw)} is absolute; it must be relative to the run's folder ${shownFolder}, and it is not read.`,
+      { field, path: raw },
+      traversal,
+    );
   }
   let realFolder: string;
   try {
@@ -1036,33 +1069,39 @@ function resolveTranscript(d: LocatedDescriptor, runRecordPath: string, fs: RunR
     return fail('invalid_run_path', `The run record's folder ${shownFolder} cannot be resolved (${errorText(e)}), so ${field} cannot be resolved.`);
   }
   let candidate: string;
+  let joined: string;
   if (looksAbsolute(raw)) {
     if (!inside(folder, raw) && !inside(realFolder, raw)) {
-      return fail('path_traversal', `path ${show(raw)} is outside the run's folder ${shownFolder}; it is not read.`, { field, path: raw });
+      return fail('path_traversal', `path ${show(raw)} is outside the run's folder ${shownFolder}; it is not read.`, { field, path: raw }, traversal);
     }
     candidate = raw;
+    joined = raw;
   } else {
     // One joined argument, never a spread: a path can have a million segments.
     candidate = nodePath.join(folder, parts.filter((p) => p !== '' && p !== '.').join(nodePath.sep));
+    joined = folder.endsWith(nodePath.sep) ? folder + raw : folder + nodePath.sep + raw; // Rust's Path::join, unnormalised
   }
   let file: string;
   try {
     file = fs.realpath(candidate);
   } catch (e) {
-    return fail('unavailable', `The transcript ${field} points to, ${showPath(candidate)}, cannot be read (${errorText(e)}).`, { field, path: candidate });
+    return fail(
+      'unavailable',
+      `The transcript ${field} points to, ${showPath(candidate)}, cannot be read (${errorText(e)}).`,
+      { field, path: candidate },
+      `failed to read ${joined}: ${errorText(e)}`,
+    );
   }
   if (!inside(realFolder, file)) {
+    // Deliberately stricter than upstream, which reads through the link.
     return fail(
       'path_traversal',
       `${field} ${show(raw)} resolves through a symbolic link to ${showPath(file)}, outside the run's folder ${showPath(realFolder)}; it is not read.`,
-      {
-        field,
-        path: raw,
-        resolved: file,
-      },
+      { field, path: raw, resolved: file },
+      `${traversal} (it resolves through a symbolic link to ${file})`,
     );
   }
-  return { ok: true, file, field, span };
+  return { ok: true, file, joined, field, span };
 }
 
 function scanTranscript(file: string, fs: RunRecordFs, options: VerifyOptions): TranscriptFactsAnswer {
@@ -1131,6 +1170,7 @@ function verifyPointer(
   fs: RunRecordFs,
   options: VerifyOptions,
   out: ArtifactProblem[],
+  upstream?: UpstreamFindings,
 ): void {
   // Pointers are only collected when they have a `kind` (llm_jsonl); the pointer's span is a formal fallback.
   const kindSpan = pointer.fields.kind?.span ?? pointer.span;
@@ -1149,6 +1189,7 @@ function verifyPointer(
         { verification_status: statusValue },
       ),
     );
+    upstream?.add('unverified_descriptor', `llm_jsonl transcript pointer status is ${statusValue}`);
     return;
   }
   const d = pointer.descriptor;
@@ -1162,6 +1203,7 @@ function verifyPointer(
         `The llm_jsonl pointer is ${show(statusValue)} but has no descriptor, so the transcript cannot be verified.`,
       ),
     );
+    upstream?.add('missing_descriptor', 'llm_jsonl pointer has no descriptor');
     return;
   }
 
@@ -1181,6 +1223,7 @@ function verifyPointer(
         },
       ),
     );
+    upstream?.add('schema_mismatch', `llm_jsonl descriptor schema is ${schema.value}`);
   }
   const kind = stated(d, 'artifact_kind', isString, '');
   if (kind && kind.value !== LLM_JSONL) {
@@ -1197,6 +1240,7 @@ function verifyPointer(
         },
       ),
     );
+    upstream?.add('artifact_kind_mismatch', `llm_jsonl descriptor artifact kind is ${kind.value}`);
   }
   const descriptorRun = stated(d, 'run_id', isString, '');
   if (descriptorRun && runId !== undefined && descriptorRun.value !== runId) {
@@ -1209,6 +1253,7 @@ function verifyPointer(
         { field: 'run_id', descriptor: descriptorRun.value, actual: runId },
       ),
     );
+    upstream?.add('run_id_mismatch', `llm_jsonl descriptor is for run ${descriptorRun.value}, not ${runId}`);
   }
 
   // 3. The file.
@@ -1216,8 +1261,10 @@ function verifyPointer(
   const resolved = resolveTranscript(d, runRecordPath, fs, showPath);
   if (!resolved.ok) {
     out.push(resolved.problem);
+    upstream?.add(resolved.upstream.kind, resolved.upstream.message);
     return;
   }
+  upstream?.resolved(resolved.file, resolved.joined);
   const facts = scanTranscript(resolved.file, fs, options);
   if (facts === 'pending') return;
   if (facts instanceof Error) {
@@ -1233,6 +1280,7 @@ function verifyPointer(
         },
       ),
     );
+    upstream?.add('unavailable', `failed to read ${resolved.joined}: ${facts.message}`);
     return;
   }
 
@@ -1258,9 +1306,13 @@ function verifyPointer(
       facts.byte_len,
     );
   }
+  if ((sha && sha.value !== facts.sha256) || (byteLen && byteLen.value !== facts.byte_len)) {
+    upstream?.add('digest_mismatch', `${resolved.joined} changed since descriptor was written`);
+  }
 
   // 5. Upstream's rescan.
   if (facts.error) {
+    upstream?.add(facts.error.kind, upstreamScanMessage(facts.error, resolved.joined));
     const what = { invalid_utf8: 'is not UTF-8', malformed_jsonl: 'is not JSONL', empty_transcript: 'is empty', line_too_long: 'has a line too long to read' }[
       facts.error.kind
     ];
@@ -1314,4 +1366,90 @@ function verifyPointer(
       mismatch(s, 'descriptor_field_mismatch', field, `${stateText(s, field)}, the transcript on disk gives ${show(actual)}.`, actual);
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Upstream's first error (`verified_llm_transcript_pointer_path`), from the same checks as the diagnostics above.
+
+/** Upstream's order of the checks; the checks above all run, and the earliest kind found is upstream's answer. */
+const UPSTREAM_ORDER: readonly string[] = [
+  'missing_descriptor',
+  'unverified_descriptor',
+  'schema_mismatch',
+  'artifact_kind_mismatch',
+  'run_id_mismatch',
+  'missing_path',
+  'invalid_run_path',
+  'path_traversal',
+  'unavailable',
+  'invalid_utf8',
+  'malformed_jsonl',
+  'line_too_long', // ours: a bound upstream does not have; it stops the rows as a malformed row would
+  'empty_transcript',
+  'digest_mismatch',
+];
+
+/** What verifyPointer found, in upstream's kinds and wording. */
+class UpstreamFindings {
+  readonly errors: UpstreamDescriptorError[] = [];
+  file: string | undefined;
+  joined: string | undefined;
+  add(kind: string, message: string): void {
+    this.errors.push({ kind, message });
+  }
+  resolved(file: string, joined: string): void {
+    this.file = file;
+    this.joined = joined;
+  }
+  first(): UpstreamDescriptorError | undefined {
+    const rank = (e: UpstreamDescriptorError): number => UPSTREAM_ORDER.indexOf(e.kind);
+    return [...this.errors].sort((a, b) => rank(a) - rank(b))[0];
+  }
+}
+
+function upstreamScanMessage(error: TranscriptScanError, path: string): string {
+  switch (error.kind) {
+    case 'invalid_utf8':
+      return `${path} is not UTF-8 JSONL: invalid utf-8 sequence from index ${error.byteOffset ?? 0}`;
+    case 'malformed_jsonl':
+      return `${path}:${error.line ?? 0} failed to parse JSONL row: ${error.message.replace(/^line \d+ is not JSON: /, '')}`;
+    case 'empty_transcript':
+      return `${path} contains no JSONL events`;
+    case 'line_too_long':
+      return `${path}: ${error.message}`;
+  }
+}
+
+/**
+ * The transcript of a run record's first `llm_jsonl` pointer, verified as upstream's
+ * `verified_llm_transcript_pointer_path` does (plus canonical containment), or upstream's first error.
+ * `file` is the canonical transcript (what was read), `joined` the path as upstream forms and prints it; both are
+ * given whenever the path was resolved. With `options.facts` 'pending', the checks needing the content are left out.
+ */
+export type TranscriptPointerVerdict =
+  | { ok: true; pointer: LocatedPointer; descriptor: LocatedDescriptor; file: string; joined: string }
+  | { ok: false; error: UpstreamDescriptorError; file?: string; joined?: string };
+
+export function verifiedTranscriptPointer(
+  parsed: ParsedRunRecord,
+  runRecordPath: string,
+  fs: RunRecordFs = nodeRunRecordFs,
+  options: VerifyOptions = {},
+): TranscriptPointerVerdict {
+  const pointer = parsed.pointers[0];
+  if (!pointer) return { ok: false, error: { kind: 'missing_descriptor', message: 'no llm_jsonl transcript pointer' } };
+  const runId = parsed.id?.value;
+  const findings = new UpstreamFindings();
+  verifyPointer(pointer, typeof runId === 'string' ? runId : '', runRecordPath, fs, options, [], findings);
+  const where = {
+    ...(findings.file !== undefined ? { file: findings.file } : {}),
+    ...(findings.joined !== undefined ? { joined: findings.joined } : {}),
+  };
+  const error = findings.first();
+  if (error) return { ok: false, error, ...where };
+  if (!pointer.descriptor || findings.file === undefined || findings.joined === undefined) {
+    // verifyPointer reports every way to get here (a schema problem aside, which the caller has refused already).
+    return { ok: false, error: { kind: 'missing_descriptor', message: 'llm_jsonl pointer has no descriptor' }, ...where };
+  }
+  return { ok: true, pointer, descriptor: pointer.descriptor, file: findings.file, joined: findings.joined };
 }
