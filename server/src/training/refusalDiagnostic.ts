@@ -15,19 +15,29 @@ export function refusalSpan(runRecordText: string): LineSpan {
   return pointer?.descriptor?.keySpan ?? pointer?.span ?? { line: 0, startCharacter: 0, endLine: 0, endCharacter: 0 };
 }
 
-export function refusalMessage(refusal: TrainingRefusal): string {
-  const row = refusal.event_index === undefined ? '' : ` (transcript row ${refusal.event_index})`;
-  return `This run cannot be exported as a training example: ${refusal.message}${row}`;
+/** Absolute paths in upstream's messages, and how to show them (relative to the root, as every other message). */
+export interface ShownPaths {
+  /** The files the projection read (the run record, its transcript). */
+  files: readonly string[];
+  show(absolute: string): string;
 }
 
-export function projectionRefusalDiagnostic(runRecordText: string, refusal: TrainingRefusal): WorkbenchDiagnostic {
+export function refusalMessage(refusal: TrainingRefusal, paths?: ShownPaths): string {
+  const row = refusal.event_index === undefined ? '' : ` (transcript row ${refusal.event_index})`;
+  let message = refusal.message;
+  // Longest first, so that a path inside another is not cut short.
+  for (const file of [...(paths?.files ?? [])].sort((a, b) => b.length - a.length)) message = message.split(file).join(paths?.show(file) ?? file);
+  return `This run cannot be exported as a training example: ${message}${row}`;
+}
+
+export function projectionRefusalDiagnostic(runRecordText: string, refusal: TrainingRefusal, paths?: ShownPaths): WorkbenchDiagnostic {
   const span = refusalSpan(runRecordText);
   const d: WorkbenchDiagnostic = {
     range: { start: { line: span.line, character: span.startCharacter }, end: { line: span.endLine, character: span.endCharacter } },
     severity: 'information',
     source: TRAINING_SOURCE,
     code: refusal.kind,
-    message: refusalMessage(refusal),
+    message: refusalMessage(refusal, paths),
   };
   if (refusal.event_index !== undefined) d.data = { event_index: refusal.event_index };
   return d;
