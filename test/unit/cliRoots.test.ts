@@ -125,7 +125,7 @@ describe('check without --root', () => {
     const text = run(['check', 'examples/demo', 'examples/drift']);
     assert.match(
       summaryOf(text),
-      /^43 errors, 11 warnings, 1 info in 23 files \(11 \.harn, 12 run artifacts\); gate on examples\/demo: 0 findings; gate on examples\/drift: 15 findings; other: /,
+      /^44 errors, 12 warnings, 5 infos in 29 files \(11 \.harn, 18 run artifacts\); gate on examples\/demo: 0 findings; gate on examples\/drift: 15 findings; other: /,
     );
     assert.match(text.stdout, /^examples\/drift\/crates\/harn-vm\/src\/boundary\.rs:20:5: error \[harn\.boundaries\/unregistered_boundary\] /m);
     // A folder above both (the repository's top has no registry) is not named: every file it holds has its own root.
@@ -154,7 +154,7 @@ describe('check without --root', () => {
     );
     assert.match(
       summaryOf(run(['check', 'examples/demo'])),
-      /; other: 28 errors \(2 APPLIED_BEFORE_ACCEPTED, 2 invalid_utf8, 2 malformed_jsonl, 1 DUPLICATE_REQUEST, 21 more kinds\), 11 warnings \(.*\), 1 info \(1 unknown_row_type\)$/,
+      /; other: 29 errors \(2 APPLIED_BEFORE_ACCEPTED, 2 digest_mismatch, 2 invalid_utf8, 2 malformed_jsonl, 21 more kinds\), 12 warnings \(.*\), 5 infos \(1 digest_mismatch, 1 incomplete_source, 1 tool_outside_catalog, 1 unknown_row_type, 1 more kind\)$/,
     );
   });
 });
@@ -272,7 +272,7 @@ describe('messages name paths relative to the root', () => {
           .stdout.trimEnd()
           .split('\n');
         // The text summary names the root relative to the current folder (from os.tmpdir(): ../…/examples/demo).
-        if (format === 'text') assert.match(defined(lines.pop(), 'the summary'), /^28 errors, 11 warnings, 1 info in 16 files /);
+        if (format === 'text') assert.match(defined(lines.pop(), 'the summary'), /^29 errors, 12 warnings, 5 infos in 22 files /);
         assert.deepEqual(
           lines.filter((l) => l.includes(REPO)),
           [],
