@@ -14,6 +14,7 @@ import { URI } from 'vscode-uri';
 import { ExportTrainingExampleRequest, ExportTrainingExampleResult } from '../../server/src/protocol';
 import { defined } from '../support/assertions';
 import { REPO_ROOT, TestClient } from '../support/lspClient';
+import { conversation, writeTrainingRun } from '../support/trainingRuns';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const REFUSED = ['edited', 'unfinished', 'outside-catalog'] as const;
@@ -191,13 +192,45 @@ describe('training examples over LSP: export and the projection diagnostic', () 
     await client.waitForDiagnostics(closed, (p) => training(p.diagnostics).length === 1, 20_000, since);
     await client.close(uri);
   });
+});
 
-  test('a cancelled export answers no example, and the server goes on answering', async () => {
+describe('training examples over LSP: a cancelled export of a big run', () => {
+  let client: TestClient;
+  let root: string;
+  let uri: string;
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-training-cancel-'));
+    // About 24 MB: 1,200 tool turns whose results are 20 KB each.
+    const result = 'x'.repeat(20_000);
+    const turns = Array.from({ length: 1_200 }, (_, i) => ({ text: '', calls: [{ name: 'lookup', arguments: { i }, result: `${i}:${result}` }] }));
+    const big = conversation({ channel: 'text', user: 'Go.', turns: [...turns, { text: 'done', calls: [] }] });
+    const run = writeTrainingRun({ rows: big.rows, dir: path.join(root, 'big') });
+    uri = URI.file(run.runPath).toString();
+    client = new TestClient();
+    // Only open files are checked: the workspace check would project the same run meanwhile.
+    await client.initialize(root, { configuration: { harn: { diagnostics: { scope: 'openFiles' } } } });
+  });
+
+  after(async () => {
+    await client.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('the answer comes well before a whole projection would end, carries no example, and the server goes on', async (t) => {
+    const started = performance.now();
+    const whole = await client.connection.sendRequest(ExportTrainingExampleRequest, { uri });
+    const wholeMs = performance.now() - started;
+    assert.ok(whole.ok, JSON.stringify(whole).slice(0, 300));
     const source = new CancellationTokenSource();
-    const pending = client.connection.sendRequest(ExportTrainingExampleRequest, { uri: uriOf('runs', 'healthy', 'run.json') }, source.token);
-    source.cancel();
+    const cancelledAt = performance.now();
+    const pending = client.connection.sendRequest(ExportTrainingExampleRequest, { uri }, source.token);
+    setTimeout(() => source.cancel(), 20);
     const answer = await pending.catch((error: unknown) => ({ ok: false as const, kind: 'rejected', message: String(error) }));
-    assert.equal(answer.ok, false, JSON.stringify(answer));
-    assert.ok((await exportOf(uriOf('runs', 'healthy', 'run.json'))).ok);
+    const cancelledMs = performance.now() - cancelledAt;
+    t.diagnostic(`whole export ${Math.round(wholeMs)} ms, cancelled after 20 ms: answered in ${Math.round(cancelledMs)} ms`);
+    assert.equal(answer.ok, false);
+    assert.ok(cancelledMs < wholeMs / 2, `cancelled: ${Math.round(cancelledMs)} ms, whole: ${Math.round(wholeMs)} ms`);
+    assert.ok((await client.connection.sendRequest(ExportTrainingExampleRequest, { uri })).ok);
   });
 });
