@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { artifactByGlobs, classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from './artifacts/classify';
 import { DEFAULT_RUN_CONTROL_SETTINGS, isRunControlLog } from './runControl/classify';
 import { composeFromLog, runControlLogDiagnostics } from './cli/runControl';
+import { runTrainingExample } from './cli/training';
 import { readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
 import { projectTrainingExample } from './training/project';
@@ -464,6 +465,7 @@ const RUNS: Record<CommandName, (args: ParsedArgs) => number> = {
   check: runCheck,
   'check-loud-boundaries': runCheckLoudBoundaries,
   transcript: runTranscript,
+  'training-example': (args) => runTrainingExample(args, maxLineBytesOf(args)),
 };
 
 export function main(argv: string[]): number {

@@ -12,6 +12,7 @@ import { runBoundaryBenchmarks } from './boundaries';
 import { runWorkspaceScanBenchmarks } from './workspaceScan';
 import { directiveChild, runDirectiveBenchmarks } from './directives';
 import { runRunControlBenchmarks } from './runControl';
+import { runTrainingBenchmarks } from './training';
 
 function metric(name: string, value: number, unit: string, goal: string): void {
   console.log(`METRIC ${name} ${value.toFixed(2)} ${unit} goal ${goal}`);
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   await runWorkspaceScanBenchmarks(metric, wanted);
   runDirectiveBenchmarks(metric, wanted, __filename);
   runRunControlBenchmarks(metric, wanted);
+  runTrainingBenchmarks(metric, wanted);
 }
 
 main().catch((error) => {

@@ -18,6 +18,7 @@
 // Positions are 0-based lines and UTF-16 characters into the text as given (a BOM counts as one character).
 // The diagnostics' source (`harn.artifacts`) is added by the caller.
 
+import { isUtf8 } from 'node:buffer';
 import { createHash, type Hash } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
@@ -630,7 +631,6 @@ function toolSchemaHash(row: JsonObject, line: string): string | null {
 class FactsBuilder {
   /** Given every parsed row in order with its 1-based row number (a caller that replays the rows keeps them). */
   constructor(private readonly onRow?: RowSink) {}
-  private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   private lineNumber = 0;
   private utf8Error: TranscriptScanError | null = null;
   /** The first malformed row (upstream stops there) or unread line. */
@@ -672,10 +672,10 @@ class FactsBuilder {
     const lineNumber = ++this.lineNumber;
     if (this.utf8Error) return;
     let text: string;
-    try {
-      text = this.decoder.decode(bytes);
-    } catch {
-      // Only invalid UTF-8 can fail here: no line within maxLineBytes is longer than the longest string.
+    // isUtf8 + toString (both SIMD in Node) is several times faster than a fatal TextDecoder; a BOM is kept by both.
+    if (isUtf8(bytes)) {
+      text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    } else {
       const at = lineStart + Math.max(0, firstInvalidUtf8(bytes));
       this.utf8Error = { kind: 'invalid_utf8', message: `byte ${at} (line ${lineNumber}) is not UTF-8`, line: lineNumber, byteOffset: at };
       return;

@@ -13,7 +13,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMAND_NAMES = ['check', 'check-loud-boundaries', 'transcript', 'run-control'] as const;
+export const COMMAND_NAMES = ['check', 'check-loud-boundaries', 'transcript', 'run-control', 'training-example'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 interface OptionSpec {
@@ -30,6 +30,9 @@ interface CommandSpec {
 }
 
 const EXIT_STATUS = 'Exit status: 0 no error-severity diagnostic, 1 at least one, 2 usage or I/O error.';
+const EXIT_STATUS_OF: Partial<Record<CommandName, string>> = {
+  'training-example': 'Exit status: 0 projected, 1 refused, 2 usage or I/O error.',
+};
 /** How the root is found without --root, for the help texts. */
 const ROOT_DISCOVERY =
   'the nearest folder at or above it with scripts/loud_boundaries.toml,\n' +
@@ -107,6 +110,23 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
       HELP,
     ],
   },
+  'training-example': {
+    synopsis: 'harn-workbench training-example RUN_RECORD [--run-id ID] [--session-id ID] [--out FILE] [--max-line-bytes N]',
+    about: [
+      'Projects the finished run of RUN_RECORD (a run.json) into one harn.agent_training_example.v1, as upstream does:',
+      'the run record as written, its llm_jsonl transcript verified against the descriptor (digest included), then',
+      'every row replayed. The example is printed as JSON on stdout (or written to FILE). A run that cannot be',
+      'projected exits 1 with the refusal as one JSON object {"kind", "message", "event_index"?} on stderr',
+      '(event_index: the 1-based row of the transcript). There is no lenient mode.',
+    ].join('\n'),
+    options: [
+      { name: '--run-id', value: 'ID', help: 'refuse (run_id_mismatch) unless the run record holds this run' },
+      { name: '--session-id', value: 'ID', help: 'refuse (session_id_mismatch) unless the transcript belongs to this session' },
+      { name: '--out', value: 'FILE', help: 'write the example to FILE instead of stdout' },
+      { name: '--max-line-bytes', value: 'N', help: `transcript lines longer than N bytes are refused (line_too_long; default ${DEFAULT_MAX_LINE_BYTES})` },
+      HELP,
+    ],
+  },
 };
 
 /** Every option that takes a value, whichever command takes it (so that its value is never read as a PATH). */
@@ -130,7 +150,18 @@ function optionLines(options: OptionSpec[]): string[] {
 
 export function commandHelp(name: CommandName, version: string): string {
   const spec = COMMANDS[name];
-  return [`harn-workbench ${version}`, '', `Usage: ${spec.synopsis}`, '', spec.about, '', 'Options:', ...optionLines(spec.options), '', EXIT_STATUS].join('\n');
+  return [
+    `harn-workbench ${version}`,
+    '',
+    `Usage: ${spec.synopsis}`,
+    '',
+    spec.about,
+    '',
+    'Options:',
+    ...optionLines(spec.options),
+    '',
+    EXIT_STATUS_OF[name] ?? EXIT_STATUS,
+  ].join('\n');
 }
 
 export function generalHelp(version: string): string {

@@ -45,6 +45,29 @@ export function rowIdentity(value: unknown, index: number): string {
   return `row:${index}`;
 }
 
+/** The fields the replay reads of each kind; only these are kept (a 50 MB run's prose is not held twice). */
+const KEPT_FIELDS: Record<SourceEventKind, readonly string[]> = {
+  system_prompt: ['content'],
+  tool_schemas: ['schemas', 'hash', 'content_hash'],
+  provider_call_request: ['tool_format', 'route_policy'],
+  provider_call_response: ['call_id', 'provider', 'model', 'input_tokens', 'output_tokens', 'tool_calls', 'parsed_tool_calls', 'parsed_tool_calls_ref'],
+  message: ['session_id', 'message_index', 'message'],
+  tool_call: ['schema_version', 'session_id', 'assistant_message_index', 'call_id', 'tool_name', 'arguments'],
+  tool_result: ['schema_version', 'session_id', 'message_index', 'call_id', 'tool_name', 'tool_format'],
+};
+
+/** The row with only the fields the replay reads, each kept only if present (presence matters, as in serde). */
+function kept(kind: SourceEventKind, row: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of KEPT_FIELDS[kind]) if (hasOwn(row, key)) out[key] = row[key];
+  // A message without `message` is read from its top-level role and content.
+  if (kind === 'message' && !hasOwn(row, 'message')) {
+    if (hasOwn(row, 'role')) out.role = row.role;
+    if (hasOwn(row, 'content')) out.content = row.content;
+  }
+  return out;
+}
+
 function knownVersion(kind: SourceEventKind, version: string): boolean {
   if (kind === 'tool_result') return version === TOOL_RESULT_RECEIPT_VERSION;
   if (kind === 'tool_call') return version === TOOL_CALL_RECEIPT_VERSION;
@@ -81,7 +104,7 @@ export class StrictRowLoad {
       this.error = { kind: 'unknown_event_version', index, detail: `\`${type}\` declares unsupported schema ${version}` };
       return;
     }
-    this.events.push({ index, kind, value });
+    this.events.push({ index, kind, value: kept(kind, value) });
   };
 
   /**
