@@ -217,13 +217,14 @@ export async function explorerContextMenuPick(editor: Editor, file: string, item
 export async function modalDialog(editor: Editor, timeoutMs = 15_000): Promise<{ text: string; buttons: string[]; click(label: string): Promise<void> }> {
   const dialog = editor.page.locator('.monaco-dialog-box').first();
   await dialog.waitFor({ state: 'visible', timeout: timeoutMs });
-  const text = ((await dialog.locator('.dialog-message-text, .dialog-message').first().innerText()) ?? '').replace(/\s+/g, ' ').trim();
-  const buttons = (await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts()).map((b) => b.trim()).filter(Boolean);
+  // The message and the buttons, as rendered (class names of the dialog's parts differ between versions).
+  const text = (await dialog.innerText()).replace(/\s+/g, ' ').trim();
+  const buttons = (await dialog.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter(Boolean);
   return {
     text,
     buttons,
     click: async (label: string) => {
-      await dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: label }).first().click();
+      await dialog.locator('.monaco-button').filter({ hasText: label }).first().click();
       await dialog.waitFor({ state: 'hidden', timeout: timeoutMs });
     },
   };
