@@ -249,7 +249,10 @@ describe('-h and --help', () => {
     }
     const unknown = run(['frobnicate']);
     assert.equal(unknown.status, 2);
-    assert.match(unknown.stderr, /^harn-workbench: unknown command "frobnicate" \(commands: check, check-loud-boundaries, transcript, run-control\)\n/);
+    assert.match(
+      unknown.stderr,
+      /^harn-workbench: unknown command "frobnicate" \(commands: check, check-loud-boundaries, transcript, run-control, training-example\)\n/,
+    );
     assert.match(unknown.stderr, /See 'harn-workbench --help'\.\n$/);
   });
 

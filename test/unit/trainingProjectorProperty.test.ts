@@ -166,4 +166,52 @@ describe('training projector properties', () => {
       { numRuns: 150 },
     );
   });
+
+  test('hostile rows (any JSON under the types the projector reads) never throw: an example or a refusal with a kind and message', () => {
+    const type = fc.constantFrom(
+      'system_prompt',
+      'tool_schemas',
+      'provider_call_request',
+      'provider_call_response',
+      'message',
+      'tool_call',
+      'tool_result',
+      'other',
+    );
+    const field = fc.constantFrom(
+      'content',
+      'schemas',
+      'hash',
+      'tool_format',
+      'provider',
+      'model',
+      'tool_calls',
+      'parsed_tool_calls',
+      'parsed_tool_calls_ref',
+      'message',
+      'role',
+      'session_id',
+      'message_index',
+      'assistant_message_index',
+      'call_id',
+      'tool_name',
+      'arguments',
+      'schema_version',
+      '__proto__',
+    );
+    const row = fc.tuple(type, fc.dictionary(field, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 })).map(([t, rest]) => ({ ...asJson(rest), type: t }));
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 12 }), fc.boolean(), (rows, terminal) => {
+        const run = writeTrainingRun({ rows: terminal ? [...rows, { type: 'agent_session_finalized', terminal: true }] : rows });
+        dirs.push(run.dir);
+        const outcome = projectTrainingExample({ runRecordPath: run.runPath });
+        if (outcome.ok) assert.equal(validateTrainingExamplePairing(outcome.example.messages), undefined);
+        else {
+          assert.match(outcome.refusal.kind, /^[a-z_]+$/);
+          assert.ok(outcome.refusal.message.length > 0);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
 });
