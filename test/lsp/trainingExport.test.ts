@@ -117,6 +117,15 @@ describe('training examples over LSP: export and the projection diagnostic', () 
     const reopened = await client.open(file, text, 'json');
     assert.ok((await exportOf(reopened)).ok);
     await client.close(reopened);
+    // A BOM on disk, which the editor does not show, is no unsaved change: the projector's own refusal comes back.
+    const bom = path.join(root, 'runs', 'bom', 'run.json');
+    fs.cpSync(path.dirname(file), path.dirname(bom), { recursive: true });
+    fs.writeFileSync(bom, '\uFEFF' + text);
+    const withBom = await client.open(bom, text, 'json');
+    const answer2 = await exportOf(withBom);
+    assert.equal(answer2.ok ? undefined : answer2.kind, 'run_record_unreadable', JSON.stringify(answer2));
+    await client.close(withBom);
+    fs.rmSync(path.dirname(bom), { recursive: true, force: true });
   });
 
   test('the diagnostic: one, information, on the descriptor key, code the refusal kind, the row in the message', async () => {

@@ -55,7 +55,8 @@ export function registerTrainingExample(ctx: FeatureContext): void {
       const disk = await readFileText(file, { token });
       if (!disk.ok) return 'cancelled' in disk ? FAILED : { ok: false, kind: 'run_record_unreadable', message: `${refusalMessage(disk, name)}.` };
       const open = ctx.documents.get(uri);
-      if (open !== undefined && open.getText() !== disk.text)
+      // The editor drops a UTF-8 BOM from the text it shows; the bytes on disk keep it.
+      if (open !== undefined && open.getText() !== disk.text.replace(/^\uFEFF/, ''))
         return {
           ok: false,
           kind: 'unsaved_run_record',
