@@ -734,9 +734,13 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
     assert.ok(row.text.includes(overlay.actualSha), `the row names the transcript's hash on disk ${overlay.actualSha}: ${row.text}`);
     assert.match(row.text, /Ln 63, Col 21/, `the row points at the sha256 value (line 63, column 21): ${row.text}`);
     const files = problems.filter((p) => p.severity === 'unknown' && /run\.json/.test(p.text)).map((p) => p.text);
+    // Beside it, the training projector's note: this run cannot be exported (the same kind, on the descriptor).
+    const training = problems.filter((p) => /harn\.training digest_mismatch/.test(p.text));
+    assert.equal(training.length, 1, `one harn.training row of the tampered run: ${JSON.stringify(problems.map((p) => p.text))}`);
+    assert.equal(defined(training[0]).severity, 'info', defined(training[0]).text);
     // Filed under the tampered run.json: nothing under ${HEALTHY}/run.json.
     assert.ok(
-      files.includes(`1 problems in file run.json of folder ${TAMPERED} run.json${TAMPERED} 1`),
+      files.includes(`2 problems in file run.json of folder ${TAMPERED} run.json${TAMPERED} 2`),
       `the row is filed under ${TAMPERED}/run.json: ${JSON.stringify(files)}`,
     );
     assert.ok(!files.some((f) => f.includes(`of folder ${HEALTHY} `)), `nothing under ${HEALTHY}/run.json: ${JSON.stringify(files)}`);
@@ -769,10 +773,11 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
     editor.timings.restartCommandToServerReadyMs = Math.round(performance.now() - startedAt);
     t.diagnostic(`server pid ${pid} -> ${newPid}`);
 
-    // Diagnostics come back: the digest_mismatch of the open run record, and a new problem for an
+    // Diagnostics come back: the digest_mismatch of the open run record (the artifacts' error; the training note has
+    // the same code), and a new problem for an
     // edit made after the restart (byte_len changed), gone again when the edit is undone.
     await step(editor, 'digest_mismatch after the restart', () =>
-      editor.waitForProblems('the digest_mismatch row after the restart', (all) => rows(all, /digest_mismatch/).length === 1),
+      editor.waitForProblems('the digest_mismatch row after the restart', (all) => rows(all, /harn\.artifacts digest_mismatch/).length === 1),
     );
     await editor.waitForSquiggle('error', 10_000);
     await editor.screenshot('restarted');
@@ -790,7 +795,10 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
     await editor.page.keyboard.press('Control+Z');
     await editor.waitForLine('the restored byte_len', (l) => l.includes(lengthLine));
     await step(editor, 'byte_len_mismatch goes with the undo', () =>
-      editor.waitForProblems('no byte_len_mismatch row', (all) => rows(all, /byte_len_mismatch/).length === 0 && rows(all, /digest_mismatch/).length === 1),
+      editor.waitForProblems(
+        'no byte_len_mismatch row',
+        (all) => rows(all, /byte_len_mismatch/).length === 0 && rows(all, /harn\.artifacts digest_mismatch/).length === 1,
+      ),
     );
     await editor.page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'detached', timeout: 10_000 });
 
