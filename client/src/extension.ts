@@ -23,6 +23,7 @@ import {
 } from './languageFeatures';
 import { registerDirectiveTree } from './directiveTree';
 import { registerRunControlTree } from './runControlTree';
+import { registerTrainingExport } from './trainingExport';
 
 let client: LanguageClient | undefined;
 
@@ -101,6 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // The Directive Envelopes view asks the server only while it is visible (its requests wait for the start).
   context.subscriptions.push(registerDirectiveTree(client));
   context.subscriptions.push(registerRunControlTree(client));
+  context.subscriptions.push(registerTrainingExport(() => client));
 
   let crashes = 0;
   let restarting = false;

@@ -9,6 +9,8 @@ import { composeFromLog, runControlLogDiagnostics } from './cli/runControl';
 import { runTrainingExample } from './cli/training';
 import { MAX_LINE_BYTES_LIMIT, readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
+import { projectTrainingExample } from './training/project';
+import { projectionRefusalDiagnostic } from './training/refusalDiagnostic';
 import { ArtifactProblem } from './artifacts/types';
 import { JsonlKind, validateArtifactFile } from './artifacts/validate';
 import { CompactionFiles } from './directives/compactions';
@@ -313,6 +315,21 @@ function runRecordDiagnostics(file: string, context: FileContext, maxLineBytes: 
   return verifyRunRecord(file, readText(file, rel), undefined, { maxLineBytes, showPath: context.show }).map((p) => problemDiagnostic(p, file, rel));
 }
 
+/**
+ * `check` on a run record: its descriptors, and, as in the editor (where harn.training.projectionDiagnostics can turn
+ * it off; the CLI reads no settings, so it is always on), why the run cannot be exported as a training example.
+ */
+function checkedRunRecordDiagnostics(file: string, context: FileContext, maxLineBytes: number | undefined): FileDiagnostic[] {
+  const found = runRecordDiagnostics(file, context, maxLineBytes);
+  const projected = projectTrainingExample({ runRecordPath: file }, undefined, maxLineBytes === undefined ? {} : { maxLineBytes });
+  if (!projected.ok) {
+    const rel = context.show(file);
+    const files = projected.transcriptPath === undefined ? [file] : [file, projected.transcriptPath];
+    found.push({ ...projectionRefusalDiagnostic(readText(file, rel), projected.refusal, { files, show: context.show }), path: rel });
+  }
+  return found;
+}
+
 /** The run records and event logs read for transcripts' compactions (a folder of transcripts shares them). */
 const compactionFiles = new CompactionFiles();
 
@@ -324,7 +341,7 @@ function artifactDiagnostics(file: string, context: FileContext, forced?: JsonlK
     return runControlLogDiagnostics(file, context.show(file), maxLineBytes);
   const kind = forced ?? classifyArtifact(file, context.root, DEFAULT_ARTIFACT_SETTINGS, () => readFirstLines(file, 5));
   if (kind === undefined) return undefined;
-  if (kind === 'runRecord') return runRecordDiagnostics(file, context, maxLineBytes);
+  if (kind === 'runRecord') return checkedRunRecordDiagnostics(file, context, maxLineBytes);
   const rel = context.show(file);
   const compactions = kind === 'transcript' ? compactionFiles.of(file) : undefined;
   return validateArtifactFile(kind, file, {

@@ -180,3 +180,31 @@ export type RunControlComposeResult =
   | { ok: true; request: Record<string, unknown>; line: string; inbox?: string /* workspace-relative path written */ }
   | { ok: false; code: string; message: string };
 export const RunControlComposeRequest = new RequestType<RunControlComposeParams, RunControlComposeResult, void>('harn/runControlCompose');
+
+// Training examples (issue 13): a run record projected into `harn.agent_training_example.v1`, written by the client.
+/** A run record (`run.json`) to project; the server reads it, and its transcript, as written on disk. */
+export interface ExportTrainingExampleParams {
+  uri: string;
+}
+export type ExportTrainingExampleResult =
+  | {
+      ok: true;
+      /** The example as the CLI prints it (upstream's key order, 2-space indent, trailing newline). */
+      text: string;
+      /** The uri of `<run>.training.json` beside the run record. */
+      target: string;
+      /** Whether the target exists already (the client asks before overwriting it). */
+      exists: boolean;
+      messages: number;
+    }
+  | {
+      ok: false;
+      /** The projector's refusal kind, or ours: `not_a_run_record`, `unsaved_run_record`, `invalid_params`. */
+      kind: string;
+      message: string;
+      /** The 1-based transcript row the refusal is about. */
+      eventIndex?: number;
+      /** Where to look: the transcript row of eventIndex, else the run record's descriptor. */
+      open?: { uri: string; line: number };
+    };
+export const ExportTrainingExampleRequest = new RequestType<ExportTrainingExampleParams, ExportTrainingExampleResult, void>('harn/exportTrainingExample');

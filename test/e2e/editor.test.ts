@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,19 @@ import {
   type Problem,
   type ToolchainResult,
 } from './harness';
-import { acceptInputBox, contextMenuPick, diffSides, expandRow, openViewContainer, rowLocator, type TreeRow, typeInInputBox, waitForTree } from './views';
+import {
+  acceptInputBox,
+  contextMenuPick,
+  diffSides,
+  expandRow,
+  explorerContextMenuPick,
+  modalDialog,
+  openViewContainer,
+  rowLocator,
+  type TreeRow,
+  typeInInputBox,
+  waitForTree,
+} from './views';
 
 const fixtures = join(__dirname, 'fixtures');
 
@@ -722,9 +734,13 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
     assert.ok(row.text.includes(overlay.actualSha), `the row names the transcript's hash on disk ${overlay.actualSha}: ${row.text}`);
     assert.match(row.text, /Ln 63, Col 21/, `the row points at the sha256 value (line 63, column 21): ${row.text}`);
     const files = problems.filter((p) => p.severity === 'unknown' && /run\.json/.test(p.text)).map((p) => p.text);
+    // Beside it, the training projector's note: this run cannot be exported (the same kind, on the descriptor).
+    const training = problems.filter((p) => /harn\.training digest_mismatch/.test(p.text));
+    assert.equal(training.length, 1, `one harn.training row of the tampered run: ${JSON.stringify(problems.map((p) => p.text))}`);
+    assert.equal(defined(training[0]).severity, 'info', defined(training[0]).text);
     // Filed under the tampered run.json: nothing under ${HEALTHY}/run.json.
     assert.ok(
-      files.includes(`1 problems in file run.json of folder ${TAMPERED} run.json${TAMPERED} 1`),
+      files.includes(`2 problems in file run.json of folder ${TAMPERED} run.json${TAMPERED} 2`),
       `the row is filed under ${TAMPERED}/run.json: ${JSON.stringify(files)}`,
     );
     assert.ok(!files.some((f) => f.includes(`of folder ${HEALTHY} `)), `nothing under ${HEALTHY}/run.json: ${JSON.stringify(files)}`);
@@ -757,10 +773,11 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
     editor.timings.restartCommandToServerReadyMs = Math.round(performance.now() - startedAt);
     t.diagnostic(`server pid ${pid} -> ${newPid}`);
 
-    // Diagnostics come back: the digest_mismatch of the open run record, and a new problem for an
+    // Diagnostics come back: the digest_mismatch of the open run record (the artifacts' error; the training note has
+    // the same code), and a new problem for an
     // edit made after the restart (byte_len changed), gone again when the edit is undone.
     await step(editor, 'digest_mismatch after the restart', () =>
-      editor.waitForProblems('the digest_mismatch row after the restart', (all) => rows(all, /digest_mismatch/).length === 1),
+      editor.waitForProblems('the digest_mismatch row after the restart', (all) => rows(all, /harn\.artifacts digest_mismatch/).length === 1),
     );
     await editor.waitForSquiggle('error', 10_000);
     await editor.screenshot('restarted');
@@ -778,7 +795,10 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
     await editor.page.keyboard.press('Control+Z');
     await editor.waitForLine('the restored byte_len', (l) => l.includes(lengthLine));
     await step(editor, 'byte_len_mismatch goes with the undo', () =>
-      editor.waitForProblems('no byte_len_mismatch row', (all) => rows(all, /byte_len_mismatch/).length === 0 && rows(all, /digest_mismatch/).length === 1),
+      editor.waitForProblems(
+        'no byte_len_mismatch row',
+        (all) => rows(all, /byte_len_mismatch/).length === 0 && rows(all, /harn\.artifacts digest_mismatch/).length === 1,
+      ),
     );
     await editor.page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'detached', timeout: 10_000 });
 
@@ -1400,6 +1420,97 @@ describe('scenario 10: run controls', { skip, timeout: 240_000 }, () => {
     );
     await editor.screenshot('interrupted');
     t.diagnostic(`rows: ${after.map((r) => r.label).join(' / ')}`);
+  });
+});
+
+// Scenario 11: "Harn: Export Training Example" (issue 13) from the explorer's context menu, on the demo's healthy run
+// (the file written beside it, byte for byte the CLI's output; the overwrite question on a second export) and on a
+// run refused during the replay (examples/demo/runs/training/README.md): the error names the refusal and its
+// "Open Row" opens the transcript at that row.
+const EXPORT_ITEM = 'Export Training Example';
+
+describe('scenario 11: training examples', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    editor = new Editor(toolchain.toolchain, 'scenario11');
+    await editor.open(join(repoRoot, 'examples', 'demo'), vsix());
+    await editor.waitForLogLine(/Harn language server ready/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+  });
+
+  /** What `harn-workbench training-example` prints for a run record of the editor's copy of the demo. */
+  function cli(runRecord: string): { status: number | null; stdout: string; stderr: string } {
+    const result = spawnSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'training-example', join(editor.workspace, runRecord)], { encoding: 'utf8' });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  const toast = (what: string, accept: (text: string) => boolean): Promise<string> =>
+    waitFor(what, 20_000, async () => (await editor.notificationToasts()).find(accept));
+
+  test("scenario 11: Export Training Example from the explorer's context menu writes run.training.json; a refused run shows the error and its Open Row opens the transcript at the row", async (t) => {
+    editor.beginScenario('scenario11');
+    const healthy = 'runs/healthy/run.json';
+    const written = join(editor.workspace, 'runs', 'healthy', 'run.training.json');
+    const expected = cli(healthy);
+    assert.equal(expected.status, 0, expected.stderr);
+    const messages = (JSON.parse(expected.stdout) as { messages: unknown[] }).messages.length;
+
+    const entries = await step(editor, 'the explorer context menu of the healthy run record', () => explorerContextMenuPick(editor, healthy, EXPORT_ITEM));
+    t.diagnostic(`context menu: ${entries.join(' | ')}`);
+    assert.ok(entries.includes(EXPORT_ITEM), `the menu offers ${EXPORT_ITEM}: ${entries.join(', ')}`);
+    const wrote = await step(editor, 'the "Wrote" notification', () => toast('the Wrote notification', (n) => n.includes('Wrote run.training.json')));
+    await editor.screenshot('exported');
+    t.diagnostic(`notification: ${wrote}`);
+    assert.ok(wrote.includes(`Wrote run.training.json (${messages} messages)`), wrote);
+    assert.equal(readFileSync(written, 'utf8'), expected.stdout, 'the written file is byte for byte what the CLI prints');
+
+    // A second export asks first: Cancel writes nothing, Overwrite writes the example again.
+    writeFileSync(written, 'edited by hand\n');
+    await explorerContextMenuPick(editor, healthy, EXPORT_ITEM);
+    const question = await step(editor, 'the overwrite question', () => modalDialog(editor));
+    await editor.screenshot('overwrite-question');
+    t.diagnostic(`dialog: ${question.text} [${question.buttons.join(', ')}]`);
+    assert.match(question.text, /run\.training\.json already exists\. Overwrite it/);
+    assert.ok(question.buttons.includes('Overwrite'), question.buttons.join(', '));
+    await question.click('Cancel');
+    assert.equal(readFileSync(written, 'utf8'), 'edited by hand\n', 'Cancel writes nothing');
+    await explorerContextMenuPick(editor, healthy, EXPORT_ITEM);
+    await (await modalDialog(editor)).click('Overwrite');
+    await waitFor('the example written again', 15_000, () => (readFileSync(written, 'utf8') === expected.stdout ? true : undefined));
+
+    // A run refused during the replay: the error names the file, the kind and the message; Open Row opens the row.
+    const refusedRun = 'runs/training/outside-catalog/run.json';
+    const refused = cli(refusedRun);
+    assert.equal(refused.status, 1, refused.stdout);
+    const refusal = JSON.parse(refused.stderr) as { kind: string; message: string; event_index?: number };
+    const eventIndex = defined(refusal.event_index, "the refusal's event_index");
+    await explorerContextMenuPick(editor, refusedRun, EXPORT_ITEM);
+    const error = await step(editor, 'the refusal notification', () => toast('the refusal', (n) => n.includes('cannot be exported as a training example')));
+    await editor.screenshot('refused');
+    t.diagnostic(`notification: ${error}`);
+    assert.ok(error.includes(`runs/training/outside-catalog/run.json cannot be exported as a training example — ${refusal.kind}:`), error);
+    assert.ok(error.includes('Open Row'), `the notification has its Open Row action: ${error}`);
+    await editor.page
+      .locator('.notifications-toasts .notification-toast')
+      .filter({ hasText: refusal.kind })
+      .locator('.monaco-button')
+      .filter({ hasText: 'Open Row' })
+      .first()
+      .click();
+    await step(editor, 'the transcript opened by Open Row', () => editor.waitForActiveTab('llm_transcript.jsonl'));
+    // The row's 1-based line: the event_index-th non-blank line of the transcript.
+    const lines = readFileSync(join(editor.workspace, 'runs', 'training', 'outside-catalog', 'run-llm', 'llm_transcript.jsonl'), 'utf8').split('\n');
+    let seen = 0;
+    const rowLine = lines.findIndex((l) => l.trim() !== '' && ++seen === eventIndex) + 1;
+    const caret = await step(editor, 'the row selected', () => editor.waitForCursorLine(rowLine));
+    await editor.screenshot('row-opened');
+    t.diagnostic(`status bar after Open Row: ${caret.text} (row ${eventIndex}, line ${rowLine})`);
+    assert.match(caret.text, /selected/, 'the row is selected, not only the caret placed');
   });
 });
 

@@ -164,3 +164,68 @@ export async function acceptInputBox(editor: Editor, timeoutMs = 10_000): Promis
   await input.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: timeoutMs });
 }
+
+/**
+ * Right-clicks a file of the explorer (folders of `file` expanded on the way, as openFileFromExplorer does) and picks
+ * `item` from its context menu; returns the menu's entries.
+ */
+export async function explorerContextMenuPick(editor: Editor, file: string, item: string, timeoutMs = 30_000): Promise<string[]> {
+  const segments = file.split('/').filter(Boolean);
+  const tree = editor.page.locator('.explorer-folders-view');
+  let parent: { index: number; level: number } | undefined;
+  let row: Locator | undefined;
+  for (const [i, segment] of segments.entries()) {
+    const found = await waitFor(`the explorer item ${segments.slice(0, i + 1).join('/')}`, timeoutMs, async () => {
+      const rows = await tree
+        .getByRole('treeitem', { name: segment, exact: true })
+        .evaluateAll((nodes: { getAttribute(name: string): string | null }[]) =>
+          nodes.map((node) => ({ index: Number(node.getAttribute('data-index')), level: Number(node.getAttribute('aria-level')) })),
+        );
+      const above = parent;
+      const candidates = above
+        ? rows.filter((r) => r.index > above.index && r.level === above.level + 1)
+        : rows.filter((r) => r.level === Math.min(...rows.map((x) => x.level)));
+      return candidates.sort((a, b) => a.index - b.index)[0];
+    });
+    row = tree.locator(`.monaco-list-row[role="treeitem"][data-index="${found.index}"]`);
+    await row.scrollIntoViewIfNeeded();
+    if (i < segments.length - 1 && (await row.getAttribute('aria-expanded')) !== 'true') {
+      await row.click();
+      const folder = row;
+      await waitFor(`the folder ${segment} to expand`, timeoutMs, async () => ((await folder.getAttribute('aria-expanded')) === 'true' ? true : undefined));
+    }
+    parent = found;
+  }
+  if (row === undefined) throw new Error('explorerContextMenuPick needs a file path');
+  await row.click({ button: 'right' });
+  const menu = editor.page.locator('.context-view .monaco-menu').first();
+  await menu.waitFor({ state: 'visible', timeout: timeoutMs });
+  const entries = (await menu.locator('.action-item .action-label').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    await menu.locator('.action-item').filter({ hasText: item }).first().click();
+    try {
+      await menu.waitFor({ state: 'hidden', timeout: 2_000 });
+      return entries;
+    } catch (error) {
+      if (performance.now() > deadline || !(await menu.isVisible())) throw error;
+    }
+  }
+}
+
+/** The visible modal dialog (a `{ modal: true }` message): its text and buttons; `click` presses one of them. */
+export async function modalDialog(editor: Editor, timeoutMs = 15_000): Promise<{ text: string; buttons: string[]; click(label: string): Promise<void> }> {
+  const dialog = editor.page.locator('.monaco-dialog-box').first();
+  await dialog.waitFor({ state: 'visible', timeout: timeoutMs });
+  // The message and the buttons, as rendered (class names of the dialog's parts differ between versions).
+  const text = (await dialog.innerText()).replace(/\s+/g, ' ').trim();
+  const buttons = (await dialog.locator('.monaco-button').allInnerTexts()).map((b) => b.trim()).filter(Boolean);
+  return {
+    text,
+    buttons,
+    click: async (label: string) => {
+      await dialog.locator('.monaco-button').filter({ hasText: label }).first().click();
+      await dialog.waitFor({ state: 'hidden', timeout: timeoutMs });
+    },
+  };
+}

@@ -223,7 +223,7 @@ describe('the server on huge lines', () => {
     const actual = published.diagnostics.find((d) => d.code === 'digest_mismatch')?.data as { actual?: string } | undefined;
     assert.match(String(actual?.actual), /^sha256:[0-9a-f]{64}$/);
     assert.deepEqual(
-      published.diagnostics.map((d) => [d.code, d.range, d.message]),
+      published.diagnostics.filter((d) => d.source === 'harn.artifacts').map((d) => [d.code, d.range, d.message]),
       [
         [
           'line_too_long',
@@ -232,6 +232,12 @@ describe('the server on huge lines', () => {
         ],
         ['digest_mismatch', valueRange(text, 'sha256'), `sha256 in the descriptor is sha256:0, the transcript on disk hashes to ${String(actual?.actual)}.`],
       ],
+    );
+    // The training projector reads it with the same limit, in the background too: one note on the descriptor.
+    const projected = await client.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => d.source === 'harn.training'), WAIT_MS, since);
+    assert.deepEqual(
+      projected.diagnostics.filter((d) => d.source === 'harn.training').map((d) => d.code),
+      ['line_too_long'],
     );
   });
 });

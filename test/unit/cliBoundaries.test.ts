@@ -363,6 +363,8 @@ describe('check includes the gate', () => {
         'runs/broken/run-llm/llm_transcript.jsonl:15:2: information [harn.artifacts/unknown_row_type]',
         'runs/broken/run-llm/llm_transcript.jsonl:16:76: error [harn.artifacts/invalid_row]',
         'runs/broken/run-llm/llm_transcript.jsonl:19:1: warning [harn.artifacts/row_after_terminal]',
+        // The projector stops at the first pointer's first descriptor error (upstream's order): it says so on the pointer.
+        'runs/broken/run.json:49:7: information [harn.training/unverified_descriptor]',
         'runs/broken/run.json:56:32: warning [harn.artifacts/unverified_descriptor]',
         'runs/broken/run.json:69:23: error [harn.artifacts/missing_descriptor]',
         'runs/broken/run.json:81:29: error [harn.artifacts/schema_mismatch]',
@@ -390,8 +392,14 @@ describe('check includes the gate', () => {
         'runs/directives/run-llm/llm_transcript.jsonl:23:803: warning [harn.directives/directive_reissued]',
         'runs/directives/run-llm/llm_transcript.jsonl:31:500: warning [harn.directives/nonce_mismatch]',
         'runs/directives/run-llm/llm_transcript.jsonl:34:1: error [harn.directives/withdrawn_turn_not_restated]',
+        // runs/training/README.md: three runs that cannot be exported as training examples, each for its own reason.
+        'runs/training/edited/run.json:56:9: information [harn.training/digest_mismatch]',
+        'runs/training/edited/run.json:63:21: error [harn.artifacts/digest_mismatch]',
         'runs/training/mispaired.training.json:44:5: error [harn.training/unpaired_tool_call]',
         'runs/training/mispaired.training.json:106:3: information [harn.training/unknown_field]',
+        'runs/training/outside-catalog/run.json:56:9: information [harn.training/tool_outside_catalog]',
+        'runs/training/unfinished/run-llm/llm_transcript.jsonl:12:1: warning [harn.artifacts/incomplete_source]',
+        'runs/training/unfinished/run.json:56:9: information [harn.training/incomplete_source]',
       ],
     );
   });

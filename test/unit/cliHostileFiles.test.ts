@@ -168,7 +168,18 @@ describe('harn-workbench on files that are not regular files', { skip: FIFO_SKIP
     const result = cli(['check', '.', '--root', '.', '--format', 'json'], root);
     assert.equal(result.status, 1, result.stderr);
     const transcript = path.join(fs.realpathSync(root), 'run', 'run-llm', 'llm_transcript.jsonl');
+    const descriptorLine = text.slice(0, text.indexOf('"descriptor"')).split('\n');
+    const descriptorKey = { line: descriptorLine.length - 1, character: (descriptorLine.at(-1) ?? '').length };
     assert.deepEqual(diagnostics(result), [
+      {
+        // Nor is it read by the training projector (the FIFO is refused, never opened to block): said on the descriptor.
+        path: 'run/run.json',
+        range: { start: descriptorKey, end: { line: descriptorKey.line, character: descriptorKey.character + '"descriptor"'.length } },
+        severity: 'information',
+        source: 'harn.training',
+        code: 'unavailable',
+        message: `This run cannot be exported as a training example: failed to read run/run-llm/llm_transcript.jsonl: ${FIFO}`,
+      },
       {
         path: 'run/run.json',
         range: valueRange(text, 'relative_path'),

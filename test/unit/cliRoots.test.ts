@@ -125,7 +125,7 @@ describe('check without --root', () => {
     const text = run(['check', 'examples/demo', 'examples/drift']);
     assert.match(
       summaryOf(text),
-      /^44 errors, 11 warnings, 2 infos in 24 files \(11 \.harn, 12 run artifacts, 1 training example file\); gate on examples\/demo: 0 findings; gate on examples\/drift: 15 findings; other: /,
+      /^45 errors, 12 warnings, 6 infos in 30 files \(11 \.harn, 18 run artifacts, 1 training example file\); gate on examples\/demo: 0 findings; gate on examples\/drift: 15 findings; other: /,
     );
     assert.match(text.stdout, /^examples\/drift\/crates\/harn-vm\/src\/boundary\.rs:20:5: error \[harn\.boundaries\/unregistered_boundary\] /m);
     // A folder above both (the repository's top has no registry) is not named: every file it holds has its own root.
@@ -154,7 +154,7 @@ describe('check without --root', () => {
     );
     assert.match(
       summaryOf(run(['check', 'examples/demo'])),
-      /; other: 29 errors \(2 APPLIED_BEFORE_ACCEPTED, 2 invalid_utf8, 2 malformed_jsonl, 1 DUPLICATE_REQUEST, 22 more kinds\), 11 warnings \(.*\), 2 infos \(1 unknown_field, 1 unknown_row_type\)$/,
+      /; other: 30 errors \(2 APPLIED_BEFORE_ACCEPTED, 2 digest_mismatch, 2 invalid_utf8, 2 malformed_jsonl, 22 more kinds\), 12 warnings \(.*\), 6 infos \(1 digest_mismatch, 1 incomplete_source, 1 tool_outside_catalog, 1 unknown_field, 2 more kinds\)$/,
     );
   });
 });
@@ -275,7 +275,7 @@ describe('messages name paths relative to the root', () => {
           .stdout.trimEnd()
           .split('\n');
         // The text summary names the root relative to the current folder (from os.tmpdir(): ../…/examples/demo).
-        if (format === 'text') assert.match(defined(lines.pop(), 'the summary'), /^29 errors, 11 warnings, 2 infos in 17 files /);
+        if (format === 'text') assert.match(defined(lines.pop(), 'the summary'), /^30 errors, 12 warnings, 6 infos in 23 files /);
         assert.deepEqual(
           lines.filter((l) => l.includes(REPO)),
           [],

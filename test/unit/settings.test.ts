@@ -20,9 +20,17 @@ const DEFAULTS: WorkbenchSettings = {
   },
   diagnostics: { scope: 'workspace' },
   runControl: { logGlobs: ['**/*run_control*.jsonl', '**/*run-control*.jsonl'], inbox: 'run-control-inbox.jsonl', delivery: 'inbox' },
+  training: { projectionDiagnostics: true },
 };
 
 describe('readSettings', () => {
+  test('training: projection diagnostics can be turned off; a non-boolean is reported and takes the default', () => {
+    assert.deepEqual(readSettings({ training: { projectionDiagnostics: false } }).settings.training, { projectionDiagnostics: false });
+    const { settings, problems } = readSettings({ training: { projectionDiagnostics: 'no' } });
+    assert.deepEqual(settings.training, { projectionDiagnostics: true });
+    assert.deepEqual(problems, ['harn.training.projectionDiagnostics must be true or false; using the default']);
+  });
+
   test('run control: an unknown delivery is reported and takes the default', () => {
     const { settings, problems } = readSettings({ runControl: { delivery: 'email', inbox: 'inbox/next.jsonl' } });
     assert.deepEqual(settings.runControl, { ...DEFAULTS.runControl, inbox: 'inbox/next.jsonl' });
@@ -47,6 +55,7 @@ describe('readSettings', () => {
         artifacts: { ...DEFAULTS.artifacts, runRecordGlobs: ['records/*.json'] },
         diagnostics: DEFAULTS.diagnostics,
         runControl: DEFAULTS.runControl,
+        training: DEFAULTS.training,
       },
       problems: [],
     });

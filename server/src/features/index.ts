@@ -9,6 +9,7 @@ import { BoundaryProvider } from '../providers/boundaryProvider';
 import { HarnProvider } from '../providers/harnProvider';
 import { RunControlProvider } from '../providers/runControlProvider';
 import { TrainingExampleProvider } from '../providers/trainingExampleProvider';
+import { TrainingProjectionProvider } from '../providers/trainingProjectionProvider';
 import { HarnWorkspace } from '../workspace/harnWorkspace';
 import { registerCodeAction } from './codeAction';
 import { registerCompletion } from './completion';
@@ -28,6 +29,7 @@ import { DocumentRouter } from './router';
 import { registerPrefixMessage } from './prefixMessage';
 import { registerRunControlCompose } from './runControlCompose';
 import { registerRunControlTree } from './runControlTree';
+import { registerTrainingExample } from './trainingExample';
 import { registerValidateArtifactFile } from './validateArtifactFile';
 import { DirectiveTreeChangedNotification, RunControlTreeChangedNotification } from '../protocol';
 import { FolderChanges, registerWorkspaceLifecycle } from './workspace';
@@ -78,7 +80,8 @@ export function registerFeatures(
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
   const runControl = new RunControlProvider(documents, roots, (uri) => void connection.sendNotification(RunControlTreeChangedNotification, { uri }));
   const training = new TrainingExampleProvider(documents);
-  const providers = [boundaries, harn, artifacts, runControl, training];
+  const trainingProjection = new TrainingProjectionProvider(revalidate);
+  const providers = [boundaries, harn, artifacts, runControl, training, trainingProjection];
 
   const ctx = new FeatureContext(connection, documents, new DocumentRouter(), providers, roots, lifecycle);
   diagnostics = new DiagnosticsPipeline(ctx, store);
@@ -105,6 +108,7 @@ export function registerFeatures(
   registerPrefixMessage(ctx, artifacts);
   registerRunControlTree(ctx, runControl);
   registerRunControlCompose(ctx, runControl);
+  registerTrainingExample(ctx);
   registerDocumentDigest(ctx);
   registerLanguageFeatures(ctx, diagnostics, languageFeatures, checks);
   return lifecycle;

@@ -45,11 +45,17 @@ export const DiagnosticSettingsSchema = z.object({
   scope: z.enum(DIAGNOSTIC_SCOPES, { error: `must be one of ${DIAGNOSTIC_SCOPES.join(', ')}` }).default('workspace'),
 });
 
+export const TrainingSettingsSchema = z.object({
+  /** An information diagnostic on a run record's descriptor when the run cannot be projected into a training example. */
+  projectionDiagnostics: z.boolean({ error: 'must be true or false' }).default(true),
+});
+
 export const WorkbenchSettingsSchema = z.object({
   boundaries: BoundarySettingsSchema,
   artifacts: ArtifactSettingsSchema,
   diagnostics: DiagnosticSettingsSchema,
   runControl: RunControlSettingsSchema,
+  training: TrainingSettingsSchema,
 });
 
 /** The settings' types are the schemas' (the domains take them as their own GateSettings and ArtifactSettings). */
@@ -64,6 +70,7 @@ export function readSettings(raw: unknown): { settings: WorkbenchSettings; probl
     artifacts: readGroup('artifacts', section, ArtifactSettingsSchema, problems),
     diagnostics: readGroup('diagnostics', section, DiagnosticSettingsSchema, problems),
     runControl: readGroup('runControl', section, RunControlSettingsSchema, problems),
+    training: readGroup('training', section, TrainingSettingsSchema, problems),
   };
   return { settings, problems };
 }
