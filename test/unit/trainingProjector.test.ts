@@ -30,6 +30,7 @@ import { validateTrainingExamplePairing } from '../../server/src/training/pairin
 import { projectTrainingExample, projectTrainingExampleAsync, type ProjectionOutcome } from '../../server/src/training/project';
 import { lineOfEventIndex } from '../../server/src/training/rows';
 import { trainingExampleJson } from '../../server/src/training/serialize';
+import { validateTrainingFile } from '../../server/src/training/validate';
 import { defined } from '../support/assertions';
 import { REPO_ROOT } from '../support/lspClient';
 import { conversation, simpleConversation, writeTrainingRun, type Row, type TrainingRunOptions } from '../support/trainingRuns';
@@ -716,5 +717,14 @@ describe('training projector: the demo', () => {
     assert.equal(validateTrainingExamplePairing(outcome.example.messages), undefined);
     const json = trainingExampleJson(outcome.example).replace(path.dirname(runPath), '<healthy>');
     assert.equal(json, fs.readFileSync(PINNED, 'utf8'));
+  });
+
+  test('the file the export writes for the healthy run is one the training example validator accepts (schema, pairing)', () => {
+    const runPath = path.join(REPO_ROOT, 'examples', 'demo', 'runs', 'healthy', 'run.json');
+    const outcome = projectTrainingExample({ runRecordPath: runPath });
+    assert.ok(outcome.ok, JSON.stringify(outcome));
+    const validation = validateTrainingFile(trainingExampleJson(outcome.example), 'json');
+    assert.deepEqual(validation.problems, []);
+    assert.equal(validation.examples.length, 1);
   });
 });

@@ -371,27 +371,15 @@ describe('training example files: hostile input', () => {
     );
   });
 
-  test('a 100,000-message example validates, and its time grows linearly (best of 3, 20k vs 100k)', () => {
+  // Speed is the benchmarks' to measure (never a timed unit test): here the size only has to be handled correctly.
+  test('a 100,000-message example validates, and a duplicate result at its very end is found', () => {
     const build = (pairs: number): string => {
       const messages: Json[] = [user()];
       for (let i = 0; i < pairs; i++) messages.push(assistant(`c${i}`), tool(`c${i}`));
       messages.push(assistant());
       return JSON.stringify(example(messages));
     };
-    const time = (text: string): number => {
-      let best = Infinity;
-      for (let i = 0; i < 3; i++) {
-        const start = performance.now();
-        const v = validateTrainingFile(text, 'json');
-        best = Math.min(best, performance.now() - start);
-        assert.deepEqual(v.problems, []);
-      }
-      return best;
-    };
-    const small = time(build(10_000));
-    const large = time(build(50_000));
-    // 5× the messages: linear is ~5×, quadratic 25×.
-    assert.ok(large / small < 12, `20k → 100k messages took ${small.toFixed(0)} → ${large.toFixed(0)} ms`);
+    assert.deepEqual(validateTrainingFile(build(50_000), 'json').problems, []);
     const broken = validateTrainingFile(build(50_000).replace('"tool_call_id":"c49999"', '"tool_call_id":"c0"'), 'json');
     assert.deepEqual(codes(broken), ['error duplicate_tool_result']);
   });
