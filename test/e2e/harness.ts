@@ -422,13 +422,26 @@ export class Editor {
    * up among the children of the one before it (two folders may both be called `src`).
    */
   async openFileFromExplorer(path: string): Promise<number> {
+    const item = await this.revealExplorerItem(path);
+    const clickedAt = Date.now();
+    await item.click();
+    const segments = path.split('/').filter(Boolean);
+    await this.waitForActiveTab(segments[segments.length - 1] ?? path, 30_000);
+    await this.page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 30_000 });
+    return clickedAt;
+  }
+
+  /**
+   * The explorer row of `path`, its folders expanded by clicking each; each segment is looked up among the
+   * children of the one before it (two folders may both be called `src`).
+   */
+  async revealExplorerItem(path: string, timeoutMs = 30_000): Promise<Locator> {
     const segments = path.split('/').filter(Boolean);
     const tree = this.page.locator('.explorer-folders-view');
     let parent: { index: number; level: number } | undefined;
-    let clickedAt = 0;
+    let item: Locator | undefined;
     for (const [i, segment] of segments.entries()) {
-      const isFile = i === segments.length - 1;
-      const found: { index: number; level: number } = await waitFor(`the explorer item ${segments.slice(0, i + 1).join('/')}`, 30_000, async () => {
+      const found: { index: number; level: number } = await waitFor(`the explorer item ${segments.slice(0, i + 1).join('/')}`, timeoutMs, async () => {
         const rows = await tree
           .getByRole('treeitem', { name: segment, exact: true })
           .evaluateAll((nodes: PageElement[]) =>
@@ -440,20 +453,17 @@ export class Editor {
           : rows.filter((r) => r.level === Math.min(...rows.map((x) => x.level)));
         return candidates.sort((a, b) => a.index - b.index)[0];
       });
-      const item = tree.locator(`.monaco-list-row[role="treeitem"][data-index="${found.index}"]`);
-      await item.scrollIntoViewIfNeeded();
-      if (isFile) {
-        clickedAt = Date.now();
-        await item.click();
-      } else if ((await item.getAttribute('aria-expanded')) !== 'true') {
-        await item.click();
-        await waitFor(`the folder ${segment} to expand`, 30_000, async () => ((await item.getAttribute('aria-expanded')) === 'true' ? true : undefined));
+      const row = tree.locator(`.monaco-list-row[role="treeitem"][data-index="${found.index}"]`);
+      await row.scrollIntoViewIfNeeded();
+      if (i < segments.length - 1 && (await row.getAttribute('aria-expanded')) !== 'true') {
+        await row.click();
+        await waitFor(`the folder ${segment} to expand`, timeoutMs, async () => ((await row.getAttribute('aria-expanded')) === 'true' ? true : undefined));
       }
       parent = found;
+      item = row;
     }
-    await this.waitForActiveTab(segments[segments.length - 1] ?? path, 30_000);
-    await this.page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ timeout: 30_000 });
-    return clickedAt;
+    if (item === undefined) throw new Error(`revealExplorerItem needs a path, got ${JSON.stringify(path)}`);
+    return item;
   }
 
   /** Waits for the first error squiggle in the active editor and returns its locator. */

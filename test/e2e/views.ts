@@ -89,6 +89,11 @@ export async function expandRow(pane: Locator, row: TreeRow, timeoutMs = 10_000)
 /** Right-clicks a row and picks `item` from its context menu. */
 export async function contextMenuPick(editor: Editor, pane: Locator, row: TreeRow, item: string, timeoutMs = 10_000): Promise<string[]> {
   await rowLocator(pane, row).click({ button: 'right' });
+  return pickFromOpenMenu(editor, item, timeoutMs);
+}
+
+/** Picks `item` from the context menu just opened; the menu's entries as they were shown. */
+async function pickFromOpenMenu(editor: Editor, item: string, timeoutMs: number): Promise<string[]> {
   const menu = editor.page.locator('.context-view .monaco-menu').first();
   await menu.waitFor({ state: 'visible', timeout: timeoutMs });
   const entries = (await menu.locator('.action-item .action-label').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
@@ -170,47 +175,9 @@ export async function acceptInputBox(editor: Editor, timeoutMs = 10_000): Promis
  * `item` from its context menu; returns the menu's entries.
  */
 export async function explorerContextMenuPick(editor: Editor, file: string, item: string, timeoutMs = 30_000): Promise<string[]> {
-  const segments = file.split('/').filter(Boolean);
-  const tree = editor.page.locator('.explorer-folders-view');
-  let parent: { index: number; level: number } | undefined;
-  let row: Locator | undefined;
-  for (const [i, segment] of segments.entries()) {
-    const found = await waitFor(`the explorer item ${segments.slice(0, i + 1).join('/')}`, timeoutMs, async () => {
-      const rows = await tree
-        .getByRole('treeitem', { name: segment, exact: true })
-        .evaluateAll((nodes: { getAttribute(name: string): string | null }[]) =>
-          nodes.map((node) => ({ index: Number(node.getAttribute('data-index')), level: Number(node.getAttribute('aria-level')) })),
-        );
-      const above = parent;
-      const candidates = above
-        ? rows.filter((r) => r.index > above.index && r.level === above.level + 1)
-        : rows.filter((r) => r.level === Math.min(...rows.map((x) => x.level)));
-      return candidates.sort((a, b) => a.index - b.index)[0];
-    });
-    row = tree.locator(`.monaco-list-row[role="treeitem"][data-index="${found.index}"]`);
-    await row.scrollIntoViewIfNeeded();
-    if (i < segments.length - 1 && (await row.getAttribute('aria-expanded')) !== 'true') {
-      await row.click();
-      const folder = row;
-      await waitFor(`the folder ${segment} to expand`, timeoutMs, async () => ((await folder.getAttribute('aria-expanded')) === 'true' ? true : undefined));
-    }
-    parent = found;
-  }
-  if (row === undefined) throw new Error('explorerContextMenuPick needs a file path');
+  const row = await editor.revealExplorerItem(file, timeoutMs);
   await row.click({ button: 'right' });
-  const menu = editor.page.locator('.context-view .monaco-menu').first();
-  await menu.waitFor({ state: 'visible', timeout: timeoutMs });
-  const entries = (await menu.locator('.action-item .action-label').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    await menu.locator('.action-item').filter({ hasText: item }).first().click();
-    try {
-      await menu.waitFor({ state: 'hidden', timeout: 2_000 });
-      return entries;
-    } catch (error) {
-      if (performance.now() > deadline || !(await menu.isVisible())) throw error;
-    }
-  }
+  return pickFromOpenMenu(editor, item, timeoutMs);
 }
 
 /** The visible modal dialog (a `{ modal: true }` message): its text and buttons; `click` presses one of them. */

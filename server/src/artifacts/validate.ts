@@ -674,19 +674,26 @@ function locate(root: JsonNode | undefined, path: readonly (string | number)[], 
   return rowRange(text);
 }
 
+/** The part of a syntax-tree node (jsonc-parser's Node, or a tree of the same shape) that nodeAt reads. */
+export interface PathNode<N> {
+  type: string;
+  value?: unknown;
+  children?: N[];
+}
+
 /**
  * The node at `path`, as JSON.parse reads the text: of duplicate keys, the last one (jsonc-parser's
  * findNodeAtLocation takes the first, whose value JSON.parse has thrown away).
  */
-function nodeAt(root: JsonNode, path: readonly (string | number)[]): JsonNode | undefined {
-  let node: JsonNode | undefined = root;
+export function nodeAt<N extends PathNode<N>>(root: N | undefined, path: readonly (string | number)[]): N | undefined {
+  let node: N | undefined = root;
   for (const segment of path) {
-    const children: JsonNode[] = node?.children ?? [];
+    const children: N[] = node?.children ?? [];
     if (typeof segment === 'number') {
       node = node?.type === 'array' ? children[segment] : undefined;
       continue;
     }
-    let value: JsonNode | undefined;
+    let value: N | undefined;
     if (node?.type === 'object') {
       for (let i = children.length - 1; i >= 0 && value === undefined; i--) {
         const [key, v] = children[i]?.children ?? [];

@@ -17,7 +17,7 @@ import { bomProblem, effectiveMaxLineBytes, forEachTextLine, lineTooLongProblem 
 import { JSON_NESTING_LIMIT, jsonNestingLimitAt, nestingLimitMessage } from '../artifacts/jsonNesting';
 import { rustTrim } from '../artifacts/runRecord';
 import type { ArtifactProblem, ArtifactSeverity, LineSpan } from '../artifacts/types';
-import { describeValue, firstJsonError, jsonErrorText } from '../artifacts/validate';
+import { describeValue, firstJsonError, jsonErrorText, nodeAt } from '../artifacts/validate';
 import { LineIndex } from '../text/lineIndex';
 import { TRAINING_EXAMPLE_SCHEMA_VERSION, type TrainingMessage, type TrainingPairingError } from './example';
 import { validateTrainingExamplePairing } from './pairing';
@@ -702,27 +702,6 @@ function valueAt(o: unknown, path: readonly (string | number)[]): unknown {
     v = (v as Record<string | number, unknown>)[k];
   }
   return v;
-}
-
-/** The node at `path` as JSON.parse reads it: of duplicate keys, the last. */
-function nodeAt(root: JsonNode | undefined, path: readonly (string | number)[]): JsonNode | undefined {
-  let node: JsonNode | undefined = root;
-  for (const segment of path) {
-    const children: JsonNode[] = node?.children ?? [];
-    if (typeof segment === 'number') {
-      node = node?.type === 'array' ? children[segment] : undefined;
-      continue;
-    }
-    let value: JsonNode | undefined;
-    if (node?.type === 'object') {
-      for (let i = children.length - 1; i >= 0 && value === undefined; i--) {
-        const [key, v] = children[i]?.children ?? [];
-        if (key?.value === segment) value = v;
-      }
-    }
-    node = value;
-  }
-  return node;
 }
 
 /** The span of the property at `path` (key through value), else of its deepest existing ancestor. */
