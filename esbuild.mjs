@@ -1,4 +1,4 @@
-// Builds the three bundles: the VS Code client, the language server and the CLI.
+// Builds the bundles: the VS Code client, the language server, the CLI and the run launcher.
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -17,6 +17,8 @@ const builds = [
   { ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   { ...common, entryPoints: ['server/src/main.ts'], outfile: 'dist/server.js' },
   { ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // Started by Run Pipeline (node, no shell) when harn.run.env lists variables: harn gets exactly those.
+  { ...common, entryPoints: ['client/src/runLauncher.ts'], outfile: 'dist/runLauncher.js' },
 ];
 
 if (watch) {

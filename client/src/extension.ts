@@ -24,6 +24,7 @@ import {
 import { registerDirectiveTree } from './directiveTree';
 import { registerRunControlTree } from './runControlTree';
 import { registerTrainingExport } from './trainingExport';
+import { registerRunPipeline } from './runPipeline';
 
 let client: LanguageClient | undefined;
 
@@ -41,7 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status.text = '$(sync~spin) Harn: starting';
   status.command = { title: 'Show log', command: 'harn.showLog' };
   context.subscriptions.push(status);
-  // Untrusted folders: the extension never spawns a process or writes a file anyway, and says so.
+  // Untrusted folders: the extension spawns no process (Run Pipeline refuses) and writes no file, and says so.
   const trustNote = (): string => (vscode.workspace.isTrusted ? '' : ' · Restricted Mode: files are only read; no process is run and no file is written');
 
   // Beside upstream's extension (same `harn` language), our .harn language features step back in `auto`.
@@ -103,6 +104,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(registerDirectiveTree(client));
   context.subscriptions.push(registerRunControlTree(client));
   context.subscriptions.push(registerTrainingExport(() => client));
+  // Run Pipeline plans in the client (the runWorkspace rules are pure and bundled here) and starts a task.
+  context.subscriptions.push(registerRunPipeline(context, output));
 
   let crashes = 0;
   let restarting = false;

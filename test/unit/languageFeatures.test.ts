@@ -16,6 +16,7 @@ import {
 import { LanguageFeatureSwitch, readLanguageFeatures } from '../../server/src/features/languageFeatures';
 import { WorkbenchSettingsSchema } from '../../server/src/workspace/settings';
 import { REPO_ROOT } from '../support/lspClient';
+import { RUN_SECTION, RUN_SETTING_KEYS } from '../../client/src/runSettings';
 
 interface DeclaredSetting {
   scope?: string;
@@ -42,6 +43,8 @@ describe('package.json settings', () => {
       // vscode-languageclient reads `<client id>.trace.server` itself (the client's id is `harn`).
       'harn.trace.server',
       `harn.${LANGUAGE_FEATURES_SECTION}`,
+      // Read by the client's Run Pipeline command.
+      ...RUN_SETTING_KEYS.map((key) => `harn.${RUN_SECTION}.${key}`),
       ...Object.entries(WorkbenchSettingsSchema.shape).flatMap(([group, schema]) => Object.keys(schema.shape).map((key) => `harn.${group}.${key}`)),
     ]);
     const unread = Object.keys(declared).filter((key) => !read.has(key));
