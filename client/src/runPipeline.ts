@@ -24,7 +24,13 @@ function shown(uri: vscode.Uri): string {
 export function registerRunPipeline(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): vscode.Disposable {
   const launcher = context.asAbsolutePath(path.join('dist', 'runLauncher.js'));
   const run = (withInput: boolean) => async (target?: vscode.Uri, input?: vscode.Uri) => {
-    const outcome = await runPipeline(withInput, target instanceof vscode.Uri ? target : undefined, input instanceof vscode.Uri ? input : undefined, launcher, output);
+    const outcome = await runPipeline(
+      withInput,
+      target instanceof vscode.Uri ? target : undefined,
+      input instanceof vscode.Uri ? input : undefined,
+      launcher,
+      output,
+    );
     if (!outcome.started && 'refused' in outcome) {
       output.warn(outcome.refused);
       void vscode.window.showErrorMessage(outcome.refused);
@@ -46,7 +52,13 @@ export function registerRunPipeline(context: vscode.ExtensionContext, output: vs
 const refused = (message: string): RunOutcome => ({ started: false, refused: `Harn: ${message}` });
 const cancelled: RunOutcome = { started: false, cancelled: true };
 
-async function runPipeline(withInput: boolean, target: vscode.Uri | undefined, inputTarget: vscode.Uri | undefined, launcher: string, output: vscode.LogOutputChannel): Promise<RunOutcome> {
+async function runPipeline(
+  withInput: boolean,
+  target: vscode.Uri | undefined,
+  inputTarget: vscode.Uri | undefined,
+  launcher: string,
+  output: vscode.LogOutputChannel,
+): Promise<RunOutcome> {
   const title = withInput ? 'Run Pipeline With Input…' : 'Run Pipeline';
   // Checked first: in Restricted Mode no process starts, so nothing is asked either.
   if (!vscode.workspace.isTrusted) return refused(UNTRUSTED_RUN_MESSAGE.replace(/^Harn: /, ''));
@@ -165,12 +177,17 @@ async function askDirectory(pipeline: vscode.Uri): Promise<RunWorkspaceConfig | 
   if (!folder) return workspace; // no folder settings to save it in
   const save = await vscode.window.showQuickPick(
     [
-      { label: 'Run, and save this choice', description: `harn.run.workspace = {"fixed": ${JSON.stringify(directory)}} in ${folder.name}'s settings`, save: true },
+      {
+        label: 'Run, and save this choice',
+        description: `harn.run.workspace = {"fixed": ${JSON.stringify(directory)}} in ${folder.name}'s settings`,
+        save: true,
+      },
       { label: 'Run this time only', save: false },
     ],
     { title: `Run in ${directory}`, placeHolder: 'Save this choice for the next runs?', ignoreFocusOut: true },
   );
   if (!save) return undefined;
-  if (save.save) await vscode.workspace.getConfiguration(`harn.${RUN_SECTION}`, folder.uri).update('workspace', workspace, vscode.ConfigurationTarget.WorkspaceFolder);
+  if (save.save)
+    await vscode.workspace.getConfiguration(`harn.${RUN_SECTION}`, folder.uri).update('workspace', workspace, vscode.ConfigurationTarget.WorkspaceFolder);
   return workspace;
 }

@@ -61,11 +61,15 @@ function badVariableName(name: string): string | undefined {
 function readWorkspace(value: unknown): { ok: true; workspace: RunWorkspaceConfig | undefined } | { ok: false; message: string } {
   if (value === undefined || value === null) return { ok: true, workspace: undefined };
   const expected = 'must be {"fixed": "/absolute/dir"} or {"perRun": "parameter"}';
-  if (typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: `harn.run.workspace ${expected}, not ${kindOf(value)} (${shown(value)})` };
+  if (typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, message: `harn.run.workspace ${expected}, not ${kindOf(value)} (${shown(value)})` };
   const keys = Object.keys(value);
   const [key] = keys;
   if (keys.length !== 1 || (key !== 'fixed' && key !== 'perRun')) {
-    return { ok: false, message: `harn.run.workspace ${expected}: it has ${keys.length === 0 ? 'no key' : `the keys ${keys.map((k) => JSON.stringify(k)).join(', ')}`}` };
+    return {
+      ok: false,
+      message: `harn.run.workspace ${expected}: it has ${keys.length === 0 ? 'no key' : `the keys ${keys.map((k) => JSON.stringify(k)).join(', ')}`}`,
+    };
   }
   const inner: unknown = (value as Record<string, unknown>)[key];
   if (typeof inner !== 'string' || inner.trim() === '') {
@@ -81,7 +85,10 @@ function readWorkspace(value: unknown): { ok: true; workspace: RunWorkspaceConfi
 export function readRunSettings(get: (key: RunSettingKey) => unknown): SettingsResult {
   const binary = get('binary') ?? 'harn';
   if (typeof binary !== 'string' || binary.trim() === '') {
-    return { ok: false, message: `harn.run.binary must be a non-blank string (a program on PATH or an absolute path), not ${kindOf(binary)} (${shown(binary)})` };
+    return {
+      ok: false,
+      message: `harn.run.binary must be a non-blank string (a program on PATH or an absolute path), not ${kindOf(binary)} (${shown(binary)})`,
+    };
   }
   const args = stringList('args', get('args') ?? [], 'strings (flags for harn run)');
   if (!args.ok) return args;

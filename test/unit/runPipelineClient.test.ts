@@ -11,7 +11,15 @@ import { after, describe, test } from 'node:test';
 import { constants as osConstants } from 'node:os';
 import type { RunPlan } from '../../server/src/runWorkspace/plan';
 import { exitStatus, LAUNCH_SPEC_VERSION, type LaunchSpec, parseLaunchSpec, resolveProgram } from '../../client/src/runLaunch';
-import { describeRun, executionFor, type LaunchHost, readRunSettings, RUN_SETTING_KEYS, type RunSettingKey, UNTRUSTED_RUN_MESSAGE } from '../../client/src/runSettings';
+import {
+  describeRun,
+  executionFor,
+  type LaunchHost,
+  readRunSettings,
+  RUN_SETTING_KEYS,
+  type RunSettingKey,
+  UNTRUSTED_RUN_MESSAGE,
+} from '../../client/src/runSettings';
 import { REPO_ROOT } from '../support/lspClient';
 import { writeStandInHarn } from '../support/standInHarn';
 
@@ -63,10 +71,7 @@ describe('harn.run.* in package.json', () => {
         assert.equal(entry?.when, 'resourceExtname == .harn', `${command} in ${menu}`);
       }
     }
-    assert.deepEqual(
-      manifest.contributes.taskDefinitions.find((d) => d.type === 'harn'),
-      manifest.contributes.taskDefinitions.find((d) => d.type === 'harn' && d.required?.includes('pipeline')),
-    );
+    assert.deepEqual(manifest.contributes.taskDefinitions.find((d) => d.type === 'harn')?.required, ['pipeline'], 'the task type is declared');
   });
 
   test('the launcher is built and packaged', () => {
@@ -79,15 +84,26 @@ describe('readRunSettings', () => {
   test('the two workspace forms, reserved names, flags and an env list (duplicates once)', () => {
     const fixed = settingsOf({ workspace: { fixed: '/srv/repo' }, args: ['--quiet'], reservedParameters: ['session'], env: ['PATH', 'HOME', 'PATH'] });
     assert.ok(fixed.ok);
-    assert.deepEqual(fixed.settings, { binary: 'harn', extraArgs: ['--quiet'], workspace: { fixed: '/srv/repo' }, reserved: ['session'], env: ['PATH', 'HOME'] });
+    assert.deepEqual(fixed.settings, {
+      binary: 'harn',
+      extraArgs: ['--quiet'],
+      workspace: { fixed: '/srv/repo' },
+      reserved: ['session'],
+      env: ['PATH', 'HOME'],
+    });
     const perRun = settingsOf({ workspace: { perRun: 'repo_dir' }, binary: '/opt/harn/bin/harn' });
     assert.ok(perRun.ok);
     assert.deepEqual([perRun.settings.workspace, perRun.settings.binary], [{ perRun: 'repo_dir' }, '/opt/harn/bin/harn']);
-    assert.equal(settingsOf({ workspace: null }).ok && settingsOf({ workspace: null }).ok, true, 'null is unset (asks)');
+    const unset = settingsOf({ workspace: null });
+    assert.ok(unset.ok);
+    assert.equal(unset.settings.workspace, undefined, 'null is unset (the command asks)');
   });
 
   test('harn.run.workspace: each bad shape refused, saying what arrived', () => {
-    assert.match(refusalOf({ workspace: '/srv/repo' }), /^harn\.run\.workspace must be \{"fixed": "\/absolute\/dir"\} or \{"perRun": "parameter"\}, not a string \("\/srv\/repo"\)$/);
+    assert.match(
+      refusalOf({ workspace: '/srv/repo' }),
+      /^harn\.run\.workspace must be \{"fixed": "\/absolute\/dir"\} or \{"perRun": "parameter"\}, not a string \("\/srv\/repo"\)$/,
+    );
     assert.match(refusalOf({ workspace: ['/srv'] }), /not a list/);
     assert.match(refusalOf({ workspace: {} }), /it has no key$/);
     assert.match(refusalOf({ workspace: { fixed: '/a', perRun: 'b' } }), /it has the keys "fixed", "perRun"$/);
@@ -188,8 +204,14 @@ describe('the launcher contract', () => {
       resolveProgram('harn', ['rel', '/opt/a'].join(path.delimiter), (f) => exists.has(f)),
       undefined,
     );
-    assert.equal(resolveProgram('harn', undefined, () => true), undefined);
-    assert.equal(resolveProgram('/x/harn', '', () => false), '/x/harn');
+    assert.equal(
+      resolveProgram('harn', undefined, () => true),
+      undefined,
+    );
+    assert.equal(
+      resolveProgram('/x/harn', '', () => false),
+      '/x/harn',
+    );
   });
 
   test("the exit status: the child's code, or 128 + the signal's number", () => {
