@@ -6,11 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { defined } from '../support/assertions';
 import { commandLine, descendants, waitAllGone } from '../support/processes';
+import { type StandInHarn, writeStandInHarn } from '../support/standInHarn';
 import { chromium } from 'playwright-core';
 import {
   CHROMIUM_ARGS,
@@ -1573,5 +1574,85 @@ describe('scenario 11b: training example file', { skip, timeout: 240_000 }, () =
     assert.match(onCall, /tc_1 \(refund_status\) → unanswered/, onCall);
     await editor.page.mouse.move(5, 5);
     await editor.page.keyboard.press('Escape');
+  });
+});
+
+// Scenario 12: "Harn: Run Pipeline With Input…" (issue 14) runs the demo pipeline through a stand-in harn
+// (harn.run.binary) with harn.run.workspace {"perRun": "repo_dir"}: the stand-in records that it ran in the input's
+// repo_dir (a directory outside the workspace) with the input's task as HARN_TASK. "Harn: Run Pipeline" without an
+// input is refused (perRun reads the directory from an input): an error names the cause and nothing starts.
+describe('scenario 12: run a pipeline where it belongs', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+  const PIPELINE = 'pipelines/triage.harn';
+  const TASK = 'Label the ticket "Charged twice" (T-1) — ünïcode kept';
+  // Outside the workspace: the run's directory is clearly not the editor's.
+  const outside = mkdtempSync(join(tmpdir(), 'harn-e2e-run-'));
+  const repoDir = join(outside, 'repo');
+  const overlay = join(outside, 'overlay');
+  let harn: StandInHarn;
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    harn = writeStandInHarn({}, outside);
+    mkdirSync(repoDir);
+    mkdirSync(join(overlay, '.vscode'), { recursive: true });
+    mkdirSync(join(overlay, 'pipelines'), { recursive: true });
+    writeFileSync(
+      join(overlay, '.vscode', 'settings.json'),
+      JSON.stringify({ 'harn.run.binary': harn.path, 'harn.run.workspace': { perRun: 'repo_dir' }, 'harn.run.env': 'inherit' }, null, 2),
+    );
+    editor = new Editor(toolchain.toolchain, 'scenario12');
+    writeFileSync(join(overlay, 'pipelines', 'triage.e2e-input.json'), JSON.stringify({ repo_dir: repoDir, task: TASK }, null, 2) + '\n');
+    await editor.open(join(repoRoot, 'examples', 'demo'), vsix(), overlay);
+    await editor.waitForLogLine(/Harn language server ready/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  const toast = (what: string, accept: (text: string) => boolean): Promise<string> =>
+    waitFor(what, 20_000, async () => (await editor.notificationToasts()).find(accept));
+
+  test("scenario 12: Run Pipeline With Input… runs the stand-in harn in the input's repo_dir with HARN_TASK; a refusal is shown and nothing starts", async (t) => {
+    editor.beginScenario('scenario12');
+    const pipeline = join(editor.workspace, PIPELINE);
+    const input = join(editor.workspace, 'pipelines', 'triage.e2e-input.json');
+    await editor.openFileFromExplorer(PIPELINE);
+    await editor.waitForLine('the pipeline to render', (l) => l.includes('pipeline main(task)'));
+
+    // The refusal first: perRun without an input. An error names the parameter and the way out; nothing starts.
+    await editor.runCommand('Harn: Run Pipeline');
+    const error = await step(editor, 'the refusal notification', () => toast('the refusal', (n) => n.includes('was not run')));
+    await editor.screenshot('refused-without-input');
+    t.diagnostic(`notification: ${error}`);
+    assert.match(error, /pipelines\/triage\.harn was not run — /, error);
+    assert.match(error, /repo_dir/, `the refusal names the parameter: ${error}`);
+    assert.match(error, /With Input/, `the refusal says what to use: ${error}`);
+    assert.equal(harn.records().length, 0, 'nothing was started');
+    await editor.page.keyboard.press('Escape');
+
+    // With the input: the open dialog (VS Code's own, a quick input in code-server) takes the input's path.
+    await editor.clickText('pipeline main(task)', 2);
+    await editor.runCommand('Harn: Run Pipeline With Input…', 10_000, true);
+    const pathBox = editor.page.locator('.quick-input-widget .quick-input-box input').first();
+    await step(editor, 'the open dialog', () => pathBox.waitFor({ state: 'visible', timeout: 10_000 }));
+    await pathBox.fill(input);
+    await editor.screenshot('input-dialog');
+    await pathBox.press('Enter');
+    const seen = await step(editor, 'the stand-in harn ran', () => waitFor('a record of the stand-in', 30_000, () => harn.last()));
+    t.diagnostic(`recorded: argv ${JSON.stringify(seen.argv)}, cwd ${seen.cwd}, HARN_TASK ${JSON.stringify(seen.env['HARN_TASK'])}`);
+    assert.deepEqual(seen.argv, ['run', pipeline], 'harn run <the pipeline>');
+    assert.equal(seen.cwd, realpathSync(repoDir), "the input's repo_dir, not the workspace nor the editor's directory");
+    assert.equal(seen.env['HARN_TASK'], TASK, "the input's one remaining field, as HARN_TASK");
+    assert.equal(harn.records().length, 1, 'started once');
+    const started = await step(editor, 'the log line of the run', () => editor.waitForLogLine(/Run pipelines\/triage\.harn: /));
+    t.diagnostic(`log: ${started.line}`);
+    assert.ok(started.line.includes(`in ${repoDir}`), started.line);
+    await step(editor, 'the run ended', () => editor.waitForLogLine(/Run of .*triage\.harn ended with status 0/));
+    // The task's output in the terminal panel (its text is drawn by xterm: looked at in the screenshot).
+    await step(editor, 'the terminal panel', () => editor.page.locator('.terminal-wrapper, .xterm').first().waitFor({ state: 'visible', timeout: 15_000 }));
+    await editor.screenshot('terminal-output');
   });
 });
