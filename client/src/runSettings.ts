@@ -160,7 +160,8 @@ export function executionFor(plan: RunPlan, host: LaunchHost): ExecutionSpec {
 /** One line for the log: what is started, where, with which environment. */
 export function describeRun(plan: RunPlan): string {
   const argv = [plan.binary, ...plan.args].map((a) => (/^[\w./:@=+-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
-  const env = plan.env === 'inherit' ? "the editor's environment" : plan.env.length === 0 ? 'an empty environment' : `only ${plan.env.join(', ')}`;
+  const passed = plan.env === 'inherit' ? [] : plan.env.filter((name) => name !== 'HARN_TASK');
+  const env = plan.env === 'inherit' ? "the editor's environment" : passed.length === 0 ? 'an empty environment' : `only ${passed.join(', ')} passed`;
   const task = plan.task === null ? 'no HARN_TASK' : `HARN_TASK (${plan.task.length} characters)`;
   return `${argv} in ${plan.cwd}, with ${env} and ${task}`;
 }

@@ -1625,6 +1625,14 @@ describe('scenario 12: run a pipeline where it belongs', { skip, timeout: 240_00
     // The refusal first: perRun without an input. An error names the parameter and the way out; nothing starts.
     await editor.runCommand('Harn: Run Pipeline');
     const error = await step(editor, 'the refusal notification', () => toast('the refusal', (n) => n.includes('was not run')));
+    // Expanded, the toast shows its whole message (for the screenshot).
+    const refusalToast = editor.page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'was not run' }).first();
+    await refusalToast.hover();
+    await refusalToast
+      .locator('.codicon-notifications-expand')
+      .first()
+      .click({ timeout: 5_000 })
+      .catch(() => undefined);
     await editor.screenshot('refused-without-input');
     t.diagnostic(`notification: ${error}`);
     assert.match(error, /pipelines\/triage\.harn was not run — /, error);
@@ -1652,6 +1660,48 @@ describe('scenario 12: run a pipeline where it belongs', { skip, timeout: 240_00
     assert.ok(started.line.includes(`in ${repoDir}`), started.line);
     await step(editor, 'the run ended', () => editor.waitForLogLine(/Run of .*triage\.harn ended with status 0/));
     // The task's output in the terminal panel (its text is drawn by xterm: looked at in the screenshot).
+    await step(editor, 'the terminal panel', () => editor.page.locator('.terminal-wrapper, .xterm').first().waitFor({ state: 'visible', timeout: 15_000 }));
+    await editor.screenshot('terminal-output');
+  });
+
+  test('scenario 12b: harn.run.env as a list of names: the stand-in gets exactly those and HARN_TASK (through the launcher), in a fixed directory, repo_dir reserved', async (t) => {
+    editor.beginScenario('scenario12b');
+    harn.clear();
+    const fixed = join(outside, 'fixed');
+    mkdirSync(fixed);
+    const settings = join(editor.workspace, '.vscode', 'settings.json');
+    writeFileSync(
+      settings,
+      JSON.stringify(
+        { 'harn.run.binary': harn.path, 'harn.run.workspace': { fixed }, 'harn.run.reservedParameters': ['repo_dir'], 'harn.run.env': ['HOME'] },
+        null,
+        2,
+      ),
+    );
+    // fixed keeps repo_dir in the input: reserved, so that `task` is the one field left.
+    const input = join(editor.workspace, 'pipelines', 'triage.e2e-input.json');
+    // The settings file is read again when it changes: run until the run goes where the new settings say.
+    const seen = await step(editor, 'the run with the new settings', () =>
+      waitFor('a record in the fixed directory', 60_000, async () => {
+        const last = harn.last();
+        if (last?.cwd === realpathSync(fixed)) return last;
+        // From the explorer's context menu this time (the palette's row is now "recently used").
+        await explorerContextMenuPick(editor, PIPELINE, 'Run Pipeline With Input…');
+        const pathBox = editor.page.locator('.quick-input-widget .quick-input-box input').first();
+        await pathBox.waitFor({ state: 'visible', timeout: 10_000 });
+        await pathBox.fill(input);
+        await pathBox.press('Enter');
+        return waitFor('the stand-in to run', 15_000, () => (harn.last() === last ? undefined : harn.last())).catch(() => undefined);
+      }),
+    );
+    t.diagnostic(`recorded: cwd ${seen.cwd}, env ${JSON.stringify(seen.env)}`);
+    assert.equal(seen.cwd, realpathSync(fixed), "fixed ignores the input's repo_dir");
+    assert.deepEqual(Object.keys(seen.env).sort(), ['HARN_TASK', 'HOME'], 'exactly the names passed, and the task: no PATH, no ELECTRON_RUN_AS_NODE');
+    assert.equal(seen.env['HARN_TASK'], TASK);
+    const started = await step(editor, 'the log line of the run', () =>
+      editor.waitForLogLine(/Run pipelines\/triage\.harn: .*with only HOME passed and HARN_TASK .*through dist\/runLauncher\.js/),
+    );
+    t.diagnostic(`log: ${started.line}`);
     await step(editor, 'the terminal panel', () => editor.page.locator('.terminal-wrapper, .xterm').first().waitFor({ state: 'visible', timeout: 15_000 }));
     await editor.screenshot('terminal-output');
   });

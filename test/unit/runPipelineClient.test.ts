@@ -169,7 +169,7 @@ describe('executionFor', () => {
     assert.equal(describeRun(plan()), "harn run /w/p.harn in /srv/repo, with the editor's environment and no HARN_TASK");
     assert.equal(
       describeRun(plan({ args: ['run', '/w/my p.harn'], env: ['PATH', 'HARN_TASK'], task: 'abc' })),
-      'harn run "/w/my p.harn" in /srv/repo, with only PATH, HARN_TASK and HARN_TASK (3 characters)',
+      'harn run "/w/my p.harn" in /srv/repo, with only PATH passed and HARN_TASK (3 characters)',
     );
     assert.equal(describeRun(plan({ env: [] })), 'harn run /w/p.harn in /srv/repo, with an empty environment and no HARN_TASK');
   });
