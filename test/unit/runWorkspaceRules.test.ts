@@ -72,14 +72,7 @@ describe('directoryForRun: perRun', () => {
     [true, 'a boolean'],
   ] as const) {
     test(`input that is JSON but ${kind}, not an object: refused, saying so and what arrived`, () => {
-      refused(
-        directoryForRun(perRun('repo'), json(value)),
-        'input_not_object',
-        `is ${kind}`,
-        JSON.stringify(JSON.stringify(value)).slice(1, -1),
-        'not a JSON object',
-        '"repo"',
-      );
+      refused(directoryForRun(perRun('repo'), json(value)), 'input_not_object', `is ${kind}`, `(${JSON.stringify(value)})`, 'not a JSON object', '"repo"');
     });
   }
 

@@ -46,6 +46,12 @@ export function excerpt(text: string): string {
   return text.length > EXCERPT_CHARS ? `${quoted.slice(0, -1)}…" (${text.length} characters)` : quoted;
 }
 
+/** A JSON value as JSON text, cut to a short excerpt (JSON escapes every control character). */
+export function jsonExcerpt(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}… (${text.length} characters)` : text;
+}
+
 /** The JSON kind of a value, as messages name it. */
 export function jsonKind(value: unknown): string {
   if (value === null) return 'null';
@@ -131,7 +137,7 @@ export function directoryForRun(config: RunWorkspaceConfig, input: Uint8Array | 
   if (!isObject(value)) {
     return refusal(
       'input_not_object',
-      `The run's input is ${jsonKind(value)} (${excerpt(JSON.stringify(value))}), not a JSON object, so it has no directory parameter ${name}; ${NOT_STARTED}.`,
+      `The run's input is ${jsonKind(value)} (${jsonExcerpt(value)}), not a JSON object, so it has no directory parameter ${name}; ${NOT_STARTED}.`,
     );
   }
   if (!Object.hasOwn(value, parameter)) {
@@ -145,7 +151,7 @@ export function directoryForRun(config: RunWorkspaceConfig, input: Uint8Array | 
   if (typeof directory !== 'string') {
     return refusal(
       'parameter_not_string',
-      `The run's input has ${name} as ${jsonKind(directory)} (${excerpt(JSON.stringify(directory))}), not a string naming a directory; ${NOT_STARTED}.`,
+      `The run's input has ${name} as ${jsonKind(directory)} (${jsonExcerpt(directory)}), not a string naming a directory; ${NOT_STARTED}.`,
     );
   }
   if (directory.trim() === '') {
@@ -190,7 +196,7 @@ export function promptForRun(config: RunWorkspaceConfig, input: Uint8Array, rese
   if (typeof prompt !== 'string') {
     return refusal(
       'prompt_not_text',
-      `The run's task field ${JSON.stringify(only)} is ${jsonKind(prompt)} (${excerpt(JSON.stringify(prompt))}), not text; ${NOT_STARTED}.`,
+      `The run's task field ${JSON.stringify(only)} is ${jsonKind(prompt)} (${jsonExcerpt(prompt)}), not text; ${NOT_STARTED}.`,
     );
   }
   return { ok: true, prompt };
