@@ -60,6 +60,14 @@ describe('directoryForRun: perRun', () => {
     refused(directoryForRun(perRun('repo'), bytes('repo=/srv/lane-3')), 'input_not_json', 'not JSON', '"repo=/srv/lane-3"', '"repo"');
   });
 
+  test('the message holds none of the input raw: line breaks and control characters arrive escaped', () => {
+    const message = refused(directoryForRun(perRun('repo'), bytes('line one\nline two\u0007\r\n')), 'input_not_json', '"line one\\nline two\\u0007\\r\\n"');
+    assert.ok(
+      [...message].every((c) => c.charCodeAt(0) >= 0x20),
+      JSON.stringify(message),
+    );
+  });
+
   test('an empty input is not JSON either', () => {
     refused(directoryForRun(perRun('repo'), new Uint8Array()), 'input_not_json', 'not JSON', 'starts ""');
   });
@@ -200,7 +208,7 @@ describe('promptForRun', () => {
     [{ text: 'a' }, 'an object'],
   ] as const) {
     test(`the one field left as ${kind}: refused as not text, saying which kind`, () => {
-      refused(promptForRun(perRun('repo'), json({ repo: '/srv', task: value }), none), 'prompt_not_text', '"task" is ' + kind, 'not text');
+      refused(promptForRun(perRun('repo'), json({ repo: '/srv', task: value }), none), 'prompt_not_text', 'task field "task" as ' + kind, 'not text');
     });
   }
 

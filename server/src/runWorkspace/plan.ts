@@ -113,6 +113,11 @@ function directoryProblem(directory: string, source: string, machine: RunMachine
     : refusal('directory_not_directory', `The run's directory ${shown} (${source}) is a file, not a directory; ${NOT_STARTED}.`);
 }
 
+/** A variable name as written when it is an ordinary one, else quoted and escaped. */
+function shownName(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : excerpt(name);
+}
+
 function envNames(env: readonly string[], task: string | null, machine: RunMachine): { ok: true; names: string[] } | Refusal {
   const invalid = env.filter((name) => name === '' || name.includes('=') || name.includes('\0'));
   if (invalid.length > 0) {
@@ -124,7 +129,7 @@ function envNames(env: readonly string[], task: string | null, machine: RunMachi
   if (missing.length > 0) {
     return refusal(
       'env_missing',
-      `The environment to pass names ${missing.length === 1 ? 'a variable' : `${missing.length} variables`} missing on this machine: ${missing.join(', ')}; ${NOT_STARTED}.`,
+      `The environment to pass names ${missing.length === 1 ? 'a variable' : `${missing.length} variables`} missing on this machine: ${missing.map(shownName).join(', ')}; ${NOT_STARTED}.`,
     );
   }
   if (task !== null && !names.includes(TASK_VARIABLE)) names.push(TASK_VARIABLE);
@@ -139,7 +144,10 @@ export function planRun(request: RunRequest, machine: RunMachine): { ok: true; p
   if (binary) return binary;
   const directory = directoryForRun(request.workspace, request.input?.bytes);
   if (!directory.ok) return withInputPath(directory, request.input?.path);
-  const source = 'fixed' in request.workspace ? 'fixed' : `from ${JSON.stringify(request.workspace.perRun)} of ${request.input?.path ?? 'the input'}`;
+  const source =
+    'fixed' in request.workspace
+      ? 'fixed'
+      : `from ${JSON.stringify(request.workspace.perRun)} of ${request.input === undefined ? 'the input' : excerpt(request.input.path)}`;
   const launch = directoryProblem(directory.directory, source, machine);
   if (launch) return launch;
   let task: string | null = null;
