@@ -128,6 +128,11 @@ describe('directoryForRun: perRun', () => {
     }
   });
 
+  test('a parameter given twice: its last value, as serde_json (aion reads the input with it) and JSON.parse keep', () => {
+    assert.deepEqual(directoryForRun(perRun('repo'), bytes('{"repo": "/srv/first", "repo": "/srv/last"}')), { ok: true, directory: '/srv/last' });
+    refused(directoryForRun(perRun('repo'), bytes('{"repo": "/srv/first", "repo": null}')), 'parameter_not_string', 'as null');
+  });
+
   test('a UTF-8 BOM, CRLF line endings and a non-BMP character are read', () => {
     const input = bytes('\uFEFF{\r\n  "repo": "/srv/🦀"\r\n}\r\n');
     assert.deepEqual(directoryForRun(perRun('repo'), input), { ok: true, directory: '/srv/🦀' });
