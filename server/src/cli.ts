@@ -7,6 +7,7 @@ import { artifactByGlobs, classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from './
 import { DEFAULT_RUN_CONTROL_SETTINGS, isRunControlLog } from './runControl/classify';
 import { composeFromLog, runControlLogDiagnostics } from './cli/runControl';
 import { runTrainingExample } from './cli/training';
+import { RunIoError, runPipeline } from './cli/run';
 import { MAX_LINE_BYTES_LIMIT, readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
 import { projectTrainingExample } from './training/project';
@@ -489,6 +490,7 @@ const RUNS: Record<CommandName, (args: ParsedArgs) => number> = {
   'check-loud-boundaries': runCheckLoudBoundaries,
   transcript: runTranscript,
   'training-example': (args) => runTrainingExample(args, maxLineBytesOf(args)),
+  run: runPipeline,
 };
 
 export function main(argv: string[]): number {
@@ -512,7 +514,7 @@ export function main(argv: string[]): number {
       process.stderr.write(`harn-workbench: ${error.message}\n${usageHint(error.command)}\n`);
       return 2;
     }
-    if (error instanceof IoError) {
+    if (error instanceof IoError || error instanceof RunIoError) {
       process.stderr.write(`harn-workbench: ${error.message}\n`);
       return 2;
     }

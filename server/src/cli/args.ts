@@ -13,7 +13,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMAND_NAMES = ['check', 'check-loud-boundaries', 'transcript', 'run-control', 'training-example'] as const;
+export const COMMAND_NAMES = ['check', 'check-loud-boundaries', 'transcript', 'run-control', 'training-example', 'run'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 interface OptionSpec {
@@ -32,6 +32,7 @@ interface CommandSpec {
 const EXIT_STATUS = 'Exit status: 0 no error-severity diagnostic, 1 at least one, 2 usage or I/O error.';
 const EXIT_STATUS_OF: Partial<Record<CommandName, string>> = {
   'training-example': 'Exit status: 0 projected, 1 refused, 2 usage or I/O error.',
+  run: "Exit status: the pipeline's own (128 + N when signal N ended it); 0 for --dry-run; 1 refused, nothing started; 2 usage or I/O error.",
 };
 /** How the root is found without --root, for the help texts. */
 const ROOT_DISCOVERY =
@@ -127,6 +128,33 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
       HELP,
     ],
   },
+  run: {
+    synopsis:
+      'harn-workbench run PIPELINE.harn [--input FILE] (--fixed DIR | --per-run PARAM) [--reserved NAME]... [--binary PATH] [--arg ARG]... [--env-pass NAME]... [--dry-run]',
+    about: [
+      'Runs `harn run [ARG...] PIPELINE.harn` (no shell) in the directory the run workspace names, or refuses and starts',
+      "nothing: --fixed DIR (absolute) for every run, or --per-run PARAM, read from the --input file's JSON object.",
+      "With --input, the run's task (the input's one field left once PARAM and the reserved names are removed, its text",
+      'when it is not JSON, or a JSON string) reaches the pipeline as HARN_TASK. Never the current folder by default.',
+      '--dry-run prints what it would start as one JSON object {"binary", "args", "cwd", "env", "task"} ("env": the',
+      'names of the variables the child gets) and starts nothing. A refusal prints its reason on stderr (exit 1).',
+    ].join('\n'),
+    options: [
+      { name: '--input', value: 'FILE', help: "the run's input (JSON): the per-run directory and the task" },
+      { name: '--fixed', value: 'DIR', help: 'run in DIR, an absolute path to an existing directory' },
+      { name: '--per-run', value: 'PARAM', help: "run in the directory named by the input's PARAM field" },
+      { name: '--reserved', value: 'NAME', help: 'an input field that is not the task (repeatable)' },
+      { name: '--binary', value: 'PATH', help: 'the harn binary: a name on PATH or an absolute path (default harn)' },
+      { name: '--arg', value: 'ARG', help: 'a flag for `harn run`, before the pipeline (repeatable, in order)' },
+      {
+        name: '--env-pass',
+        value: 'NAME',
+        help: 'pass only the named variables (repeatable; aion env_pass; missing ones refuse the run); default: inherit all',
+      },
+      { name: '--dry-run', help: 'print the plan as JSON and start nothing' },
+      HELP,
+    ],
+  },
 };
 
 /** Every option that takes a value, whichever command takes it (so that its value is never read as a PATH). */
@@ -188,6 +216,8 @@ export interface ParsedArgs {
   command: CommandName | undefined;
   positional: string[];
   options: Map<string, string>;
+  /** Every value of each option that takes one, in order (`options` keeps the last). */
+  lists: Map<string, string[]>;
   help: boolean;
   version: boolean;
 }
@@ -197,7 +227,7 @@ export interface ParsedArgs {
  * An option the command does not take, an unknown option or command is a UsageError, unless help was asked for.
  */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const parsed: ParsedArgs = { command: undefined, positional: [], options: new Map(), help: false, version: false };
+  const parsed: ParsedArgs = { command: undefined, positional: [], options: new Map(), lists: new Map(), help: false, version: false };
   const words: string[] = [];
   const unknown: string[] = [];
   const given: string[] = [];
@@ -225,6 +255,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       }
       const value = eq > 0 ? arg.slice(eq + 1) : args.next().value;
       if (value === undefined) throw new UsageError(`${name} needs a value`);
+      parsed.lists.set(name, [...(parsed.lists.get(name) ?? []), value]);
       parsed.options.set(name, value);
       given.push(name);
     } else if (arg.startsWith('-') && arg !== '-') {

@@ -51,6 +51,11 @@ function errorCode(error: unknown): string {
   return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
 }
 
+/** ENOTDIR: a path through a file (`/a/file/dir`), which does not exist either. */
+function gone(code: string): boolean {
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
 type Stat = { ok: true; isDirectory: boolean } | { ok: false; code: string };
 
 function statOf(machine: RunMachine, file: string): Stat {
@@ -66,7 +71,7 @@ function pipelineProblem(pipeline: string, machine: RunMachine): Refusal | undef
   if (!path.isAbsolute(pipeline)) return refusal('pipeline_not_absolute', `The pipeline ${shown} is not an absolute path; ${NOT_STARTED}.`);
   const stat = statOf(machine, pipeline);
   if (!stat.ok) {
-    return stat.code === 'ENOENT'
+    return gone(stat.code)
       ? refusal('pipeline_missing', `The pipeline ${shown} does not exist; ${NOT_STARTED}.`)
       : refusal('pipeline_missing', `The pipeline ${shown} cannot be read (${stat.code}); ${NOT_STARTED}.`);
   }
@@ -84,10 +89,7 @@ function binaryProblem(binary: string, machine: RunMachine): Refusal | undefined
   }
   const stat = statOf(machine, binary);
   if (!stat.ok)
-    return refusal(
-      'binary_invalid',
-      `The harn binary ${shown} ${stat.code === 'ENOENT' ? 'does not exist' : `cannot be read (${stat.code})`}; ${NOT_STARTED}.`,
-    );
+    return refusal('binary_invalid', `The harn binary ${shown} ${gone(stat.code) ? 'does not exist' : `cannot be read (${stat.code})`}; ${NOT_STARTED}.`);
   return stat.isDirectory ? refusal('binary_invalid', `The harn binary ${shown} is a directory; ${NOT_STARTED}.`) : undefined;
 }
 
@@ -102,13 +104,18 @@ function directoryProblem(directory: string, source: string, machine: RunMachine
   }
   const stat = statOf(machine, directory);
   if (!stat.ok) {
-    return stat.code === 'ENOENT'
+    return gone(stat.code)
       ? refusal('directory_missing', `The run's directory ${shown} (${source}) does not exist; ${NOT_STARTED}.`)
       : refusal('directory_unreadable', `The run's directory ${shown} (${source}) cannot be read (${stat.code}); ${NOT_STARTED}.`);
   }
   return stat.isDirectory
     ? undefined
     : refusal('directory_not_directory', `The run's directory ${shown} (${source}) is a file, not a directory; ${NOT_STARTED}.`);
+}
+
+/** A variable name as written when it is an ordinary one, else quoted and escaped. */
+function shownName(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : excerpt(name);
 }
 
 function envNames(env: readonly string[], task: string | null, machine: RunMachine): { ok: true; names: string[] } | Refusal {
@@ -122,7 +129,7 @@ function envNames(env: readonly string[], task: string | null, machine: RunMachi
   if (missing.length > 0) {
     return refusal(
       'env_missing',
-      `The environment to pass names ${missing.length === 1 ? 'a variable' : `${missing.length} variables`} missing on this machine: ${missing.join(', ')}; ${NOT_STARTED}.`,
+      `The environment to pass names ${missing.length === 1 ? 'a variable' : `${missing.length} variables`} missing on this machine: ${missing.map(shownName).join(', ')}; ${NOT_STARTED}.`,
     );
   }
   if (task !== null && !names.includes(TASK_VARIABLE)) names.push(TASK_VARIABLE);
@@ -137,7 +144,10 @@ export function planRun(request: RunRequest, machine: RunMachine): { ok: true; p
   if (binary) return binary;
   const directory = directoryForRun(request.workspace, request.input?.bytes);
   if (!directory.ok) return withInputPath(directory, request.input?.path);
-  const source = 'fixed' in request.workspace ? 'fixed' : `from ${JSON.stringify(request.workspace.perRun)} of ${request.input?.path ?? 'the input'}`;
+  const source =
+    'fixed' in request.workspace
+      ? 'fixed'
+      : `from ${JSON.stringify(request.workspace.perRun)} of ${request.input === undefined ? 'the input' : excerpt(request.input.path)}`;
   const launch = directoryProblem(directory.directory, source, machine);
   if (launch) return launch;
   let task: string | null = null;

@@ -7,28 +7,31 @@ import { decodeUtf8, hexBytes } from '../text/utf8';
 /** `fixed`: every run uses this directory. `perRun`: each run's directory is this parameter of its own input. */
 export type RunWorkspaceConfig = { fixed: string } | { perRun: string };
 
-export type RefusalKind =
-  | 'input_required'
-  | 'input_not_utf8'
-  | 'input_not_json'
-  | 'input_not_object'
-  | 'parameter_missing'
-  | 'parameter_not_string'
-  | 'parameter_blank'
-  | 'prompt_none'
-  | 'prompt_several'
-  | 'prompt_not_text'
-  | 'invalid_config'
-  | 'pipeline_not_absolute'
-  | 'pipeline_missing'
-  | 'pipeline_not_file'
-  | 'binary_invalid'
-  | 'directory_not_absolute'
-  | 'directory_missing'
-  | 'directory_not_directory'
-  | 'directory_unreadable'
-  | 'env_name_invalid'
-  | 'env_missing';
+/** Every reason a run is refused, as `Refusal.kind` (the README's "Run workspaces: the rules" lists each). */
+export const REFUSAL_KINDS = [
+  'input_required',
+  'input_not_utf8',
+  'input_not_json',
+  'input_not_object',
+  'parameter_missing',
+  'parameter_not_string',
+  'parameter_blank',
+  'prompt_none',
+  'prompt_several',
+  'prompt_not_text',
+  'invalid_config',
+  'pipeline_not_absolute',
+  'pipeline_missing',
+  'pipeline_not_file',
+  'binary_invalid',
+  'directory_not_absolute',
+  'directory_missing',
+  'directory_not_directory',
+  'directory_unreadable',
+  'env_name_invalid',
+  'env_missing',
+] as const;
+export type RefusalKind = (typeof REFUSAL_KINDS)[number];
 
 /** Why a run is not started. `message` says what arrived and why. */
 export type Refusal = { ok: false; kind: RefusalKind; message: string };
@@ -44,6 +47,12 @@ const EXCERPT_CHARS = 80;
 export function excerpt(text: string): string {
   const quoted = JSON.stringify(text.length > EXCERPT_CHARS ? text.slice(0, EXCERPT_CHARS) : text);
   return text.length > EXCERPT_CHARS ? `${quoted.slice(0, -1)}…" (${text.length} characters)` : quoted;
+}
+
+/** A JSON value as JSON text, cut to a short excerpt (JSON escapes every control character). */
+export function jsonExcerpt(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}… (${text.length} characters)` : text;
 }
 
 /** The JSON kind of a value, as messages name it. */
@@ -75,13 +84,14 @@ function inputText(input: Uint8Array, why: string, kind: RefusalKind = 'input_no
   return { ok: true, text: decoded.text.startsWith('\uFEFF') ? decoded.text.slice(1) : decoded.text };
 }
 
-type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
+/** V8's reason is left out: it quotes the input raw, and its wording changes between Node versions. */
+type Parsed = { ok: true; value: unknown } | { ok: false };
 
 function parseJson(text: string): Parsed {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  } catch {
+    return { ok: false };
   }
 }
 
@@ -124,14 +134,14 @@ export function directoryForRun(config: RunWorkspaceConfig, input: Uint8Array | 
   if (!parsed.ok) {
     return refusal(
       'input_not_json',
-      `The run's input is not JSON (${parsed.reason}; it starts ${excerpt(text.text)}), so its directory parameter ${name} cannot be read; ${NOT_STARTED}.`,
+      `The run's input is not JSON (it starts ${excerpt(text.text)}), so its directory parameter ${name} cannot be read; ${NOT_STARTED}.`,
     );
   }
   const value = parsed.value;
   if (!isObject(value)) {
     return refusal(
       'input_not_object',
-      `The run's input is ${jsonKind(value)} (${excerpt(JSON.stringify(value))}), not a JSON object, so it has no directory parameter ${name}; ${NOT_STARTED}.`,
+      `The run's input is ${jsonKind(value)} (${jsonExcerpt(value)}), not a JSON object, so it has no directory parameter ${name}; ${NOT_STARTED}.`,
     );
   }
   if (!Object.hasOwn(value, parameter)) {
@@ -145,7 +155,7 @@ export function directoryForRun(config: RunWorkspaceConfig, input: Uint8Array | 
   if (typeof directory !== 'string') {
     return refusal(
       'parameter_not_string',
-      `The run's input has ${name} as ${jsonKind(directory)} (${excerpt(JSON.stringify(directory))}), not a string naming a directory; ${NOT_STARTED}.`,
+      `The run's input has ${name} as ${jsonKind(directory)} (${jsonExcerpt(directory)}), not a string naming a directory; ${NOT_STARTED}.`,
     );
   }
   if (directory.trim() === '') {
@@ -172,13 +182,11 @@ export function promptForRun(config: RunWorkspaceConfig, input: Uint8Array, rese
   const fields = Object.keys(value);
   const left = fields.filter((f) => !removed.has(f));
   const arrived = `fields that arrived: ${fields.length ? fields.map((f) => JSON.stringify(f)).join(', ') : 'none'}`;
-  const without = `without ${[...removed].map((f) => JSON.stringify(f)).join(', ') || 'nothing reserved'}`;
+  const directory = 'perRun' in config ? `the directory parameter ${JSON.stringify(config.perRun)}` : 'no directory parameter (fixed)';
+  const without = `removed: ${directory}, reserved: ${reserved.length ? reserved.map((f) => JSON.stringify(f)).join(', ') : 'none'}`;
   const [only, ...more] = left;
   if (only === undefined) {
-    return refusal(
-      'prompt_none',
-      `The run's input has no field left for the task once the directory parameter and reserved names are removed (${arrived}; ${without}); ${NOT_STARTED}.`,
-    );
+    return refusal('prompt_none', `The run's input has no field left for the task (${arrived}; ${without}); ${NOT_STARTED}.`);
   }
   if (more.length > 0) {
     return refusal(
@@ -190,7 +198,7 @@ export function promptForRun(config: RunWorkspaceConfig, input: Uint8Array, rese
   if (typeof prompt !== 'string') {
     return refusal(
       'prompt_not_text',
-      `The run's task field ${JSON.stringify(only)} is ${jsonKind(prompt)} (${excerpt(JSON.stringify(prompt))}), not text; ${NOT_STARTED}.`,
+      `The run's input has its task field ${JSON.stringify(only)} as ${jsonKind(prompt)} (${jsonExcerpt(prompt)}), not text; ${NOT_STARTED}.`,
     );
   }
   return { ok: true, prompt };
