@@ -1705,4 +1705,48 @@ describe('scenario 12: run a pipeline where it belongs', { skip, timeout: 240_00
     await step(editor, 'the terminal panel', () => editor.page.locator('.terminal-wrapper, .xterm').first().waitFor({ state: 'visible', timeout: 15_000 }));
     await editor.screenshot('terminal-output');
   });
+
+  test("scenario 12c: harn.run.workspace unset: Run Pipeline asks where (this file's folder, the workspace folder, pick one), runs there and saves the choice", async (t) => {
+    editor.beginScenario('scenario12c');
+    harn.clear();
+    const settings = join(editor.workspace, '.vscode', 'settings.json');
+    writeFileSync(settings, JSON.stringify({ 'harn.run.binary': harn.path }, null, 2));
+    const pick = editor.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    // The settings file is read again when it changes: ask until the question comes (an earlier try is refused).
+    await step(editor, 'the directory question', () =>
+      waitFor('the directory question', 60_000, async () => {
+        await explorerContextMenuPick(editor, PIPELINE, 'Run Pipeline');
+        return await pick
+          .filter({ hasText: "This file's folder" })
+          .first()
+          .waitFor({ state: 'visible', timeout: 5_000 })
+          .then(() => true)
+          .catch(() => undefined);
+      }),
+    );
+    const choices = (await pick.allInnerTexts()).map((c) => c.replace(/\s+/g, ' ').trim());
+    await editor.screenshot('directory-question');
+    t.diagnostic(`choices: ${choices.join(' | ')}`);
+    assert.equal(choices.length, 3, choices.join(' | '));
+    assert.match(defined(choices[0], 'the first choice'), /^This file's folder .*\/pipelines$/);
+    assert.match(defined(choices[1], 'the second choice'), /^The workspace folder /);
+    assert.match(defined(choices[2], 'the third choice'), /^Pick a folder…/);
+    await pick.filter({ hasText: "This file's folder" }).first().click();
+    const save = pick.filter({ hasText: 'Run, and save this choice' }).first();
+    await step(editor, 'the save question', () => save.waitFor({ state: 'visible', timeout: 10_000 }));
+    await editor.screenshot('save-question');
+    await save.click();
+    const here = join(editor.workspace, 'pipelines');
+    const seen = await step(editor, 'the stand-in harn ran', () => waitFor('a record of the stand-in', 30_000, () => harn.last()));
+    t.diagnostic(`recorded: cwd ${seen.cwd}, HARN_TASK ${JSON.stringify(seen.env['HARN_TASK'] ?? null)}`);
+    assert.equal(seen.cwd, realpathSync(here), "this file's folder");
+    assert.equal(seen.env['HARN_TASK'], undefined, 'no input, no task');
+    const saved = await waitFor('the choice saved', 10_000, () => {
+      const text = readFileSync(settings, 'utf8');
+      return text.includes('harn.run.workspace') ? text : undefined;
+    });
+    t.diagnostic(`settings: ${saved.replace(/\s+/g, ' ')}`);
+    assert.deepEqual((JSON.parse(saved) as Record<string, unknown>)['harn.run.workspace'], { fixed: here });
+    await editor.screenshot('ran-here');
+  });
 });

@@ -10,9 +10,12 @@
 // workspace as the next expects, as in the e2e suite: 4 registers the misspelt id, 5 saves Rust edits.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { defined } from '../../support/assertions';
+import { writeStandInHarn } from '../../support/standInHarn';
 
 const EXTENSION_ID = 'harn-workbench.harn-workbench';
 const BROKEN = 'broken/main.harn';
@@ -354,5 +357,82 @@ describe('scenario 6: run artifacts', () => {
     assert.ok(mismatch.message.includes(actual), `it names the transcript's hash on disk: ${mismatch.message}`);
     const onHealthy = withCode(vscode.languages.getDiagnostics(healthy.document.uri), 'digest_mismatch');
     assert.equal(onHealthy.length, 0, `the healthy run record has no digest_mismatch: ${describeDiagnostics(onHealthy)}`);
+  });
+});
+
+// Scenario 12 (issue 14): "Harn: Run Pipeline" / "Run Pipeline With Input…" through executeCommand, which returns
+// what the command did. Each refusal is returned (and shown as an error) and the stand-in harn records no start;
+// a good input starts it in the input's repo_dir with HARN_TASK. The settings are written to the folder's settings.
+describe('scenario 12: run a pipeline where it belongs', () => {
+  type Outcome = { started: true; plan: { cwd: string; task: string | null; env: unknown } } | { started: false; refused?: string; cancelled?: true };
+  const PIPELINE = 'pipelines/triage.harn';
+  const outside = mkdtempSync(join(tmpdir(), 'harn-electron-run-'));
+  const repo = join(outside, 'repo');
+  mkdirSync(repo);
+  const harn = writeStandInHarn({}, outside);
+  const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('harn.run', workspaceRoot());
+  const set = async (values: Record<string, unknown>): Promise<void> => {
+    for (const key of ['binary', 'args', 'workspace', 'reservedParameters', 'env']) {
+      await config().update(key, values[key], vscode.ConfigurationTarget.Workspace);
+    }
+  };
+  const input = (name: string, value: unknown): vscode.Uri => {
+    const file = join(outside, name);
+    writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+    return vscode.Uri.file(file);
+  };
+  const run = (withInput?: vscode.Uri): Thenable<Outcome> =>
+    withInput === undefined
+      ? vscode.commands.executeCommand<Outcome>('harn.runPipeline', fileUri(PIPELINE))
+      : vscode.commands.executeCommand<Outcome>('harn.runPipelineWithInput', fileUri(PIPELINE), withInput);
+  const refusalOf = async (outcome: Thenable<Outcome>): Promise<string> => {
+    const result = await outcome;
+    assert.equal(result.started, false, `refused: ${JSON.stringify(result)}`);
+    const refused = result.started ? undefined : result.refused;
+    assert.ok(refused !== undefined, `a refusal, not a cancel: ${JSON.stringify(result)}`);
+    assert.equal(harn.records().length, 0, `nothing was started: ${refused}`);
+    return refused;
+  };
+
+  after(async () => {
+    await set({});
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('every refusal tried is returned with its cause, and nothing starts', async () => {
+    await set({ binary: harn.path, workspace: '/srv/repo' });
+    assert.match(
+      await refusalOf(run()),
+      /^Harn: pipelines\/triage\.harn was not run — harn\.run\.workspace must be \{"fixed": .*not a string \("\/srv\/repo"\)/,
+    );
+    await set({ binary: harn.path, workspace: { perRun: 'repo_dir' } });
+    assert.match(await refusalOf(run()), /"repo_dir" parameter \(perRun\), and this run has no input: run it with an input file/);
+    assert.match(await refusalOf(run(input('no-dir.json', { task: 'Fix it.' }))), /has no "repo_dir" parameter \(its fields: "task"\)/);
+    assert.match(await refusalOf(run(input('not-json.json', 'repo_dir=/srv'))), /is not JSON/);
+    assert.match(await refusalOf(run(input('null-dir.json', { repo_dir: null, task: 'Fix it.' }))), /has "repo_dir" as null/);
+    assert.match(await refusalOf(run(input('relative.json', { repo_dir: 'repo', task: 'Fix it.' }))), /"repo" .* is not an absolute path/);
+    assert.match(await refusalOf(run(input('gone.json', { repo_dir: join(outside, 'gone'), task: 'Fix it.' }))), /does not exist/);
+    assert.match(await refusalOf(run(input('two.json', { repo_dir: repo, task: 'Fix it.', notes: 'x' }))), /has 2 fields left for the task/);
+    await set({ binary: harn.path, workspace: { perRun: 'repo_dir' }, env: ['HARN_ELECTRON_NOT_SET_1'] });
+    assert.match(await refusalOf(run(input('ok.json', { repo_dir: repo, task: 'Fix it.' }))), /missing on this machine: HARN_ELECTRON_NOT_SET_1/);
+    await set({ binary: harn.path, workspace: { perRun: 'repo_dir' }, env: 'PATH' });
+    assert.match(
+      await refusalOf(run(input('ok.json', { repo_dir: repo, task: 'Fix it.' }))),
+      /harn\.run\.env must be "inherit" or a list of variable names, not a string/,
+    );
+  });
+
+  it("a good input starts the stand-in harn in the input's repo_dir with HARN_TASK", async () => {
+    await set({ binary: harn.path, workspace: { perRun: 'repo_dir' } });
+    const outcome = await run(input('ok.json', { repo_dir: repo, task: 'Fix the parser.' }));
+    assert.ok(outcome.started, `started: ${JSON.stringify(outcome)}`);
+    assert.equal(outcome.plan.cwd, repo);
+    const deadline = Date.now() + WAIT_MS;
+    while (harn.last() === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const seen = harn.last();
+    assert.ok(seen, 'the stand-in ran');
+    assert.equal(seen.cwd, realpathSync(repo));
+    assert.equal(seen.env['HARN_TASK'], 'Fix the parser.');
+    assert.deepEqual(seen.argv, ['run', fileUri(PIPELINE).fsPath]);
   });
 });
