@@ -49,6 +49,19 @@ export function registerRunPipeline(context: vscode.ExtensionContext, output: vs
   );
 }
 
+/** Set at some level: VS Code answers `{}` for an object setting nobody set, which must mean "ask", not a bad value. */
+function isSet(config: vscode.WorkspaceConfiguration, key: string): boolean {
+  const seen = config.inspect<unknown>(key);
+  return [
+    seen?.globalValue,
+    seen?.workspaceValue,
+    seen?.workspaceFolderValue,
+    seen?.globalLanguageValue,
+    seen?.workspaceLanguageValue,
+    seen?.workspaceFolderLanguageValue,
+  ].some((v) => v !== undefined);
+}
+
 const refused = (message: string): RunOutcome => ({ started: false, refused: `Harn: ${message}` });
 const cancelled: RunOutcome = { started: false, cancelled: true };
 
@@ -75,7 +88,7 @@ async function runPipeline(
   if (open?.isDirty && !(await open.save())) return notRun('it has unsaved changes that could not be saved.');
 
   const config = vscode.workspace.getConfiguration(`harn.${RUN_SECTION}`, pipelineUri);
-  const read = readRunSettings((key: RunSettingKey) => config.get<unknown>(key));
+  const read = readRunSettings((key: RunSettingKey) => (isSet(config, key) ? config.get<unknown>(key) : undefined));
   if (!read.ok) return notRun(`${read.message}. Fix the setting; nothing was started.`);
   const { settings } = read;
 
