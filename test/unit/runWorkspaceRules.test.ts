@@ -148,6 +148,30 @@ describe('directoryForRun: perRun', () => {
   });
 });
 
+describe('hostile inputs: bounded messages, no throw', () => {
+  test('a list nested 100,000 deep as the parameter: refused as a list, not a crash', () => {
+    const deep = '{"repo": ' + '['.repeat(100_000) + ']'.repeat(100_000) + '}';
+    refused(directoryForRun(perRun('repo'), bytes(deep)), 'parameter_not_string', '"repo" as a list');
+  });
+
+  test('an object of 5,000 fields without the parameter: the first 20 named, then how many more', () => {
+    const many = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`field_${i}`, i]));
+    const message = refused(directoryForRun(perRun('repo'), json(many)), 'parameter_missing', '"field_19" and 4980 more');
+    assert.ok(message.length < 1000, String(message.length));
+  });
+
+  test('5,000 fields left for the task: refused as several, bounded', () => {
+    const many = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`f${i}`, 'x']));
+    const message = refused(promptForRun({ fixed: '/srv' }, json(many), []), 'prompt_several', '5000 fields left', 'and 4980 more');
+    assert.ok(message.length < 1500, String(message.length));
+  });
+
+  test('field names with line breaks are escaped in messages', () => {
+    const message = refused(directoryForRun(perRun('repo'), json({ 'a\nb': 1 })), 'parameter_missing', '"a\\nb"');
+    assert.ok(!message.includes('\n'));
+  });
+});
+
 describe('promptForRun', () => {
   const none: readonly string[] = [];
 

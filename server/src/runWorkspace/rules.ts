@@ -51,8 +51,23 @@ export function excerpt(text: string): string {
 
 /** A JSON value as JSON text, cut to a short excerpt (JSON escapes every control character). */
 export function jsonExcerpt(value: unknown): string {
-  const text = JSON.stringify(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    // Nested deeper than JSON.stringify's stack reaches (JSON.parse read it iteratively).
+    return `${jsonKind(value)} nested too deep to show`;
+  }
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}… (${text.length} characters)` : text;
+}
+
+const MAX_FIELDS_SHOWN = 20;
+
+/** Field names for messages: quoted, escaped, cut; at most 20, then how many more. */
+export function fieldList(names: readonly string[]): string {
+  if (names.length === 0) return 'none';
+  const shown = names.slice(0, MAX_FIELDS_SHOWN).map(excerpt).join(', ');
+  return names.length > MAX_FIELDS_SHOWN ? `${shown} and ${names.length - MAX_FIELDS_SHOWN} more` : shown;
 }
 
 /** The JSON kind of a value, as messages name it. */
@@ -148,7 +163,7 @@ export function directoryForRun(config: RunWorkspaceConfig, input: Uint8Array | 
     const fields = Object.keys(value);
     return refusal(
       'parameter_missing',
-      `The run's input has no ${name} parameter (its fields: ${fields.length ? fields.map((f) => JSON.stringify(f)).join(', ') : 'none'}), so it does not say where the run belongs; ${NOT_STARTED}.`,
+      `The run's input has no ${name} parameter (its fields: ${fieldList(fields)}), so it does not say where the run belongs; ${NOT_STARTED}.`,
     );
   }
   const directory = value[parameter];
@@ -181,9 +196,9 @@ export function promptForRun(config: RunWorkspaceConfig, input: Uint8Array, rese
   if ('perRun' in config) removed.add(config.perRun);
   const fields = Object.keys(value);
   const left = fields.filter((f) => !removed.has(f));
-  const arrived = `fields that arrived: ${fields.length ? fields.map((f) => JSON.stringify(f)).join(', ') : 'none'}`;
+  const arrived = `fields that arrived: ${fieldList(fields)}`;
   const directory = 'perRun' in config ? `the directory parameter ${JSON.stringify(config.perRun)}` : 'no directory parameter (fixed)';
-  const without = `removed: ${directory}, reserved: ${reserved.length ? reserved.map((f) => JSON.stringify(f)).join(', ') : 'none'}`;
+  const without = `removed: ${directory}, reserved: ${fieldList(reserved)}`;
   const [only, ...more] = left;
   if (only === undefined) {
     return refusal('prompt_none', `The run's input has no field left for the task (${arrived}; ${without}); ${NOT_STARTED}.`);
@@ -191,7 +206,7 @@ export function promptForRun(config: RunWorkspaceConfig, input: Uint8Array, rese
   if (more.length > 0) {
     return refusal(
       'prompt_several',
-      `The run's input has ${left.length} fields left for the task (${left.map((f) => JSON.stringify(f)).join(', ')}), not one, so the task is ambiguous (${arrived}; ${without}); ${NOT_STARTED}.`,
+      `The run's input has ${left.length} fields left for the task (${fieldList(left)}), not one, so the task is ambiguous (${arrived}; ${without}); ${NOT_STARTED}.`,
     );
   }
   const prompt = value[only];
