@@ -847,7 +847,7 @@ export class TranscriptScanner {
 
 /** A transcript's facts from its bytes (fed to the scanner in slices, so it holds no copy of the whole text). */
 export function transcriptFacts(bytes: Uint8Array, chunkSize = 1 << 20, options: TranscriptScanOptions = {}): TranscriptFacts {
-  return consumeBytes(bytes, transcriptConsumer(effectiveMaxLineBytes(options.maxLineBytes), HOLD_BYTES), chunkSize);
+  return consumeBytes(bytes, transcriptFactsConsumer(options), chunkSize);
 }
 
 /** A file's consumer result, or the reason it could not be read (a FIFO, a folder, a read error) as an Error. */
@@ -862,9 +862,7 @@ function consumedOrError<R>(read: Consumed<R> | Refusal): R | Error {
  * file is read). Throws an Error saying why when it cannot be read.
  */
 export function transcriptFactsFromFile(path: string, chunkSize = 1 << 20, options: TranscriptScanOptions = {}): TranscriptFacts {
-  const facts = consumedOrError(
-    consumeFileSync(path, transcriptConsumer(effectiveMaxLineBytes(options.maxLineBytes), HOLD_BYTES), { chunkBytes: chunkSize, noFollow: true }),
-  );
+  const facts = consumedOrError(consumeFileSync(path, transcriptFactsConsumer(options), { chunkBytes: chunkSize, noFollow: true }));
   if (facts instanceof Error) throw facts;
   return facts;
 }
@@ -877,7 +875,7 @@ export async function transcriptFactsAsync(
   path: string,
   options: TranscriptScanOptions & { token?: CancellationLike } = {},
 ): Promise<TranscriptFacts | Error | undefined> {
-  const read = await consumeFile(path, transcriptConsumer(effectiveMaxLineBytes(options.maxLineBytes), HOLD_BYTES), { noFollow: true, token: options.token });
+  const read = await consumeFile(path, transcriptFactsConsumer(options), { noFollow: true, token: options.token });
   if (!read.ok && 'cancelled' in read) return undefined;
   return consumedOrError(read);
 }
@@ -1113,7 +1111,7 @@ function scanTranscript(file: string, fs: RunRecordFs, options: VerifyOptions): 
     const cache = options.cache;
     const hit = cache?.get(file);
     if (hit && hit.size === stat.size && hit.mtimeMs === stat.mtimeMs) return hit.facts;
-    const facts = fs.consume(file, transcriptConsumer(effectiveMaxLineBytes(options.maxLineBytes), HOLD_BYTES));
+    const facts = fs.consume(file, transcriptFactsConsumer(options));
     cache?.set(file, { size: stat.size, mtimeMs: stat.mtimeMs, facts });
     return facts;
   } catch (e) {
