@@ -5,10 +5,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
-import { indexFile } from '../../server/src/harn/index/fileIndex';
+import { indexFile, rangeOf, ScopeResolver } from '../../server/src/harn/index/fileIndex';
 import { highlightsAt, referencesAt } from '../../server/src/harn/index/references';
 import { prepareRenameAt, renameAt, RenameEdit } from '../../server/src/harn/index/rename';
 import { fuzzyScore, workspaceSymbols } from '../../server/src/harn/index/symbols';
+import { resolveName } from '../../server/src/harn/scope';
+import { TokenKind } from '../../server/src/harn/tokens';
+import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
 import { memoryIndex, offsetOf } from '../support/harnIndex';
 
 const LIB = '/ws/lib.harn';
@@ -71,7 +74,7 @@ describe('harn index: what a file contributes', () => {
   test('a CRLF file with a BOM gives UTF-16 ranges on the right lines', () => {
     const source = '\uFEFFfn a() {}\r\nfn b() { a() }\r\nlet x = "😀" + a\r\n';
     const fileIndex = indexFile('/ws/crlf.harn', new HarnAnalysis(source));
-    const ranges = (fileIndex.byName.get('a') ?? []).map((o) => o.range);
+    const ranges = (fileIndex.byName.get('a') ?? []).map((o) => rangeOf(fileIndex, o));
     assert.deepEqual(
       ranges.map((r) => r.start.line),
       [0, 1, 2],
@@ -262,5 +265,23 @@ describe('harn index: workspace symbols', () => {
       'open:method:Box',
       'size:field:Box',
     ]);
+  });
+});
+
+describe('harn index: the per-file resolver', { skip: corpusSkip }, () => {
+  test("equals scope.ts's resolveName on every identifier of the corpus", () => {
+    let checked = 0;
+    for (const relative of corpusFiles()) {
+      const a = new HarnAnalysis(readCorpus(relative));
+      const resolver = new ScopeResolver(a.scopes);
+      for (const token of a.parsed.tokens) {
+        if (token.kind !== TokenKind.Identifier) continue;
+        checked++;
+        if (resolver.resolve(token.value, token.start) !== resolveName(a.scopes, token.value, token.start)) {
+          assert.fail(`${relative}: ${token.value} at ${token.start}`);
+        }
+      }
+    }
+    assert.ok(checked > 10_000, `${checked} identifiers`);
   });
 });

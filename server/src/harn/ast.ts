@@ -611,13 +611,19 @@ export function forEachChild(node: AnyNode, visit: (child: AnyNode) => void): vo
  */
 export function walk(root: AnyNode, visit: (node: AnyNode) => boolean | void): void {
   const stack: AnyNode[] = [root];
-  const children: AnyNode[] = [];
+  const push = (child: AnyNode): void => {
+    stack.push(child);
+  };
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (visit(node) === false) continue;
-    children.length = 0;
-    forEachChild(node, (child) => children.push(child));
-    // Pushed last child first, so that the first child is visited next.
-    for (const child of children.reverse()) stack.push(child);
+    const from = stack.length;
+    forEachChild(node, push);
+    // The children were pushed in source order: reversed in place, so that the first child is popped next.
+    for (let low = from, high = stack.length - 1; low < high; low++, high--) {
+      const first = stack[low] as AnyNode;
+      stack[low] = stack[high] as AnyNode;
+      stack[high] = first;
+    }
   }
 }
 

@@ -327,7 +327,7 @@ export class HarnProvider implements DomainProvider {
       const symbol: WorkspaceSymbol = {
         name: m.symbol.name,
         kind: SYMBOL_KINDS[m.symbol.kind],
-        location: { uri: pathToUri(m.file), range: m.symbol.selectionRange },
+        location: { uri: pathToUri(m.file), range: m.range },
       };
       if (m.symbol.container !== undefined) symbol.containerName = m.symbol.container;
       return symbol;

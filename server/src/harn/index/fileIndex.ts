@@ -4,9 +4,9 @@
 
 import { HarnAnalysis } from '../analysis';
 import * as A from '../ast';
-import { Range } from '../../text/lineIndex';
+import { LineIndex, Range } from '../../text/lineIndex';
 import { OutlineKind, OutlineSymbol } from '../outline';
-import { Binding, BindingKind, exportedBindings, importModulePath, resolveName, Scope } from '../scope';
+import { Binding, BindingKind, exportedBindings, FileScopes, importModulePath, Scope } from '../scope';
 
 /**
  * What an occurrence refers to, seen from its file: a binding declared in it (by the binding's name offset), a name
@@ -19,7 +19,6 @@ export interface Occurrence {
   name: string;
   start: number;
   end: number;
-  range: Range;
   /** A declaration or an assignment target (documentHighlight's write kind). */
   write: boolean;
   ref: LocalRef;
@@ -30,9 +29,6 @@ export interface IndexedDeclaration {
   name: string;
   kind: BindingKind;
   start: number;
-  range: Range;
-  /** The whole declaration, for a symbol's location. */
-  fullRange: Range;
   /** The extent of the scope it is declared in; top-level ones are visible from other files. */
   scopeStart: number;
   scopeEnd: number;
@@ -43,8 +39,10 @@ export interface IndexedDeclaration {
 export interface IndexedSymbol {
   name: string;
   kind: OutlineKind;
-  range: Range;
-  selectionRange: Range;
+  start: number;
+  end: number;
+  selectionStart: number;
+  selectionEnd: number;
   container: string | undefined;
 }
 
@@ -53,6 +51,8 @@ export type Export = { kind: 'declared'; declStart: number } | { kind: 'reexport
 
 export interface FileIndex {
   file: string;
+  /** Positions are computed when asked (most occurrences are never shown). */
+  lineIndex: LineIndex;
   occurrences: Occurrence[];
   /** The occurrences of each name. */
   byName: Map<string, Occurrence[]>;
@@ -71,24 +71,23 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
   const occurrences: Occurrence[] = [];
   const declarations: IndexedDeclaration[] = [];
   const declStarts = new Set<number>();
+  const resolver = new ScopeResolver(scopes);
+  const refs = new Refs();
 
   // Declarations: every binding of every scope. An imported name is a reference to the module's, not a declaration.
   const visitScope = (scope: Scope, topLevel: boolean): void => {
     for (const b of scope.bindings) {
       const { nameNode } = b;
       if (b.kind === 'import') {
-        occurrences.push(occurrence(b.name, nameNode, lineIndex.rangeOf(nameNode.start, nameNode.end), false, importedRef(b)));
+        occurrences.push(occurrence(b.name, nameNode, false, refs.of(b)));
         continue;
       }
       declStarts.add(nameNode.start);
-      const range = lineIndex.rangeOf(nameNode.start, nameNode.end);
-      occurrences.push(occurrence(b.name, nameNode, range, true, { kind: 'local', declStart: nameNode.start }));
+      occurrences.push(occurrence(b.name, nameNode, true, refs.of(b)));
       declarations.push({
         name: b.name,
         kind: b.kind,
         start: nameNode.start,
-        range,
-        fullRange: lineIndex.rangeOf(b.declaration.start, b.declaration.end),
         scopeStart: scope.start,
         scopeEnd: scope.end,
         topLevel,
@@ -103,8 +102,7 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
     if (declStarts.has(name.start)) return;
     const text = name.kind === 'Name' ? name.text : name.name;
     if (text.length === 0) return;
-    const binding = resolveName(scopes, text, name.start);
-    occurrences.push(occurrence(text, name, lineIndex.rangeOf(name.start, name.end), write, refOf(binding)));
+    occurrences.push(occurrence(text, name, write, refs.of(resolver.resolve(text, name.start))));
   };
   const writeTargets = new Set<A.AnyNode>();
   A.walk(analysis.file, (node) => {
@@ -128,10 +126,10 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
       case 'Member': {
         // `ns.name` where `ns` is a namespace import: a reference to the module's `name`.
         if (!node.property || node.object.kind !== 'Identifier') return;
-        const namespace = resolveName(scopes, node.object.name, node.object.start);
+        const namespace = resolver.resolve(node.object.name, node.object.start);
         if (namespace?.kind === 'namespace' && namespace.modulePath !== undefined) {
           const p = node.property;
-          occurrences.push(occurrence(p.text, p, lineIndex.rangeOf(p.start, p.end), false, { kind: 'imported', modulePath: namespace.modulePath }));
+          occurrences.push(occurrence(p.text, p, false, { kind: 'imported', modulePath: namespace.modulePath }));
         }
         return;
       }
@@ -176,8 +174,10 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
         symbols.push({
           name: s.name,
           kind: s.kind,
-          range: lineIndex.rangeOf(s.start, s.end),
-          selectionRange: lineIndex.rangeOf(s.selectionStart, s.selectionEnd),
+          start: s.start,
+          end: s.end,
+          selectionStart: s.selectionStart,
+          selectionEnd: s.selectionEnd,
           container,
         });
       }
@@ -185,21 +185,91 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
     }
   };
   addSymbols(analysis.outline, undefined);
-  return { file, occurrences, byName, declarations, symbols, exports, wildcardImports, pubWildcardImports, importPaths };
+  return { file, lineIndex, occurrences, byName, declarations, symbols, exports, wildcardImports, pubWildcardImports, importPaths };
 }
 
-function occurrence(name: string, node: A.NodeBase, range: Range, write: boolean, ref: LocalRef): Occurrence {
-  return { name, start: node.start, end: node.end, range, write, ref };
+function occurrence(name: string, node: A.NodeBase, write: boolean, ref: LocalRef): Occurrence {
+  return { name, start: node.start, end: node.end, write, ref };
 }
 
-function importedRef(b: Binding): LocalRef {
-  return b.modulePath === undefined ? { kind: 'free' } : { kind: 'imported', modulePath: b.modulePath };
+const FREE: LocalRef = { kind: 'free' };
+
+/** One ref object per binding, shared by its occurrences (a file has many more occurrences than bindings). */
+class Refs {
+  private readonly ofBinding = new Map<Binding, LocalRef>();
+
+  of(binding: Binding | undefined): LocalRef {
+    if (!binding) return FREE;
+    let ref = this.ofBinding.get(binding);
+    if (!ref) {
+      if (binding.kind === 'import') ref = binding.modulePath === undefined ? FREE : { kind: 'imported', modulePath: binding.modulePath };
+      else ref = { kind: 'local', declStart: binding.nameNode.start };
+      this.ofBinding.set(binding, ref);
+    }
+    return ref;
+  }
 }
 
-function refOf(binding: Binding | undefined): LocalRef {
-  if (!binding) return { kind: 'free' };
-  if (binding.kind === 'import') return importedRef(binding);
-  return { kind: 'local', declStart: binding.nameNode.start };
+export function rangeOf(index: FileIndex, node: { start: number; end: number }): Range {
+  return index.lineIndex.rangeOf(node.start, node.end);
+}
+
+/**
+ * scope.ts's resolveName, for the many names of one file: each scope's bindings grouped by name once, and the scope
+ * holding an offset found by binary search among its siblings (they are in source order). Held equal to resolveName
+ * on every identifier of the corpus by a test.
+ */
+export class ScopeResolver {
+  private readonly byName = new Map<Scope, Map<string, Binding[]>>();
+
+  constructor(private readonly scopes: FileScopes) {}
+
+  resolve(name: string, offset: number): Binding | undefined {
+    const chain: Scope[] = [];
+    for (let scope: Scope | undefined = this.scopes.root; scope; scope = childAt(scope, offset)) chain.push(scope);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const scope = chain[i] as Scope;
+      let found: Binding | undefined;
+      // The latest visible binding wins (a later `let x` shadows an earlier one).
+      for (const b of this.bindingsOf(scope).get(name) ?? []) if (b.visibleFrom <= offset) found = b;
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private bindingsOf(scope: Scope): Map<string, Binding[]> {
+    let map = this.byName.get(scope);
+    if (map) return map;
+    map = new Map();
+    for (const b of scope.bindings) {
+      const list = map.get(b.name);
+      if (list) list.push(b);
+      else map.set(b.name, [b]);
+    }
+    this.byName.set(scope, map);
+    return map;
+  }
+}
+
+/** The first child scope containing `offset` (ends inclusive), as scopeChainAt picks it. */
+function childAt(scope: Scope, offset: number): Scope | undefined {
+  const children = scope.children;
+  let low = 0;
+  let high = children.length - 1;
+  let last = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if ((children[mid] as Scope).start <= offset) {
+      last = mid;
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  // Siblings may touch (one ends where the next starts): the earlier one wins, as in a scan from the first.
+  for (let i = Math.max(0, last - 1); i <= last; i++) {
+    const c = children[i] as Scope;
+    if (c.start <= offset && offset <= c.end) return c;
+  }
+  return undefined;
 }
 
 /** The occurrence at `offset` (a cursor right after a name counts), if any. */

@@ -2,7 +2,7 @@
 // the cursor refers to (the declaration included when asked), across files for a top-level declaration.
 
 import { Range } from '../../text/lineIndex';
-import { Occurrence } from './fileIndex';
+import { Occurrence, rangeOf } from './fileIndex';
 import { Resolution, WorkspaceIndex } from './workspaceIndex';
 
 export interface ReferenceLocation {
@@ -29,10 +29,10 @@ export function referencesAt(
   const found = index.occurrencesOf(at.id, at.occurrence.name, memo, shouldStop);
   if (!found) return undefined;
   const out: ReferenceLocation[] = [];
-  for (const { file: where, occurrence } of found) {
+  for (const { file: where, occurrence, range } of found) {
     const isDeclaration = isDeclarationOccurrence(occurrence);
     if (isDeclaration && !includeDeclaration) continue;
-    out.push({ file: where, range: occurrence.range, isDeclaration });
+    out.push({ file: where, range, isDeclaration });
   }
   return out;
 }
@@ -50,10 +50,10 @@ export function highlightsAt(index: WorkspaceIndex, file: string, offset: number
   if (!at || !fileIndex) return undefined;
   const { occurrence, id } = at;
   // A name the index cannot follow (an unresolved import) still highlights its own occurrence.
-  if (!id) return [{ range: occurrence.range, write: occurrence.write }];
+  if (!id) return [{ range: rangeOf(fileIndex, occurrence), write: occurrence.write }];
   const out: Highlight[] = [];
   for (const o of fileIndex.byName.get(occurrence.name) ?? []) {
-    if (index.resolve(fileIndex, o, memo) === id) out.push({ range: o.range, write: o.write });
+    if (index.resolve(fileIndex, o, memo) === id) out.push({ range: rangeOf(fileIndex, o), write: o.write });
   }
   return out;
 }

@@ -6,7 +6,7 @@
 import { HarnAnalysis } from '../analysis';
 import { Range } from '../../text/lineIndex';
 import { KEYWORDS, TokenKind } from '../tokens';
-import { Occurrence } from './fileIndex';
+import { Occurrence, rangeOf } from './fileIndex';
 import { isBuiltinId, LocatedOccurrence, parseDeclId, Resolution, WorkspaceIndex } from './workspaceIndex';
 
 export type Refusal = { refused: string };
@@ -31,7 +31,9 @@ export function prepareRenameAt(index: WorkspaceIndex, analysis: HarnAnalysis, f
   const located = locateForRename(index, analysis, file, offset, new Resolution());
   if ('refused' in located) return located;
   const { occurrence } = located;
-  return { start: occurrence.start, end: occurrence.end, range: occurrence.range, placeholder: occurrence.name };
+  const fileIndex = index.get(file);
+  const range = fileIndex ? rangeOf(fileIndex, occurrence) : analysis.lineIndex.rangeOf(occurrence.start, occurrence.end);
+  return { start: occurrence.start, end: occurrence.end, range, placeholder: occurrence.name };
 }
 
 function locateForRename(
@@ -74,7 +76,7 @@ export function renameAt(
   if (newName === occurrence.name) return [];
   const collision = collisionOf(index, id, newName, found, memo);
   if (collision) return { refused: `Cannot rename '${occurrence.name}' to '${newName}': ${collision}` };
-  return found.map(({ file: where, occurrence: o }) => ({ file: where, range: o.range, newText: newName }));
+  return found.map(({ file: where, range }) => ({ file: where, range, newText: newName }));
 }
 
 /**
@@ -95,18 +97,16 @@ function collisionOf(index: WorkspaceIndex, id: string, newName: string, found: 
     const to = local ? declared.declaration.scopeEnd : Number.POSITIVE_INFINITY;
     const clash = (fileIndex.byName.get(newName) ?? []).find((o) => o.start >= from && o.end <= to);
     if (clash) {
-      return `'${newName}' is already used in ${shortName(file)} at line ${clash.range.start.line + 1}, in a scope the rename touches.`;
+      return `'${newName}' is already used in ${shortName(file)} at line ${fileIndex.lineIndex.lineAt(clash.start) + 1}, in a scope the rename touches.`;
     }
     if (!local) {
-      const seen = index.resolve(fileIndex, { name: newName, start: -1, end: -1, range: clash ?? ZERO_RANGE, write: false, ref: { kind: 'free' } }, memo);
+      const seen = index.resolve(fileIndex, { name: newName, start: -1, end: -1, write: false, ref: { kind: 'free' } }, memo);
       const other = seen === undefined ? undefined : parseDeclId(seen);
       if (other) return `${shortName(file)} already sees a '${newName}' from ${shortName(other.file)} through a wildcard import.`;
     }
   }
   return undefined;
 }
-
-const ZERO_RANGE: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 function shortName(file: string): string {
   const parts = file.split(/[\\/]/);

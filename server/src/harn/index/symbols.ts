@@ -2,12 +2,15 @@
 // ranks its own quick-open matches: an exact name first, then a prefix, then a match on the name's humps
 // (camelCase capitals, snake_case segments), then a contiguous substring, then any subsequence; shorter names first.
 
-import { IndexedSymbol } from './fileIndex';
+import { Range } from '../../text/lineIndex';
+import { FileIndex, IndexedSymbol } from './fileIndex';
 import { WorkspaceIndex } from './workspaceIndex';
 
 export interface SymbolMatch {
   file: string;
   symbol: IndexedSymbol;
+  /** The symbol's name in its file. */
+  range: Range;
   score: number;
 }
 
@@ -20,16 +23,25 @@ export function workspaceSymbols(
   shouldStop: () => boolean = () => false,
   max = MAX_WORKSPACE_SYMBOLS,
 ): SymbolMatch[] | undefined {
-  const matches: SymbolMatch[] = [];
+  const matches: { fileIndex: FileIndex; symbol: IndexedSymbol; score: number }[] = [];
   for (const fileIndex of index.allFiles()) {
     if (shouldStop()) return undefined;
     for (const symbol of fileIndex.symbols) {
       const score = fuzzyScore(query, symbol.name);
-      if (score !== undefined) matches.push({ file: fileIndex.file, symbol, score });
+      if (score !== undefined) matches.push({ fileIndex, symbol, score });
     }
   }
-  matches.sort((a, b) => b.score - a.score || a.symbol.name.length - b.symbol.name.length || compare(a.symbol.name, b.symbol.name) || compare(a.file, b.file));
-  return matches.slice(0, max);
+  const byName = (a: (typeof matches)[number], b: (typeof matches)[number]): number =>
+    b.score - a.score || a.symbol.name.length - b.symbol.name.length || compare(a.symbol.name, b.symbol.name) || compare(a.fileIndex.file, b.fileIndex.file);
+  return matches
+    .sort(byName)
+    .slice(0, max)
+    .map(({ fileIndex, symbol, score }) => ({
+      file: fileIndex.file,
+      symbol,
+      range: fileIndex.lineIndex.rangeOf(symbol.selectionStart, symbol.selectionEnd),
+      score,
+    }));
 }
 
 function compare(a: string, b: string): number {

@@ -4,7 +4,8 @@
 // caller feeds it files (in the background, and again as they change) and says where an import path leads.
 
 import { BUILTINS } from '../builtins';
-import { FileIndex, IndexedDeclaration, Occurrence, occurrenceAt } from './fileIndex';
+import { Range } from '../../text/lineIndex';
+import { FileIndex, IndexedDeclaration, Occurrence, occurrenceAt, rangeOf } from './fileIndex';
 
 /** What a name refers to, workspace-wide: a declaration (its file and name offset) or a builtin. */
 export type DeclId = string;
@@ -33,6 +34,7 @@ export function parseDeclId(id: DeclId): { file: string; start: number } | undef
 export interface LocatedOccurrence {
   file: string;
   occurrence: Occurrence;
+  range: Range;
 }
 
 /** As resolve.ts: re-exports are followed at most this deep. */
@@ -161,7 +163,7 @@ export class WorkspaceIndex {
       if (shouldStop()) return undefined;
       const index = this.files.get(file);
       for (const occurrence of index?.byName.get(name) ?? []) {
-        if (index && this.resolve(index, occurrence, memo) === id) out.push({ file, occurrence });
+        if (index && this.resolve(index, occurrence, memo) === id) out.push({ file, occurrence, range: rangeOf(index, occurrence) });
       }
     }
     return out;
