@@ -285,3 +285,34 @@ describe('harn index: the per-file resolver', { skip: corpusSkip }, () => {
     assert.ok(checked > 10_000, `${checked} identifiers`);
   });
 });
+
+describe('harn index: namespaces re-exported by `pub import * as`', () => {
+  const STD = '/ws/crates/harn-stdlib/src/stdlib';
+  const nsFiles: Record<string, string> = {
+    [`${STD}/ui.harn`]: 'pub fn page(title) { return title }\npub import * as forms from "./ui/forms"\n',
+    [`${STD}/ui/forms.harn`]: 'pub fn field(name) { return name }\n',
+    '/ws/main.harn': 'import * as ui from "std/ui"\nlet p = ui.page("t")\nlet f = ui.forms.field("x")\nfn broken( {\n',
+  };
+  const { index: nsIndex, analysis: nsAnalysis } = memoryIndex(nsFiles);
+
+  test("`ui.forms.field` is a reference to forms.harn's field, and renamed with it", () => {
+    const main = nsFiles['/ws/main.harn'] ?? '';
+    const refs = referencesAt(nsIndex, '/ws/main.harn', offsetOf(main, 'field', 0, 1), true);
+    assert.deepEqual(
+      refs?.map((r) => `${r.file.replace(STD, 'std')}:${r.range.start.line}`),
+      ['std/ui/forms.harn:0', '/ws/main.harn:2'],
+    );
+    const forms = referencesAt(nsIndex, '/ws/main.harn', offsetOf(main, 'forms', 0, 1), true);
+    assert.deepEqual(
+      forms?.map((r) => `${r.file.replace(STD, 'std')}:${r.range.start.line}`),
+      ['std/ui.harn:1', '/ws/main.harn:2'],
+      'the namespace name itself',
+    );
+    const edits = renameAt(nsIndex, nsAnalysis(`${STD}/ui/forms.harn`), `${STD}/ui/forms.harn`, 8, 'input');
+    assert.ok(Array.isArray(edits));
+    assert.deepEqual(edits.map((e) => `${e.file.replace(STD, 'std')}:${e.range.start.line}:${e.range.start.character}`).sort(), [
+      '/ws/main.harn:2:17',
+      'std/ui/forms.harn:0:7',
+    ]);
+  });
+});

@@ -125,7 +125,11 @@ export class HarnIndexer {
 
   /** The index once the background build is done and every marked file is read again. */
   async current(): Promise<WorkspaceIndex> {
-    await this.building;
+    // A rebuild started meanwhile (settings or folders changed) supersedes the one awaited: wait for the newest.
+    for (let awaited = this.building; ; awaited = this.building) {
+      await awaited;
+      if (awaited === this.building) break;
+    }
     for (const file of [...this.dirty]) await this.reindex(file);
     return this.index;
   }

@@ -13,7 +13,14 @@ import { Binding, BindingKind, exportedBindings, FileScopes, importModulePath, S
  * exported by an imported module (`import { a }`, `ns.a`), or a name not declared here (a wildcard import's, or a
  * builtin).
  */
-export type LocalRef = { kind: 'local'; declStart: number } | { kind: 'imported'; modulePath: string } | { kind: 'free' };
+export type LocalRef =
+  | { kind: 'local'; declStart: number }
+  /** `via`: the namespaces re-exported on the way (`ui.forms.field`: via `forms` of the module `ui` stands for). */
+  | { kind: 'imported'; modulePath: string; via?: readonly string[] }
+  | { kind: 'free' };
+
+/** Namespace chains (`ui.forms.field`) are followed this deep, as re-exports are. */
+const MAX_NAMESPACE_CHAIN = 8;
 
 export interface Occurrence {
   name: string;
@@ -47,7 +54,9 @@ export interface IndexedSymbol {
 }
 
 /** An exported name: declared here (at `declStart`), or re-exported from a module (`pub import { a } from "…"`). */
-export type Export = { kind: 'declared'; declStart: number } | { kind: 'reexported'; modulePath: string };
+export type Export =
+  /** `namespaceOf`: a re-exported namespace (`pub import * as forms from "…"`) stands for that module. */
+  { kind: 'declared'; declStart: number; namespaceOf?: string } | { kind: 'reexported'; modulePath: string };
 
 export interface FileIndex {
   file: string;
@@ -124,12 +133,20 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
         writeTargets.add(node.target);
         return;
       case 'Member': {
-        // `ns.name` where `ns` is a namespace import: a reference to the module's `name`.
-        if (!node.property || node.object.kind !== 'Identifier') return;
-        const namespace = resolver.resolve(node.object.name, node.object.start);
+        // `ns.name` (or `ns.inner.name`) where `ns` is a namespace import: a reference to the module's `name`.
+        if (!node.property) return;
+        const via: string[] = [];
+        let base: A.Expr = node.object;
+        while (base.kind === 'Member' && base.property && via.length < MAX_NAMESPACE_CHAIN) {
+          via.unshift(base.property.text);
+          base = base.object;
+        }
+        if (base.kind !== 'Identifier') return;
+        const namespace = resolver.resolve(base.name, base.start);
         if (namespace?.kind === 'namespace' && namespace.modulePath !== undefined) {
           const p = node.property;
-          occurrences.push(occurrence(p.text, p, false, { kind: 'imported', modulePath: namespace.modulePath }));
+          const ref: LocalRef = via.length > 0 ? { kind: 'imported', modulePath: namespace.modulePath, via } : refs.memberOf(namespace, namespace.modulePath);
+          occurrences.push(occurrence(p.text, p, false, ref));
         }
         return;
       }
@@ -150,6 +167,8 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
   for (const b of exportedBindings(analysis.file, scopes)) {
     if (exports.has(b.name)) continue;
     if (b.kind === 'import' && b.modulePath !== undefined) exports.set(b.name, { kind: 'reexported', modulePath: b.modulePath });
+    else if (b.kind === 'namespace' && b.modulePath !== undefined)
+      exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start, namespaceOf: b.modulePath });
     else exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start });
   }
   const wildcardImports: string[] = [];
@@ -206,6 +225,15 @@ class Refs {
       else ref = { kind: 'local', declStart: binding.nameNode.start };
       this.ofBinding.set(binding, ref);
     }
+    return ref;
+  }
+
+  private readonly ofNamespace = new Map<Binding, LocalRef>();
+
+  /** The ref of `ns.name`: a name of the module the namespace stands for. */
+  memberOf(namespace: Binding, modulePath: string): LocalRef {
+    let ref = this.ofNamespace.get(namespace);
+    if (!ref) this.ofNamespace.set(namespace, (ref = { kind: 'imported', modulePath }));
     return ref;
   }
 }

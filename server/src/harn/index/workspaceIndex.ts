@@ -115,7 +115,12 @@ export class WorkspaceIndex {
     const { ref } = o;
     if (ref.kind === 'local') return declId(index.file, ref.declStart);
     if (ref.kind === 'imported') {
-      return memo.get(`${index.file}\0${ref.modulePath}\0${o.name}`, () => this.exported(this.resolved(index.file, ref.modulePath), o.name, 0, new Map()));
+      const via = ref.via ?? [];
+      return memo.get(`${index.file}\0${ref.modulePath}\0${via.join('.')}\0${o.name}`, () => {
+        let module = this.resolved(index.file, ref.modulePath);
+        for (const namespace of via) module = this.namespaceModule(module, namespace, 0);
+        return this.exported(module, o.name, 0, new Map());
+      });
     }
     return memo.get(`${index.file}\0\0${o.name}`, () => {
       const explored = new Map<string, number>();
@@ -140,6 +145,20 @@ export class WorkspaceIndex {
     if (exported?.kind === 'reexported') return this.exported(this.resolved(file, exported.modulePath), name, depth + 1, explored);
     for (const modulePath of index.pubWildcardImports) {
       const found = this.exported(this.resolved(file, modulePath), name, depth + 1, explored);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** The module a namespace exported by `file` stands for (`pub import * as forms from "…"`), through re-exports. */
+  private namespaceModule(file: string | undefined, name: string, depth: number): string | undefined {
+    const index = file === undefined || depth > MAX_REEXPORT_DEPTH ? undefined : this.files.get(file);
+    if (!index || file === undefined) return undefined;
+    const exported = index.exports.get(name);
+    if (exported?.kind === 'declared') return exported.namespaceOf === undefined ? undefined : this.resolved(file, exported.namespaceOf);
+    if (exported?.kind === 'reexported') return this.namespaceModule(this.resolved(file, exported.modulePath), name, depth + 1);
+    for (const modulePath of index.pubWildcardImports) {
+      const found = this.namespaceModule(this.resolved(file, modulePath), name, depth + 1);
       if (found) return found;
     }
     return undefined;
