@@ -603,6 +603,21 @@ export function forEachChild(node: AnyNode, visit: (child: AnyNode) => void): vo
   }
 }
 
+/** Kinds that never have child nodes (their fields are strings and offsets): walk() does not look into them. */
+const LEAF_KINDS: ReadonlySet<string> = new Set([
+  'Name',
+  'Identifier',
+  'Int',
+  'Float',
+  'Duration',
+  'Bool',
+  'Nil',
+  'LiteralType',
+  'ErrorType',
+  'ErrorExpr',
+  'ErrorStmt',
+]);
+
 /**
  * Visits `root` and every node below it, each parent before its children and children in source order, with an
  * explicit stack instead of recursion: an expression chain (`1 + 1 + …`, `a.b.b.…`, `f()()…`, an `else if`
@@ -616,6 +631,7 @@ export function walk(root: AnyNode, visit: (node: AnyNode) => boolean | void): v
   };
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (visit(node) === false) continue;
+    if (LEAF_KINDS.has(node.kind)) continue;
     const from = stack.length;
     forEachChild(node, push);
     // The children were pushed in source order: reversed in place, so that the first child is popped next.

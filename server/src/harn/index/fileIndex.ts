@@ -62,7 +62,9 @@ export interface FileIndex {
   file: string;
   /** Positions are computed when asked (most occurrences are never shown). */
   lineIndex: LineIndex;
+  /** In source order once `sorted` (occurrenceAt sorts them); each name's list in byName is in no particular order. */
   occurrences: Occurrence[];
+  sorted: boolean;
   /** The occurrences of each name. */
   byName: Map<string, Occurrence[]>;
   declarations: IndexedDeclaration[];
@@ -155,7 +157,6 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
     }
   });
 
-  occurrences.sort((a, b) => a.start - b.start);
   const byName = new Map<string, Occurrence[]>();
   for (const o of occurrences) {
     const list = byName.get(o.name);
@@ -204,7 +205,7 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
     }
   };
   addSymbols(analysis.outline, undefined);
-  return { file, lineIndex, occurrences, byName, declarations, symbols, exports, wildcardImports, pubWildcardImports, importPaths };
+  return { file, lineIndex, occurrences, sorted: false, byName, declarations, symbols, exports, wildcardImports, pubWildcardImports, importPaths };
 }
 
 function occurrence(name: string, node: A.NodeBase, write: boolean, ref: LocalRef): Occurrence {
@@ -302,6 +303,11 @@ function childAt(scope: Scope, offset: number): Scope | undefined {
 
 /** The occurrence at `offset` (a cursor right after a name counts), if any. */
 export function occurrenceAt(index: FileIndex, offset: number): Occurrence | undefined {
+  // Sorted on the first question (most files are never asked one).
+  if (!index.sorted) {
+    index.occurrences.sort((a, b) => a.start - b.start);
+    index.sorted = true;
+  }
   const list = index.occurrences;
   let low = 0;
   let high = list.length - 1;

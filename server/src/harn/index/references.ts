@@ -51,9 +51,6 @@ export function highlightsAt(index: WorkspaceIndex, file: string, offset: number
   const { occurrence, id } = at;
   // A name the index cannot follow (an unresolved import) still highlights its own occurrence.
   if (!id) return [{ range: rangeOf(fileIndex, occurrence), write: occurrence.write }];
-  const out: Highlight[] = [];
-  for (const o of fileIndex.byName.get(occurrence.name) ?? []) {
-    if (index.resolve(fileIndex, o, memo) === id) out.push({ range: rangeOf(fileIndex, o), write: o.write });
-  }
-  return out;
+  const same = (fileIndex.byName.get(occurrence.name) ?? []).filter((o) => index.resolve(fileIndex, o, memo) === id).sort((a, b) => a.start - b.start);
+  return same.map((o) => ({ range: rangeOf(fileIndex, o), write: o.write }));
 }

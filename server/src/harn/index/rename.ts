@@ -95,7 +95,10 @@ function collisionOf(index: WorkspaceIndex, id: string, newName: string, found: 
     const local = declared && !declared.declaration.topLevel && file === declared.file;
     const from = local ? declared.declaration.scopeStart : 0;
     const to = local ? declared.declaration.scopeEnd : Number.POSITIVE_INFINITY;
-    const clash = (fileIndex.byName.get(newName) ?? []).find((o) => o.start >= from && o.end <= to);
+    // The first one in the file, to point at.
+    const clash = (fileIndex.byName.get(newName) ?? [])
+      .filter((o) => o.start >= from && o.end <= to)
+      .reduce<Occurrence | undefined>((first, o) => (first && first.start <= o.start ? first : o), undefined);
     if (clash) {
       return `'${newName}' is already used in ${shortName(file)} at line ${fileIndex.lineIndex.lineAt(clash.start) + 1}, in a scope the rename touches.`;
     }
