@@ -232,6 +232,19 @@ describe('harn index: rename', () => {
     assert.ok(r && 'refused' in r);
     assert.match(r.refused, /ws\/c\.harn already sees a 'two' from ws\/b\.harn through a wildcard import/);
   });
+
+  test('refuses a name that a file seeing the declaration through a wildcard import, without naming it, already uses', () => {
+    const unseen = memoryIndex({
+      '/ws/a.harn': 'pub fn one() {}\n',
+      '/ws/b.harn': 'pub fn two() {}\n',
+      '/ws/d.harn': 'import "./a"\nimport "./b"\nlet y = two()\n',
+    });
+    const r = renameAt(unseen.index, unseen.analysis('/ws/a.harn'), '/ws/a.harn', 8, 'two');
+    assert.ok(r && 'refused' in r);
+    assert.match(r.refused, /ws\/d\.harn sees 'one' through a wildcard import and already uses a 'two'/);
+    const fine = renameAt(unseen.index, unseen.analysis('/ws/a.harn'), '/ws/a.harn', 8, 'three');
+    assert.ok(Array.isArray(fine) && fine.length === 1);
+  });
 });
 
 describe('harn index: workspace symbols', () => {

@@ -74,7 +74,7 @@ export function renameAt(
   const found = index.occurrencesOf(id, occurrence.name, memo, shouldStop);
   if (!found) return undefined;
   if (newName === occurrence.name) return [];
-  const collision = collisionOf(index, id, newName, found, memo);
+  const collision = collisionOf(index, id, occurrence.name, newName, found, memo);
   if (collision) return { refused: `Cannot rename '${occurrence.name}' to '${newName}': ${collision}` };
   return found.map(({ file: where, range }) => ({ file: where, range, newText: newName }));
 }
@@ -84,7 +84,14 @@ export function renameAt(
  * scope of a local binding, the whole file otherwise) must not mention `newName` already, nor see it through a
  * wildcard import.
  */
-function collisionOf(index: WorkspaceIndex, id: string, newName: string, found: readonly LocatedOccurrence[], memo: Resolution): string | undefined {
+function collisionOf(
+  index: WorkspaceIndex,
+  id: string,
+  oldName: string,
+  newName: string,
+  found: readonly LocatedOccurrence[],
+  memo: Resolution,
+): string | undefined {
   const declared = index.declarationOf(id);
   const declaringFile = parseDeclId(id)?.file;
   const touched = new Set(found.map((f) => f.file));
@@ -106,6 +113,16 @@ function collisionOf(index: WorkspaceIndex, id: string, newName: string, found: 
       const seen = index.resolve(fileIndex, { name: newName, start: -1, end: -1, write: false, ref: { kind: 'free' } }, memo);
       const other = seen === undefined ? undefined : parseDeclId(seen);
       if (other) return `${shortName(file)} already sees a '${newName}' from ${shortName(other.file)} through a wildcard import.`;
+    }
+  }
+  // A file the rename does not touch may see the declaration through a wildcard import without naming it, and
+  // use another `newName`: there the two would meet.
+  if (!declared || declared.declaration.topLevel) {
+    for (const fileIndex of index.filesMentioning(newName)) {
+      if (touched.has(fileIndex.file)) continue;
+      if (index.resolve(fileIndex, { name: oldName, start: -1, end: -1, write: false, ref: { kind: 'free' } }, memo) === id) {
+        return `${shortName(fileIndex.file)} sees '${oldName}' through a wildcard import and already uses a '${newName}': after the rename the two would clash there.`;
+      }
     }
   }
   return undefined;
