@@ -54,6 +54,10 @@ async function main(): Promise<void> {
     const { runParserEdgeBenchmarks } = await import('./parserEdges');
     runParserEdgeBenchmarks(corpusSkip ? undefined : corpusFiles().map((f) => readCorpus(f)), metric, wanted);
   }
+  {
+    const { runHarnIndexBenchmarks } = await import('./harnIndex');
+    runHarnIndexBenchmarks(corpusSkip ? undefined : corpusFiles().map((f) => readCorpus(f)), metric, wanted);
+  }
   runBoundaryBenchmarks(metric, wanted);
   await runBigRegistryBenchmarks(metric, wanted);
   await runArtifactBenchmarks(metric, wanted, __filename);

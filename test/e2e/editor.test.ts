@@ -1750,3 +1750,79 @@ describe('scenario 12: run a pipeline where it belongs', { skip, timeout: 240_00
     await editor.screenshot('ran-here');
   });
 });
+
+describe('scenario 13: references and rename across files', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    editor = new Editor(toolchain.toolchain, 'scenario13');
+    await editor.open(join(fixtures, 'index'), vsix());
+    await editor.waitForLogLine(/Harn language server ready/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+  });
+
+  test('scenario 13a: Peek References (Shift+F12) on an imported name lists its uses in both files, beside a syntax error', async (t) => {
+    editor.beginScenario('scenario13a');
+    await editor.openFileFromExplorer('main.harn');
+    await editor.waitForLine('main.harn to render', (l) => l.includes('log(greet("world"))'));
+    await step(editor, 'the syntax error squiggled', () => editor.waitForSquiggle('error'));
+    await editor.clickText('log(greet("world"))', 'log('.length + 2);
+    await editor.page.keyboard.press('Shift+F12');
+    const peek = editor.page.locator('.zone-widget .peekview-widget');
+    const rows = await step(editor, 'the references peek', () =>
+      waitFor('the peek to list both files', 30_000, async () => {
+        const texts = (
+          await peek
+            .locator('.monaco-list-row')
+            .allInnerTexts()
+            .catch(() => [])
+        ).map((r) => r.replace(/\s+/g, ' ').trim());
+        return texts.some((r) => r.includes('greetings.harn')) && texts.some((r) => r.includes('main.harn')) ? texts : undefined;
+      }),
+    );
+    await editor.screenshot('references-peek');
+    for (const r of rows) t.diagnostic(`peek row: ${r}`);
+    const title = (await peek.locator('.peekview-title').first().innerText()).replace(/\s+/g, ' ').trim();
+    t.diagnostic(`peek title: ${title}`);
+    // The declaration, its use in shout, the import and the call: 4 references in 2 files.
+    assert.match(title, /References \(4\)/, `the peek counts 4 references: ${title}`);
+    assert.ok(
+      rows.some((r) => /^greetings\.harn.*\b2$/.test(r)) && rows.some((r) => /^main\.harn.*\b2$/.test(r)),
+      `2 references in each file: ${JSON.stringify(rows)}`,
+    );
+    await editor.page.keyboard.press('Escape');
+  });
+
+  test('scenario 13b: Rename Symbol (F2) renames the declaration, its use in its module, the import and the call', async (t) => {
+    editor.beginScenario('scenario13b');
+    await editor.clickText('log(greet("world"))', 'log('.length + 2);
+    await editor.page.keyboard.press('F2');
+    const input = editor.page.locator('.rename-box input, .rename-box .rename-input').first();
+    await step(editor, 'the rename box', () => input.waitFor({ state: 'visible', timeout: 15_000 }));
+    await editor.screenshot('rename-box');
+    t.diagnostic(`rename box value: ${await input.inputValue().catch(() => '?')}`);
+    await input.fill('salute');
+    await input.press('Enter');
+    await step(editor, 'main.harn renamed', () => editor.waitForLine('the call renamed', (l) => l.includes('log(salute("world"))'), 30_000));
+    const mainLines = await editor.visibleLines();
+    assert.ok(
+      mainLines.some((l) => l.startsWith('import { salute, shout } from')),
+      `the import renamed:\n${mainLines.join('\n')}`,
+    );
+    await editor.screenshot('renamed-main');
+    await editor.openFileFromExplorer('lib/greetings.harn');
+    const libLines = await step(editor, 'greetings.harn renamed', () =>
+      editor.waitForLine('the declaration renamed', (l) => l.startsWith('pub fn salute('), 30_000),
+    );
+    assert.ok(
+      libLines.some((l) => l.includes('return salute(name) + "!"')),
+      `the use in shout renamed:\n${libLines.join('\n')}`,
+    );
+    assert.ok(!libLines.some((l) => /\bgreet\b/.test(l) && !l.includes('Greets')), `no greet left:\n${libLines.join('\n')}`);
+    await editor.screenshot('renamed-lib');
+  });
+});

@@ -14,6 +14,7 @@ import {
   CompletionList,
   CompletionRequest,
   DefinitionRequest,
+  DocumentHighlightRequest,
   DocumentLinkRequest,
   DocumentSymbolRequest,
   FoldingRangeRequest,
@@ -21,7 +22,11 @@ import {
   HoverRequest,
   MarkupContent,
   Position,
+  PrepareRenameRequest,
   PublishDiagnosticsParams,
+  ReferencesRequest,
+  RenameRequest,
+  WorkspaceSymbolRequest,
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageFeaturesParams } from '../../server/src/protocol';
@@ -133,6 +138,16 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
     assert.deepEqual(links ?? [], [], 'no import links');
     const definition = await client.connection.sendRequest(DefinitionRequest.type, { textDocument: textDocument(), position: positionOf('cap {', 1) });
     assert.deepEqual(definition ?? [], [], 'no definition');
+    const at = { textDocument: textDocument(), position: positionOf('cap {', 1) };
+    assert.deepEqual(
+      (await client.connection.sendRequest(ReferencesRequest.type, { ...at, context: { includeDeclaration: true } })) ?? [],
+      [],
+      'no references',
+    );
+    assert.deepEqual((await client.connection.sendRequest(DocumentHighlightRequest.type, at)) ?? [], [], 'no highlights');
+    assert.equal(await client.connection.sendRequest(PrepareRenameRequest.type, at), null, 'no rename of ours');
+    assert.equal(await client.connection.sendRequest(RenameRequest.type, { ...at, newName: 'limit' }), null, 'no rename edit');
+    assert.deepEqual((await client.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'keep' })) ?? [], [], 'no workspace symbols');
 
     const diagnostics = (client.latestDiagnostics(uri)?.diagnostics ?? []).filter((d) => d.code === 'unknown_boundary');
     const actions = await client.connection.sendRequest(CodeActionRequest.type, {
@@ -161,6 +176,17 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
     assert.match(hoverText(onLocal), /cap/, 'a hover on the local name');
     const names = await client.connection.sendRequest(CompletionRequest.type, { textDocument: textDocument(), position: positionOf('  return', 2) });
     assert.ok(labels(names).includes('cap'), `completion offers the local name: ${JSON.stringify(labels(names).slice(0, 20))}`);
+    const references = await client.connection.sendRequest(ReferencesRequest.type, {
+      textDocument: textDocument(),
+      position: positionOf('cap {', 1),
+      context: { includeDeclaration: true },
+    });
+    assert.equal(references?.length, 2, `the references of cap answer again: ${JSON.stringify(references)}`);
+    const found = await client.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'keep' });
+    assert.ok(
+      (found ?? []).some((s) => s.name === 'keep'),
+      'workspace symbols answer again',
+    );
     const symbols = await client.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: textDocument() });
     assert.ok(
       (symbols ?? []).some((s) => s.name === 'keep'),

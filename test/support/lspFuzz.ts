@@ -27,11 +27,13 @@ import {
   CompletionRequest,
   DefinitionRequest,
   Diagnostic,
+  DocumentHighlightRequest,
   DocumentLinkRequest,
   DocumentSymbolRequest,
   FileChangeType,
   FoldingRangeRequest,
   HoverRequest,
+  ReferencesRequest,
   Position,
   PublishDiagnosticsParams,
   Range,
@@ -139,7 +141,8 @@ export interface LspFuzzSummary {
 
 type FileContent = { text: string } | { base64: string };
 
-export type RequestMethod = 'hover' | 'documentSymbol' | 'foldingRange' | 'documentLink' | 'definition' | 'completion' | 'codeAction';
+export type RequestMethod =
+  'hover' | 'documentSymbol' | 'foldingRange' | 'documentLink' | 'definition' | 'completion' | 'codeAction' | 'references' | 'documentHighlight';
 
 export type Action =
   | { op: 'write'; path: string; content: FileContent }
@@ -1143,6 +1146,21 @@ export class FuzzSession {
         }
         return result;
       }
+      case 'references': {
+        const result = await this.request(ReferencesRequest.method, { textDocument, position: action.position, context: { includeDeclaration: true } });
+        for (const location of (Array.isArray(result) ? result : []).slice(0, 200)) {
+          if (!isRecord(location)) continue;
+          target(location.uri, 'reference');
+          const p = typeof location.uri === 'string' ? this.checkRangeIn(location.uri, location.range, 'reference range') : undefined;
+          if (p) this.fail('range', `references at ${action.position.line}:${action.position.character} of ${action.path}: ${String(location.uri)}: ${p}`);
+        }
+        return result;
+      }
+      case 'documentHighlight': {
+        const result = await this.request(DocumentHighlightRequest.method, { textDocument, position: action.position });
+        for (const highlight of (Array.isArray(result) ? result : []).slice(0, 200)) if (isRecord(highlight)) check(highlight.range, 'highlight range');
+        return result;
+      }
       case 'codeAction': {
         const range = action.range ?? { start: action.position, end: action.position };
         const published = this.server.latestDiagnostics(uri)?.diagnostics ?? [];
@@ -1246,6 +1264,8 @@ const REQUESTS: readonly RequestMethod[] = [
   'completion',
   'codeAction',
   'codeAction',
+  'references',
+  'documentHighlight',
 ];
 
 function randomPosition(r: Rand, text: string): Position {

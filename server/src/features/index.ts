@@ -19,6 +19,7 @@ import { DiagnosticsPipeline } from './diagnostics';
 import { DiagnosticsStore } from './diagnosticsStore';
 import { registerDirectiveTree } from './directiveTree';
 import { registerDocumentDigest } from './documentDigest';
+import { registerDocumentHighlight } from './documentHighlight';
 import { registerDocumentLink } from './documentLink';
 import { registerDocumentSymbol } from './documentSymbol';
 import { registerFoldingRange } from './foldingRange';
@@ -27,12 +28,15 @@ import { LanguageFeatureSwitch, registerLanguageFeatures } from './languageFeatu
 import { ServerLifecycle } from './lifecycle';
 import { DocumentRouter } from './router';
 import { registerPrefixMessage } from './prefixMessage';
+import { registerReferences } from './references';
+import { registerRename } from './rename';
 import { registerRunControlCompose } from './runControlCompose';
 import { registerRunControlTree } from './runControlTree';
 import { registerTrainingExample } from './trainingExample';
 import { registerValidateArtifactFile } from './validateArtifactFile';
 import { DirectiveTreeChangedNotification, RunControlTreeChangedNotification } from '../protocol';
 import { FolderChanges, registerWorkspaceLifecycle } from './workspace';
+import { registerWorkspaceSymbol } from './workspaceSymbol';
 
 export const SERVER_CAPABILITIES: ServerCapabilities = {
   textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -42,6 +46,10 @@ export const SERVER_CAPABILITIES: ServerCapabilities = {
   hoverProvider: true,
   definitionProvider: true,
   completionProvider: { triggerCharacters: ['.', '"'], resolveProvider: false },
+  referencesProvider: true,
+  documentHighlightProvider: true,
+  renameProvider: { prepareProvider: true },
+  workspaceSymbolProvider: true,
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
   // Each folder has its own gate and settings; folders added or removed are followed.
   workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
@@ -103,6 +111,10 @@ export function registerFeatures(
   registerDefinition(ctx);
   registerCompletion(ctx);
   registerCodeAction(ctx);
+  registerReferences(ctx);
+  registerDocumentHighlight(ctx);
+  registerRename(ctx);
+  registerWorkspaceSymbol(ctx);
   registerValidateArtifactFile(ctx, artifacts);
   registerDirectiveTree(ctx, artifacts);
   registerPrefixMessage(ctx, artifacts);

@@ -8,13 +8,18 @@ import {
   CodeActionParams,
   CompletionItem,
   Diagnostic,
+  DocumentHighlight,
   DocumentLink,
   DocumentSymbol,
   FileEvent,
   FoldingRange,
   Hover,
+  Location,
   LocationLink,
   Position,
+  Range,
+  WorkspaceEdit,
+  WorkspaceSymbol,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { FolderConfig } from '../workspace/folders';
@@ -45,6 +50,11 @@ export interface DiskFile {
   /** Where its bytes are not UTF-8 (the text reads U+FFFD there). */
   invalidUtf8(): Promise<readonly InvalidUtf8[]>;
   token: CancellationToken;
+}
+
+/** Why a rename cannot be done: the editor shows the message. */
+export interface RenameRefusal {
+  refused: string;
 }
 
 /** A request about an open document. */
@@ -89,4 +99,11 @@ export interface DomainProvider {
   definition?(request: OpenDocumentRequest, position: Position): LocationLink[] | undefined;
   completion?(request: OpenDocumentRequest, position: Position): CompletionItem[] | undefined;
   codeAction?(request: DocumentRequest, params: CodeActionParams): CodeAction[];
+  // Over the workspace index (cross-file); each honours the request's token.
+  references?(request: OpenDocumentRequest, position: Position, includeDeclaration: boolean): Awaitable<Location[] | undefined>;
+  documentHighlight?(request: OpenDocumentRequest, position: Position): Awaitable<DocumentHighlight[] | undefined>;
+  prepareRename?(request: OpenDocumentRequest, position: Position): Awaitable<{ range: Range; placeholder: string } | RenameRefusal | undefined>;
+  rename?(request: OpenDocumentRequest, position: Position, newName: string): Awaitable<WorkspaceEdit | RenameRefusal | undefined>;
+  /** Not about one document: the adaptor gathers every provider's. */
+  workspaceSymbol?(query: string, token: CancellationToken): Awaitable<WorkspaceSymbol[] | undefined>;
 }

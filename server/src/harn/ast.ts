@@ -603,6 +603,21 @@ export function forEachChild(node: AnyNode, visit: (child: AnyNode) => void): vo
   }
 }
 
+/** Kinds that never have child nodes (their fields are strings and offsets): walk() does not look into them. */
+const LEAF_KINDS: ReadonlySet<string> = new Set([
+  'Name',
+  'Identifier',
+  'Int',
+  'Float',
+  'Duration',
+  'Bool',
+  'Nil',
+  'LiteralType',
+  'ErrorType',
+  'ErrorExpr',
+  'ErrorStmt',
+]);
+
 /**
  * Visits `root` and every node below it, each parent before its children and children in source order, with an
  * explicit stack instead of recursion: an expression chain (`1 + 1 + …`, `a.b.b.…`, `f()()…`, an `else if`
@@ -611,13 +626,20 @@ export function forEachChild(node: AnyNode, visit: (child: AnyNode) => void): vo
  */
 export function walk(root: AnyNode, visit: (node: AnyNode) => boolean | void): void {
   const stack: AnyNode[] = [root];
-  const children: AnyNode[] = [];
+  const push = (child: AnyNode): void => {
+    stack.push(child);
+  };
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (visit(node) === false) continue;
-    children.length = 0;
-    forEachChild(node, (child) => children.push(child));
-    // Pushed last child first, so that the first child is visited next.
-    for (const child of children.reverse()) stack.push(child);
+    if (LEAF_KINDS.has(node.kind)) continue;
+    const from = stack.length;
+    forEachChild(node, push);
+    // The children were pushed in source order: reversed in place, so that the first child is popped next.
+    for (let low = from, high = stack.length - 1; low < high; low++, high--) {
+      const first = stack[low] as AnyNode;
+      stack[low] = stack[high] as AnyNode;
+      stack[high] = first;
+    }
   }
 }
 

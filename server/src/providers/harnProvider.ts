@@ -3,28 +3,41 @@
 // converting its plain result to LSP types.
 
 import {
+  CancellationToken,
   CompletionItem,
   CompletionItemKind,
   Diagnostic,
+  DocumentHighlight,
+  DocumentHighlightKind,
   DocumentLink,
   DocumentSymbol,
+  FileEvent,
   FoldingRange,
   FoldingRangeKind,
   Hover,
+  Location,
   LocationLink,
   MarkupKind,
   Position,
+  Range,
   SymbolKind,
+  TextEdit,
+  WorkspaceEdit,
+  WorkspaceSymbol,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
 import { harnSyntaxDiagnostics, invalidUtf8Diagnostics, replacementCharacterDiagnostics, WorkbenchDiagnostic } from '../diagnostics';
-import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
+import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest, RenameRefusal } from '../features/provider';
 import { DocumentKind } from '../features/router';
 import { completionsAt, CompletionKind } from '../harn/completion';
 import { definitionAt } from '../harn/definition';
 import { foldingRanges } from '../harn/folding';
 import { hoverAt } from '../harn/hover';
+import { highlightsAt, referencesAt } from '../harn/index/references';
+import { prepareRenameAt, renameAt } from '../harn/index/rename';
+import { workspaceSymbols } from '../harn/index/symbols';
+import { HarnIndexer } from '../workspace/harnIndexer';
 import { OutlineKind, OutlineSymbol } from '../harn/outline';
 import { HarnAnalysis } from '../harn/analysis';
 import { hexBytes } from '../text/utf8';
@@ -86,7 +99,29 @@ export class HarnProvider implements DomainProvider {
     private readonly roots: () => readonly string[],
     /** Whether the loud-boundary gate reports the invalid UTF-8 of this closed file already. */
     private readonly gateReportsEncoding: (file: string) => boolean = () => false,
-  ) {}
+  ) {
+    this.indexer = new HarnIndexer(workspace, { get: (uri) => workspace.openDocument(uri) }, roots);
+  }
+
+  /** Every `.harn` file of the folders, for the cross-file features (references, rename, workspace symbols). */
+  private readonly indexer: HarnIndexer;
+
+  /** The folders are known (or changed): the index is built again in the background. */
+  configure(): void {
+    void this.indexer.rebuild();
+  }
+
+  filesChanged(changes: FileEvent[]): void {
+    this.indexer.filesChanged(changes);
+  }
+
+  documentOpened(uri: string): void {
+    this.indexer.documentOpened(uri);
+  }
+
+  documentChanged(uri: string): void {
+    this.indexer.documentChanged(uri);
+  }
 
   /** Paths are shown relative to the file's own workspace folder. */
   private rootOf(file: string): string | undefined {
@@ -107,6 +142,7 @@ export class HarnProvider implements DomainProvider {
 
   documentClosed(uri: string): void {
     this.workspace.forget(uri);
+    this.indexer.documentClosed(uri);
   }
 
   diagnostics(doc: TextDocument): Diagnostic[] {
@@ -244,6 +280,57 @@ export class HarnProvider implements DomainProvider {
       if (c.detail) item.detail = c.detail;
       if (c.documentation) item.documentation = { kind: MarkupKind.Markdown, value: c.documentation };
       return item;
+    });
+  }
+
+  async references({ doc, uri, token }: OpenDocumentRequest, position: Position, includeDeclaration: boolean): Promise<Location[] | undefined> {
+    if (!this.answering()) return undefined;
+    const index = await this.indexer.current();
+    const offset = this.analysisOf(doc).lineIndex.offsetAt(position);
+    const found = referencesAt(index, uriToPath(uri), offset, includeDeclaration, () => token.isCancellationRequested);
+    return found?.map((r) => ({ uri: pathToUri(r.file), range: r.range }));
+  }
+
+  async documentHighlight({ doc, uri }: OpenDocumentRequest, position: Position): Promise<DocumentHighlight[] | undefined> {
+    if (!this.answering()) return undefined;
+    const index = await this.indexer.current();
+    const offset = this.analysisOf(doc).lineIndex.offsetAt(position);
+    return highlightsAt(index, uriToPath(uri), offset)?.map((h) => ({
+      range: h.range,
+      kind: h.write ? DocumentHighlightKind.Write : DocumentHighlightKind.Read,
+    }));
+  }
+
+  async prepareRename({ doc, uri }: OpenDocumentRequest, position: Position): Promise<{ range: Range; placeholder: string } | RenameRefusal | undefined> {
+    if (!this.answering()) return undefined;
+    const index = await this.indexer.current();
+    const analysis = this.analysisOf(doc);
+    const target = prepareRenameAt(index, analysis, uriToPath(uri), analysis.lineIndex.offsetAt(position));
+    return 'refused' in target ? target : { range: target.range, placeholder: target.placeholder };
+  }
+
+  async rename({ doc, uri, token }: OpenDocumentRequest, position: Position, newName: string): Promise<WorkspaceEdit | RenameRefusal | undefined> {
+    if (!this.answering()) return undefined;
+    const index = await this.indexer.current();
+    const analysis = this.analysisOf(doc);
+    const edits = renameAt(index, analysis, uriToPath(uri), analysis.lineIndex.offsetAt(position), newName, () => token.isCancellationRequested);
+    if (edits === undefined || 'refused' in edits) return edits;
+    const changes: Record<string, TextEdit[]> = {};
+    for (const edit of edits) (changes[pathToUri(edit.file)] ??= []).push({ range: edit.range, newText: edit.newText });
+    return { changes };
+  }
+
+  async workspaceSymbol(query: string, token: CancellationToken): Promise<WorkspaceSymbol[] | undefined> {
+    if (!this.answering()) return undefined;
+    const index = await this.indexer.current();
+    return workspaceSymbols(index, query, () => token.isCancellationRequested)?.map((m) => {
+      const symbol: WorkspaceSymbol = {
+        name: m.symbol.name,
+        kind: SYMBOL_KINDS[m.symbol.kind],
+        location: { uri: pathToUri(m.file), range: m.range },
+      };
+      if (m.symbol.container !== undefined) symbol.containerName = m.symbol.container;
+      return symbol;
     });
   }
 }

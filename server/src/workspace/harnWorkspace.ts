@@ -47,6 +47,11 @@ export class HarnWorkspace implements ModuleHost {
     return analysis;
   }
 
+  /** The open document of `uri`, if the editor has it open. */
+  openDocument(uri: string): OpenDocument | undefined {
+    return this.documents.get(uri);
+  }
+
   forget(uri: string): void {
     this.openCache.delete(uri);
   }

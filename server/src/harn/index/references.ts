@@ -1,0 +1,56 @@
+// References and document highlights over the workspace index: every occurrence that refers to what the name under
+// the cursor refers to (the declaration included when asked), across files for a top-level declaration.
+
+import { Range } from '../../text/lineIndex';
+import { Occurrence, rangeOf } from './fileIndex';
+import { Resolution, WorkspaceIndex } from './workspaceIndex';
+
+export interface ReferenceLocation {
+  file: string;
+  range: Range;
+  isDeclaration: boolean;
+}
+
+export function isDeclarationOccurrence(o: Occurrence): boolean {
+  return o.ref.kind === 'local' && o.ref.declStart === o.start;
+}
+
+/** Undefined: nothing the index can follow at `offset`, or stopped (cancelled). */
+export function referencesAt(
+  index: WorkspaceIndex,
+  file: string,
+  offset: number,
+  includeDeclaration: boolean,
+  shouldStop: () => boolean = () => false,
+): ReferenceLocation[] | undefined {
+  const memo = new Resolution();
+  const at = index.locate(file, offset, memo);
+  if (!at?.id) return undefined;
+  const found = index.occurrencesOf(at.id, at.occurrence.name, memo, shouldStop);
+  if (!found) return undefined;
+  const out: ReferenceLocation[] = [];
+  for (const { file: where, occurrence, range } of found) {
+    const isDeclaration = isDeclarationOccurrence(occurrence);
+    if (isDeclaration && !includeDeclaration) continue;
+    out.push({ file: where, range, isDeclaration });
+  }
+  return out;
+}
+
+export interface Highlight {
+  range: Range;
+  write: boolean;
+}
+
+/** The occurrences in `file` of what the name at `offset` refers to (a builtin's uses too), writes marked. */
+export function highlightsAt(index: WorkspaceIndex, file: string, offset: number): Highlight[] | undefined {
+  const memo = new Resolution();
+  const at = index.locate(file, offset, memo);
+  const fileIndex = index.get(file);
+  if (!at || !fileIndex) return undefined;
+  const { occurrence, id } = at;
+  // A name the index cannot follow (an unresolved import) still highlights its own occurrence.
+  if (!id) return [{ range: rangeOf(fileIndex, occurrence), write: occurrence.write }];
+  const same = (fileIndex.byName.get(occurrence.name) ?? []).filter((o) => index.resolve(fileIndex, o, memo) === id).sort((a, b) => a.start - b.start);
+  return same.map((o) => ({ range: rangeOf(fileIndex, o), write: o.write }));
+}

@@ -1,0 +1,112 @@
+// Workspace index benchmarks: building the index of the shared corpus against parsing it alone, and references of
+// a widely used name in a generated 3,000-file workspace once it is indexed.
+
+import { HarnAnalysis } from '../../server/src/harn/analysis';
+import { indexFile } from '../../server/src/harn/index/fileIndex';
+import { referencesAt } from '../../server/src/harn/index/references';
+import { WorkspaceIndex } from '../../server/src/harn/index/workspaceIndex';
+import { resolveImport } from '../../server/src/harn/modules';
+import { parse } from '../../server/src/harn/parser';
+import { median, mulberry32, percentile } from './stats';
+
+type Metric = (name: string, value: number, unit: string, goal: string) => void;
+
+function secondsOf(body: () => void): number {
+  const start = process.hrtime.bigint();
+  body();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+export function runHarnIndexBenchmarks(sources: string[] | undefined, metric: Metric, wanted: (name: string) => boolean): void {
+  if (sources && wanted('index_vs_parse')) indexVsParse(sources, metric);
+  if (wanted('references_p95_ms')) referencesP95(metric);
+}
+
+/** Everything the index does per file (parse, line index, scopes, outline, occurrences, the name map) ÷ parse alone. */
+function indexVsParse(sources: string[], metric: Metric): void {
+  const files = sources.map((text, i) => ({ file: `/corpus/f${i}.harn`, text }));
+  const parseAll = (): void => {
+    for (const { text } of files) parse(text);
+  };
+  const indexAll = (): void => {
+    const index = new WorkspaceIndex(() => undefined);
+    for (const { file, text } of files) index.set(indexFile(file, new HarnAnalysis(text)));
+  };
+  for (let i = 0; i < 5; i++) {
+    parseAll();
+    indexAll();
+  }
+  // Alternated rounds, the median of the ratios of each pair.
+  const ratios: number[] = [];
+  const parseTimes: number[] = [];
+  const indexTimes: number[] = [];
+  for (let round = 0; round < 11; round++) {
+    const p = secondsOf(parseAll);
+    const x = secondsOf(indexAll);
+    parseTimes.push(p);
+    indexTimes.push(x);
+    ratios.push(x / p);
+  }
+  console.log(
+    `index: ${files.length} corpus files parsed in ${(median(parseTimes) * 1000).toFixed(1)} ms, indexed in ${(median(indexTimes) * 1000).toFixed(1)} ms`,
+  );
+  metric('index_vs_parse', median(ratios), 'x', '<=1.5');
+}
+
+/** A 3,000-file workspace: 60 folders of 50 files, each importing `shared_helper` from lib.harn and calling it. */
+export function generatedWorkspace(count = 3000): Record<string, string> {
+  const files: Record<string, string> = {
+    '/ws/lib.harn': 'pub fn shared_helper(value) {\n  return value\n}\n\npub fn other_helper() {}\n',
+  };
+  for (let i = 0; i < count - 1; i++) {
+    const folder = `/ws/pkg${Math.floor(i / 50)}`;
+    files[`${folder}/m${i}.harn`] = [
+      'import { shared_helper, other_helper } from "../lib"',
+      '',
+      `/** Step ${i}. */`,
+      `pub fn step_${i}(input) {`,
+      '  let first = shared_helper(input)',
+      `  let second = shared_helper("\${first} ${i}")`,
+      '  other_helper()',
+      '  return second',
+      '}',
+      '',
+      `pipeline run_${i}(task) {`,
+      `  log(step_${i}(task))`,
+      '  log(shared_helper(task))',
+      '}',
+      '',
+    ].join('\n');
+  }
+  return files;
+}
+
+function referencesP95(metric: Metric): void {
+  const files = generatedWorkspace();
+  const index = new WorkspaceIndex((from, importPath) =>
+    resolveImport(from, importPath, ['/ws'], { isFile: (p) => Object.hasOwn(files, p), realpath: (p) => p }),
+  );
+  const built = secondsOf(() => {
+    for (const [file, text] of Object.entries(files)) index.set(indexFile(file, new HarnAnalysis(text)));
+  });
+  const names = Object.keys(files).filter((f) => f !== '/ws/lib.harn');
+  const random = mulberry32(15);
+  const times: number[] = [];
+  let found = 0;
+  for (let q = 0; q < 110; q++) {
+    const file = names[Math.floor(random() * names.length)] ?? '/ws/lib.harn';
+    const text = files[file] ?? '';
+    const offset = text.indexOf('shared_helper(input)') + 3;
+    const start = performance.now();
+    const refs = referencesAt(index, file, offset, true);
+    const elapsed = performance.now() - start;
+    // The first queries warm the JIT up; the next 100 are measured.
+    if (q >= 10) times.push(elapsed);
+    found = refs?.length ?? 0;
+  }
+  if (found !== 1 + 4 * names.length) throw new Error(`references found ${found}, expected ${1 + 4 * names.length}`);
+  console.log(
+    `references: ${names.length + 1} files indexed in ${(built * 1000).toFixed(0)} ms; ${found} references per query, median ${median(times).toFixed(2)} ms`,
+  );
+  metric('references_p95_ms', percentile(times, 95), 'ms', '<=20');
+}
