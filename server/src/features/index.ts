@@ -29,10 +29,14 @@ import { DocumentRouter } from './router';
 import { registerPrefixMessage } from './prefixMessage';
 import { registerRunControlCompose } from './runControlCompose';
 import { registerRunControlTree } from './runControlTree';
+import { registerSelectionRange } from './selectionRange';
+import { registerSemanticTokens } from './semanticTokens';
+import { registerSignatureHelp } from './signatureHelp';
 import { registerTrainingExample } from './trainingExample';
 import { registerValidateArtifactFile } from './validateArtifactFile';
 import { DirectiveTreeChangedNotification, RunControlTreeChangedNotification } from '../protocol';
 import { FolderChanges, registerWorkspaceLifecycle } from './workspace';
+import { TOKEN_MODIFIERS, TOKEN_TYPES } from '../harn/semanticTokens';
 
 export const SERVER_CAPABILITIES: ServerCapabilities = {
   textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -43,6 +47,10 @@ export const SERVER_CAPABILITIES: ServerCapabilities = {
   definitionProvider: true,
   completionProvider: { triggerCharacters: ['.', '"'], resolveProvider: false },
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+  // Standard types and modifiers only, so that every theme colours them (harn/semanticTokens.ts).
+  semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: { delta: true }, range: true },
+  signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [')'] },
+  selectionRangeProvider: true,
   // Each folder has its own gate and settings; folders added or removed are followed.
   workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
 };
@@ -103,6 +111,9 @@ export function registerFeatures(
   registerDefinition(ctx);
   registerCompletion(ctx);
   registerCodeAction(ctx);
+  registerSemanticTokens(ctx);
+  registerSignatureHelp(ctx);
+  registerSelectionRange(ctx);
   registerValidateArtifactFile(ctx, artifacts);
   registerDirectiveTree(ctx, artifacts);
   registerPrefixMessage(ctx, artifacts);

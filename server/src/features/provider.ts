@@ -15,6 +15,12 @@ import {
   Hover,
   LocationLink,
   Position,
+  Range,
+  SelectionRange,
+  SemanticTokens,
+  SemanticTokensDelta,
+  SignatureHelp,
+  SignatureHelpContext,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { FolderConfig } from '../workspace/folders';
@@ -89,4 +95,11 @@ export interface DomainProvider {
   definition?(request: OpenDocumentRequest, position: Position): LocationLink[] | undefined;
   completion?(request: OpenDocumentRequest, position: Position): CompletionItem[] | undefined;
   codeAction?(request: DocumentRequest, params: CodeActionParams): CodeAction[];
+  semanticTokens?(request: OpenDocumentRequest): SemanticTokens | undefined;
+  /** The edits since `previousResultId` when that is the provider's last result for the document, else all tokens. */
+  semanticTokensDelta?(request: OpenDocumentRequest, previousResultId: string): SemanticTokens | SemanticTokensDelta | undefined;
+  semanticTokensRange?(request: OpenDocumentRequest, range: Range): SemanticTokens | undefined;
+  /** Null: asked and nothing to show (no call around the position). */
+  signatureHelp?(request: OpenDocumentRequest, position: Position, context: SignatureHelpContext | undefined): SignatureHelp | null | undefined;
+  selectionRanges?(request: OpenDocumentRequest, positions: Position[]): SelectionRange[] | undefined;
 }

@@ -14,6 +14,11 @@ import {
   LocationLink,
   MarkupKind,
   Position,
+  Range,
+  SelectionRange,
+  SemanticTokens,
+  SemanticTokensDelta,
+  SignatureHelp,
   SymbolKind,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -27,6 +32,9 @@ import { foldingRanges } from '../harn/folding';
 import { hoverAt } from '../harn/hover';
 import { OutlineKind, OutlineSymbol } from '../harn/outline';
 import { HarnAnalysis } from '../harn/analysis';
+import { encodeTokens, semanticTokens, tokenEdits, tokensInRange } from '../harn/semanticTokens';
+import { selectionRangesAt } from '../harn/selectionRanges';
+import { signatureHelpAt } from '../harn/signatureHelp';
 import { hexBytes } from '../text/utf8';
 import { rootOf } from '../workspace/folders';
 import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
@@ -107,6 +115,22 @@ export class HarnProvider implements DomainProvider {
 
   documentClosed(uri: string): void {
     this.workspace.forget(uri);
+    this.lastTokens.delete(uri);
+  }
+
+  /** Each open document's last full tokens, for deltas against them. */
+  private readonly lastTokens = new Map<string, { resultId: string; data: number[] }>();
+  private nextResultId = 1;
+
+  private encodedTokens(doc: TextDocument): number[] {
+    const analysis = this.analysisOf(doc);
+    return encodeTokens(semanticTokens(analysis, uriToPath(doc.uri), this.workspace), analysis.lineIndex);
+  }
+
+  private remember(uri: string, data: number[]): string {
+    const resultId = String(this.nextResultId++);
+    this.lastTokens.set(uri, { resultId, data });
+    return resultId;
   }
 
   diagnostics(doc: TextDocument): Diagnostic[] {
@@ -244,6 +268,62 @@ export class HarnProvider implements DomainProvider {
       if (c.detail) item.detail = c.detail;
       if (c.documentation) item.documentation = { kind: MarkupKind.Markdown, value: c.documentation };
       return item;
+    });
+  }
+
+  semanticTokens({ doc, uri }: OpenDocumentRequest): SemanticTokens | undefined {
+    if (!this.answering()) return undefined;
+    const data = this.encodedTokens(doc);
+    return { resultId: this.remember(uri, data), data };
+  }
+
+  semanticTokensDelta({ doc, uri }: OpenDocumentRequest, previousResultId: string): SemanticTokens | SemanticTokensDelta | undefined {
+    if (!this.answering()) return undefined;
+    const previous = this.lastTokens.get(uri);
+    const data = this.encodedTokens(doc);
+    const resultId = this.remember(uri, data);
+    // An unknown or older result (the server restarted, another request came between): all tokens.
+    if (!previous || previous.resultId !== previousResultId) return { resultId, data };
+    return { resultId, edits: tokenEdits(previous.data, data) };
+  }
+
+  semanticTokensRange({ doc, uri }: OpenDocumentRequest, range: Range): SemanticTokens | undefined {
+    if (!this.answering()) return undefined;
+    const analysis = this.analysisOf(doc);
+    const li = analysis.lineIndex;
+    const tokens = tokensInRange(semanticTokens(analysis, uriToPath(uri), this.workspace), li.offsetAt(range.start), li.offsetAt(range.end));
+    return { data: encodeTokens(tokens, li) };
+  }
+
+  signatureHelp({ doc, uri }: OpenDocumentRequest, position: Position): SignatureHelp | null | undefined {
+    if (!this.answering()) return undefined;
+    const analysis = this.analysisOf(doc);
+    const help = signatureHelpAt(analysis, uriToPath(uri), analysis.lineIndex.offsetAt(position), this.workspace);
+    if (!help) return null;
+    return {
+      activeSignature: help.activeSignature,
+      activeParameter: help.activeParameter,
+      signatures: help.signatures.map((s) => ({
+        label: s.label,
+        ...(s.documentation ? { documentation: { kind: MarkupKind.Markdown, value: s.documentation } } : {}),
+        parameters: s.parameters.map((p) => ({ label: p.label })),
+      })),
+    };
+  }
+
+  selectionRanges({ doc }: OpenDocumentRequest, positions: Position[]): SelectionRange[] | undefined {
+    if (!this.answering()) return undefined;
+    const analysis = this.analysisOf(doc);
+    const li = analysis.lineIndex;
+    return positions.map((position) => {
+      const ranges = selectionRangesAt(analysis, li.offsetAt(position));
+      let chain: SelectionRange | undefined;
+      // Built from the outside in: each range's parent is the next larger one.
+      for (let i = ranges.length - 1; i >= 0; i--) {
+        const r = ranges[i];
+        if (r) chain = { range: li.rangeOf(r.start, r.end), ...(chain ? { parent: chain } : {}) };
+      }
+      return chain ?? { range: { start: position, end: position } };
     });
   }
 }
