@@ -62,6 +62,8 @@ export function registerFeatures(
   supportsConfiguration: () => boolean,
   initializationOptions: () => unknown,
   folderChanges?: FolderChanges,
+  /** Whether the client takes workspace/semanticTokens/refresh (asked again for tokens when ours step back or return). */
+  supportsTokenRefresh: () => boolean = () => false,
 ): ServerLifecycle {
   const lifecycle = new ServerLifecycle();
   lifecycle.register(connection);
@@ -121,6 +123,6 @@ export function registerFeatures(
   registerRunControlCompose(ctx, runControl);
   registerTrainingExample(ctx);
   registerDocumentDigest(ctx);
-  registerLanguageFeatures(ctx, diagnostics, languageFeatures, checks);
+  registerLanguageFeatures(ctx, diagnostics, languageFeatures, checks, supportsTokenRefresh);
   return lifecycle;
 }
