@@ -1,7 +1,8 @@
 // harn.languageFeatures beside upstream's extension, over stdio: with our `.harn` language features off
 // (initializationOptions, then the harn/languageFeatures notification), a `.harn` file gets no Harn hover,
-// completion, outline, folding, links, definition or syntax diagnostic from us, while the loud-boundary
-// features on it (unknown ids, their hover and fixes) stay; the notification switches live, both ways.
+// completion, outline, folding, links, definition, semantic tokens, signature help, selection ranges or syntax
+// diagnostic from us (the editor is asked to fetch its tokens again), while the loud-boundary features on it
+// (unknown ids, their hover and fixes) stay; the notification switches live, both ways.
 
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
