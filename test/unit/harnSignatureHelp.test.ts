@@ -57,6 +57,9 @@ describe('signature help', () => {
     assert.equal(shown(helpAt(HEAD + 'add(1, "${[x, y|]}")')), 'fn add(a: int, [b: int], ...more: int) -> int');
     assert.equal(shown(helpAt(HEAD + 'add(1, "a ${x} b ${y|}")')), 'fn add(a: int, [b: int], ...more: int) -> int');
     assert.equal(shown(helpAt(HEAD + 'add(twice(|), 2)')), 'fn twice([x])');
+    // Right before a closure argument's `{`, and after its `}`: the call's arguments, not the closure's body.
+    assert.equal(shown(helpAt(HEAD + 'add(|{ x -> x })')), 'fn add([a: int], b: int, ...more: int) -> int');
+    assert.equal(shown(helpAt(HEAD + 'add({ x -> x }, |')), 'fn add(a: int, [b: int], ...more: int) -> int');
     assert.equal(shown(helpAt(HEAD + 'add(twice(3), |2)')), 'fn add(a: int, [b: int], ...more: int) -> int');
   });
 

@@ -9,7 +9,8 @@ import { HarnAnalysis } from './analysis';
 import * as A from './ast';
 import { BUILTINS } from './builtins';
 import { findExported, ModuleHost, moduleExports } from './resolve';
-import { Binding, BindingKind, resolveName } from './scope';
+import { Binding, BindingKind } from './scope';
+import { ScopeLookup } from './scopeLookup';
 import { boundNames } from './outline';
 
 /** The legend's token types, all standard (vscode's semantic token classification). The order is the protocol's index. */
@@ -111,6 +112,10 @@ export function semanticTokens(analysis: HarnAnalysis, file: string, host?: Modu
     found.set(name.start, { start: name.start, end: name.end, type, modifiers });
   };
   const scopes = analysis.scopes;
+  const lookup = new ScopeLookup(scopes);
+  let importNames: Map<A.Name, Binding> | undefined;
+  const importBindings = (): Map<A.Name, Binding> =>
+    (importNames ??= new Map(scopes.root.bindings.filter((b) => b.kind === 'import').map((b) => [b.nameNode, b] as const)));
 
   // Imported names: what each one is, looked up once per file and name.
   const importedCache = new Map<string, Binding | undefined>();
@@ -146,7 +151,7 @@ export function semanticTokens(analysis: HarnAnalysis, file: string, host?: Modu
   };
 
   const reference = (name: string, node: A.NodeBase): { type: TokenType; modifiers: TokenModifier[] } | undefined => {
-    const local = resolveName(scopes, name, node.start);
+    const local = lookup.resolve(name, node.start);
     if (local) return bindingToken(local, imported);
     const viaImport = fromWildcard(name);
     if (viaImport) return bindingToken(viaImport, imported);
@@ -156,7 +161,7 @@ export function semanticTokens(analysis: HarnAnalysis, file: string, host?: Modu
 
   const typeName = (name: A.Name): void => {
     if (isTypeParam(name.text, name.start)) return add(name, 'typeParameter');
-    const local = resolveName(scopes, name.text, name.start) ?? fromWildcard(name.text);
+    const local = lookup.resolve(name.text, name.start) ?? fromWildcard(name.text);
     if (local) {
       const token = bindingToken(local, imported);
       return add(name, token.type, token.modifiers);
@@ -224,7 +229,7 @@ export function semanticTokens(analysis: HarnAnalysis, file: string, host?: Modu
       case 'ImportDecl':
         add(node.namespace, 'namespace', ['declaration']);
         for (const name of node.names ?? []) {
-          const binding = scopes.root.bindings.find((b) => b.nameNode === name);
+          const binding = importBindings().get(name);
           const token = binding ? bindingToken(binding, imported) : { type: 'variable' as const, modifiers: [] };
           add(name, token.type, token.modifiers);
         }

@@ -69,6 +69,9 @@ function statementStart(file: A.SourceFile, offset: number): number {
   for (let i = path.length - 1; i >= 0; i--) {
     const node = path[i];
     if (node?.kind !== 'Block' && node?.kind !== 'SourceFile') continue;
+    // A cursor right before a block's `{` or right after its `}` is outside it (nodePathAt counts both ends in).
+    const inside = node.kind === 'SourceFile' || (node.start < offset && (offset < node.end || !node.closed));
+    if (!inside) continue;
     let start = node.start;
     for (const stmt of node.statements) if (stmt.start <= offset) start = stmt.start;
     return start;
