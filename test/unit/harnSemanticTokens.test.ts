@@ -91,7 +91,7 @@ describe('semantic tokens: classification', () => {
 
   test('methods, members, namespaces, attributes and dict keys', () => {
     const text =
-      'import * as lib from "./lib"\n@deprecated\nfn f(p) {\n  lib.greet(p.name)\n  p.run()\n  return {key: 1}\n}\nimpl Point { fn area(self) { return 0 } }\n';
+      'import * as lib from "./lib"\n@deprecated\nfn f(p) {\n  lib.greet(p.name)\n  p.run()\n  let o = lib.ORIGIN + lib.missing\n  return {key: lib.Point}\n}\nimpl Point { fn area(self) { return 0 } }\n';
     const tokens = semanticTokens(new HarnAnalysis(text), '/ws/m.harn', host);
     assert.deepEqual(shown(text, tokens), [
       'lib namespace declaration',
@@ -104,7 +104,14 @@ describe('semantic tokens: classification', () => {
       'name property',
       'p parameter',
       'run method',
+      // A namespace member is what the module exports under that name; one it does not export gets no token.
+      'o variable declaration',
+      'lib namespace',
+      'ORIGIN variable readonly',
+      'lib namespace',
       'key property',
+      'lib namespace',
+      'Point struct',
       'Point type',
       'area method declaration',
       'self parameter declaration',

@@ -12,7 +12,7 @@ const LIB = `/** Greets someone. */
 pub fn greet(name: string, loud: bool = false) -> string { return name }
 `;
 
-const host = memoryHost({ '/ws/lib.harn': LIB });
+const host = memoryHost({ '/ws/lib.harn': LIB, '/ws/again.harn': 'pub import { greet } from "./lib"\n' });
 
 /** The help at the `|` in `source` (the bar removed). */
 function helpAt(source: string): SignatureHelpResult | undefined {
@@ -68,6 +68,8 @@ describe('signature help', () => {
     assert.equal(shown(imported), 'fn greet(name: string, [loud: bool = false]) -> string');
     assert.equal(imported?.signatures[0]?.documentation, 'Greets someone.');
     assert.equal(shown(helpAt(HEAD + 'lib.greet(|')), 'fn greet([name: string], loud: bool = false) -> string');
+    // Through a `pub import` re-export.
+    assert.equal(shown(helpAt('import { greet } from "./again"\ngreet(|')), 'fn greet([name: string], loud: bool = false) -> string');
     assert.equal(shown(helpAt(HEAD + 'search(limit: |')), 'tool search(query: string, [limit: int])');
     assert.equal(shown(helpAt(HEAD + 'search(limit: 3, query: "a|")')), 'tool search([query: string], limit: int)');
   });

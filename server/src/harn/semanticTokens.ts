@@ -154,9 +154,27 @@ export function semanticTokens(analysis: HarnAnalysis, file: string, host?: Modu
     const local = lookup.resolve(name, node.start);
     if (local) return bindingToken(local, imported);
     const viaImport = fromWildcard(name);
-    if (viaImport) return bindingToken(viaImport, imported);
+    if (viaImport) return bindingToken(viaImport, () => undefined);
     if (BUILTINS.has(name)) return { type: 'function', modifiers: ['defaultLibrary'] };
     return undefined;
+  };
+
+  // `ui.page`: a member of a namespace import is what the module exports under that name (unknown: no token).
+  const namespaceBinding = (object: A.Expr): Binding | undefined => {
+    if (object.kind !== 'Identifier') return undefined;
+    const b = lookup.resolve(object.name, object.start);
+    return b?.kind === 'namespace' ? b : undefined;
+  };
+  const isNamespace = (object: A.Expr): boolean => namespaceBinding(object) !== undefined;
+  const memberCache = new Map<string, Binding | undefined>();
+  const namespaceMember = (member: A.Member): { type: TokenType; modifiers: TokenModifier[] } | undefined => {
+    const ns = namespaceBinding(member.object);
+    if (!ns || !member.property || !host || ns.modulePath === undefined) return undefined;
+    const key = `${ns.modulePath}\n${member.property.text}`;
+    if (!memberCache.has(key)) memberCache.set(key, findExported(host, host.resolveImport(file, ns.modulePath), member.property.text, 0)?.binding);
+    const found = memberCache.get(key);
+    // Found in another module, and followed through its re-exports already.
+    return found ? bindingToken(found, () => undefined) : undefined;
   };
 
   const typeName = (name: A.Name): void => {
@@ -261,16 +279,18 @@ export function semanticTokens(analysis: HarnAnalysis, file: string, host?: Modu
         break;
       case 'Call':
         if (node.callee.kind === 'Member' && node.callee.property) {
-          const object = node.callee.object;
-          const objectToken = object.kind === 'Identifier' ? reference(object.name, object) : undefined;
-          add(node.callee.property, objectToken?.type === 'namespace' ? 'function' : 'method');
+          const member = namespaceMember(node.callee);
+          if (member) add(node.callee.property, member.type, member.modifiers);
+          else if (!isNamespace(node.callee.object)) add(node.callee.property, 'method');
         }
         break;
       case 'Member':
         if (node.property) {
           const object = node.object;
           const objectToken = object.kind === 'Identifier' ? reference(object.name, object) : undefined;
-          add(node.property, objectToken?.type === 'enum' ? 'enumMember' : 'property');
+          const member = namespaceMember(node);
+          if (member) add(node.property, member.type, member.modifiers);
+          else if (objectToken?.type !== 'namespace') add(node.property, objectToken?.type === 'enum' ? 'enumMember' : 'property');
         }
         break;
       case 'Identifier': {
