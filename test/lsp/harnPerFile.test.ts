@@ -228,4 +228,20 @@ describe('per-file .harn features over stdio, beside a syntax error in another d
     assert.equal(help?.signatures[0]?.label, 'fn greet(name: string, loud: bool) -> string');
     assert.equal(help?.activeParameter, 1);
   });
+
+  test('a member chain 20,000 deep: every feature answers, the selection chain is bounded', async () => {
+    const text = 'let x = a' + '.b'.repeat(20_000) + '\nlog(x, '.padEnd(8) + '\n';
+    const deep = await client.open(path.join(root, 'deep.harn'), text);
+    const ranges = (await client.connection.sendRequest(SelectionRangeRequest.type, {
+      textDocument: { uri: deep },
+      positions: [{ line: 0, character: 9 }],
+    })) as SelectionRange[];
+    let steps = 0;
+    for (let r: SelectionRange | undefined = ranges[0]; r; r = r.parent) steps++;
+    assert.ok(steps > 100 && steps <= 256, `steps: ${steps}`);
+    const full = (await client.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri: deep } })) as SemanticTokens;
+    assert.equal(full.data.length / 5, 20_003, 'x, every b, log and x (the undeclared a has none)');
+    const help = await client.connection.sendRequest(SignatureHelpRequest.type, { textDocument: { uri: deep }, position: { line: 1, character: 7 } });
+    assert.match(help?.signatures[0]?.label ?? '', /^fn log\(/);
+  });
 });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
-import { selectionRangesAt } from '../../server/src/harn/selectionRanges';
+import { MAX_SELECTION_STEPS, selectionRangesAt } from '../../server/src/harn/selectionRanges';
 import { prng } from '../support/random';
 
 const TEXT = `fn broken() {
@@ -70,5 +70,14 @@ describe('selection ranges', () => {
         assert.deepEqual(ranges.at(-1), { start: 0, end: text.length });
       }
     }
+  });
+
+  test('an expression chain as deep as it is long: the innermost steps, then the document, at most MAX_SELECTION_STEPS', () => {
+    const text = 'let x = a' + '.b'.repeat(20_000) + '\n';
+    const ranges = selectionRangesAt(new HarnAnalysis(text), text.indexOf('a.b') + 1);
+    assert.equal(ranges.length, MAX_SELECTION_STEPS);
+    assert.equal(text.slice(ranges[0]?.start, ranges[0]?.end), 'a');
+    assert.equal(text.slice(ranges[1]?.start, ranges[1]?.end), 'a.b');
+    assert.deepEqual(ranges.at(-1), { start: 0, end: text.length });
   });
 });

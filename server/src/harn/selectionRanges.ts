@@ -10,6 +10,12 @@ export interface OffsetRange {
   end: number;
 }
 
+/**
+ * At most this many steps: the answer is a chain of parents nested as deep as it is long, and an expression chain
+ * (`a.b.b.…`) nests as deep as it is long. The innermost ones are kept, then the whole document.
+ */
+export const MAX_SELECTION_STEPS = 256;
+
 /** The ranges around `offset`, innermost first, each containing the previous one and larger than it. */
 export function selectionRangesAt(analysis: HarnAnalysis, offset: number): OffsetRange[] {
   const candidates: OffsetRange[] = [];
@@ -40,7 +46,9 @@ export function selectionRangesAt(analysis: HarnAnalysis, offset: number): Offse
     // Strictly growing: a node no larger than what is selected already adds no step.
     if (range.start <= last.start && range.end >= last.end && (range.start < last.start || range.end > last.end)) out.push(range);
   }
-  return out;
+  if (out.length <= MAX_SELECTION_STEPS) return out;
+  const whole = out[out.length - 1];
+  return whole ? [...out.slice(0, MAX_SELECTION_STEPS - 1), whole] : out;
 }
 
 /** `from`–`to` without the whitespace at either end (a block's contents, between its braces). */
