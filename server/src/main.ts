@@ -26,6 +26,7 @@ const documents = new TextDocuments(TextDocument);
 let workspaceRoots: string[] = [];
 let supportsConfiguration = false;
 let supportsFolderChanges = false;
+let supportsTokenRefresh = false;
 let initializationOptions: unknown;
 
 const lifecycle = registerFeatures(
@@ -35,12 +36,14 @@ const lifecycle = registerFeatures(
   () => supportsConfiguration,
   () => initializationOptions,
   { supported: () => supportsFolderChanges, setRoots: (roots) => (workspaceRoots = [...roots]) },
+  () => supportsTokenRefresh,
 );
 
 connection.onInitialize((params): InitializeResult => {
   lifecycle.refuseAfterShutdown('initialize');
   supportsConfiguration = params.capabilities.workspace?.configuration === true;
   supportsFolderChanges = params.capabilities.workspace?.workspaceFolders === true;
+  supportsTokenRefresh = params.capabilities.workspace?.semanticTokens?.refreshSupport === true;
   initializationOptions = params.initializationOptions;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
   if (workspaceRoots.length === 0 && params.rootUri) workspaceRoots = [uriToPath(params.rootUri)];

@@ -1751,6 +1751,131 @@ describe('scenario 12: run a pipeline where it belongs', { skip, timeout: 240_00
   });
 });
 
+describe('scenario 14: per-file .harn features: semantic colours and signature help', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+  const FILE = 'colours.harn';
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    editor = new Editor(toolchain.toolchain, 'scenario14');
+    // The fixture's workspace settings start with semantic highlighting off: the TextMate colours first.
+    await editor.open(join(fixtures, 'perfile'), vsix());
+  });
+
+  after(async () => {
+    await editor?.teardown();
+  });
+
+  /** The computed colour of the rendered token holding `column` of the line that contains `lineText`. */
+  const colourAt = (lineText: string, column: number): Promise<string> =>
+    editor.page.evaluate(
+      ({ lineText, column }) => {
+        // The project compiles without the DOM library: name the few browser APIs used here.
+        interface DomNode {
+          textContent: string | null;
+          children: ArrayLike<DomNode>;
+        }
+        interface Browser {
+          document: { querySelectorAll(selector: string): ArrayLike<DomNode> };
+          getComputedStyle(node: DomNode): { color: string };
+        }
+        const browser = globalThis as unknown as Browser;
+        const document = browser.document;
+        for (const line of Array.from(document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line'))) {
+          const text = (line.textContent ?? '').replace(/\u00a0/g, ' ');
+          const start = text.indexOf(lineText);
+          if (start < 0) continue;
+          let offset = start + column;
+          // A view line holds one span, which holds one span per token.
+          for (const token of Array.from(line.children[0]?.children ?? [])) {
+            const length = token.textContent?.length ?? 0;
+            if (offset < length) return browser.getComputedStyle(token).color;
+            offset -= length;
+          }
+        }
+        return '';
+      },
+      { lineText, column },
+    );
+
+  /** The colours of the names the scenario looks at (each the name's first character). */
+  const colours = async (): Promise<Record<string, string>> => ({
+    counter: await colourAt('let counter = ', 'let '.length),
+    lowercaseConst: await colourAt('counter = max_turns', 'counter = '.length),
+    uppercaseConst: await colourAt('+ LIMIT', 2),
+    functionAsValue: await colourAt('combine = add', 'combine = '.length),
+    functionDeclaration: await colourAt('fn add(', 'fn '.length),
+    builtinAsValue: await colourAt('measure = len', 'measure = '.length),
+    builtinCall: await colourAt('  log(combine', 2),
+  });
+
+  test('scenario 14a: semantic colours: a lowercase const, a function and a builtin used as values take the colours of their kind, unlike TextMate', async (t) => {
+    editor.beginScenario('scenario14a');
+    await editor.openFileFromExplorer(FILE);
+    await editor.waitForLine('the pipeline to render', (l) => l.includes('pipeline main(task)'));
+    // The server is up once the broken declaration's error is squiggled.
+    await step(editor, 'the syntax error of broken()', () => editor.waitForSquiggle('error'));
+    const textMate = await colours();
+    await editor.screenshot('textmate-colours');
+    t.diagnostic(`TextMate: ${JSON.stringify(textMate)}`);
+    // TextMate goes by the look of a name: an uppercase one is a constant, any other a variable unless called.
+    assert.equal(textMate.lowercaseConst, textMate.counter, 'TextMate: a lowercase const looks like a variable');
+    assert.equal(textMate.functionAsValue, textMate.counter, 'TextMate: a function not called looks like a variable');
+    assert.notEqual(textMate.functionDeclaration, textMate.counter, 'TextMate: a declared function name has the function colour');
+    assert.notEqual(textMate.uppercaseConst, textMate.counter, 'TextMate: an uppercase name looks like a constant');
+
+    writeFileSync(join(editor.workspace, '.vscode', 'settings.json'), JSON.stringify({ 'editor.semanticHighlighting.enabled': true }, null, 2));
+    let last: Record<string, string> = {};
+    const semantic = await step(editor, 'the semantic colours', () =>
+      waitFor('the lowercase const to take the constant colour', 30_000, async () => {
+        last = await colours();
+        return last.lowercaseConst === last.uppercaseConst && last.functionAsValue === last.functionDeclaration ? last : undefined;
+      }).catch((error: unknown) => {
+        throw new Error(`${String(error)}; the colours then: ${JSON.stringify(last)}`, { cause: error });
+      }),
+    );
+    await editor.screenshot('semantic-colours');
+    t.diagnostic(`semantic: ${JSON.stringify(semantic)}`);
+    assert.notEqual(semantic.lowercaseConst, textMate.lowercaseConst, 'the const `max_turns` changed colour (readonly variable)');
+    assert.equal(semantic.lowercaseConst, semantic.uppercaseConst, 'both consts in the constant colour');
+    assert.equal(semantic.functionAsValue, semantic.functionDeclaration, 'the function `add` used as a value in the function colour');
+    assert.notEqual(semantic.functionAsValue, textMate.functionAsValue);
+    assert.equal(semantic.builtinAsValue, semantic.builtinCall, 'the builtin `len` used as a value in the colour of a builtin call');
+    assert.notEqual(semantic.builtinAsValue, textMate.builtinAsValue);
+    assert.equal(semantic.counter, textMate.counter, 'a plain variable keeps its colour');
+  });
+
+  test('scenario 14b: typing `add(` shows its signature with the first parameter active, `,` moves to the second', async (t) => {
+    editor.beginScenario('scenario14b');
+    await editor.clickText('  log(combine(counter, 1), measure(task))', 0, 'before');
+    await editor.page.keyboard.press('End');
+    await editor.page.keyboard.press('Enter');
+    await editor.page.keyboard.type('add(');
+    const widget = editor.page.locator('.monaco-editor .parameter-hints-widget');
+    await step(editor, 'the parameter hints', () => widget.waitFor({ state: 'visible', timeout: 15_000 }));
+    const active = widget.locator('.signature .parameter.active');
+    const first = await step(editor, 'the first parameter active', () =>
+      waitFor('a: int active', 10_000, async () => ((await active.textContent().catch(() => '')) === 'a: int' ? 'a: int' : undefined)),
+    );
+    const signature = ((await widget.locator('.signature').textContent()) ?? '').replace(/\s+/g, ' ').trim();
+    const docs = (
+      (await widget
+        .locator('.docs')
+        .textContent()
+        .catch(() => '')) ?? ''
+    ).trim();
+    await editor.screenshot('signature-on-paren');
+    t.diagnostic(`signature: ${signature}; active: ${first}; docs: ${docs}`);
+    assert.equal(signature, 'fn add(a: int, b: int) -> int');
+    assert.match(docs, /Adds two numbers\./);
+    await editor.page.keyboard.type('1, ');
+    await step(editor, 'the second parameter active', () =>
+      waitFor('b: int active', 10_000, async () => ((await active.textContent().catch(() => '')) === 'b: int' ? true : undefined)),
+    );
+    await editor.screenshot('signature-after-comma');
+  });
+});
+
 describe('scenario 13: references and rename across files', { skip, timeout: 240_000 }, () => {
   let editor: Editor;
 

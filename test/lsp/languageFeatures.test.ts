@@ -1,7 +1,8 @@
 // harn.languageFeatures beside upstream's extension, over stdio: with our `.harn` language features off
 // (initializationOptions, then the harn/languageFeatures notification), a `.harn` file gets no Harn hover,
-// completion, outline, folding, links, definition or syntax diagnostic from us, while the loud-boundary
-// features on it (unknown ids, their hover and fixes) stay; the notification switches live, both ways.
+// completion, outline, folding, links, definition, semantic tokens, signature help, selection ranges or syntax
+// diagnostic from us (the editor is asked to fetch its tokens again), while the loud-boundary features on it
+// (unknown ids, their hover and fixes) stay; the notification switches live, both ways.
 
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -27,6 +28,10 @@ import {
   ReferencesRequest,
   RenameRequest,
   WorkspaceSymbolRequest,
+  SelectionRangeRequest,
+  SemanticTokensRefreshRequest,
+  SemanticTokensRequest,
+  SignatureHelpRequest,
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { LanguageFeaturesParams } from '../../server/src/protocol';
@@ -70,12 +75,21 @@ const sourcesOf = (p: PublishDiagnosticsParams): string[] => [...new Set(p.diagn
 const hoverText = (h: Hover | null): string => (h ? (h.contents as MarkupContent).value : '');
 const labels = (c: CompletionItem[] | CompletionList | null): string[] => (Array.isArray(c) ? c : (c?.items ?? [])).map((i) => i.label);
 
+/** How many workspace/semanticTokens/refresh requests the last started server sent. */
+let tokenRefreshes = (): number => 0;
+
 async function startServer(initializationOptions: unknown): Promise<{ client: TestClient; root: string; uri: string }> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-langfeat-'));
   fs.cpSync(DEMO, root, { recursive: true });
   fs.writeFileSync(path.join(root, FILE), TEXT);
   const client = new TestClient();
-  await client.initialize(root, { initializationOptions });
+  // As VS Code: the client is asked to fetch semantic tokens again when ours step back or return.
+  let refreshes = 0;
+  client.connection.onRequest(SemanticTokensRefreshRequest.type, () => {
+    refreshes++;
+  });
+  tokenRefreshes = () => refreshes;
+  await client.initialize(root, { initializationOptions, semanticTokensRefresh: true });
   await client.waitForNotification('harn/status', (p) => (p as { state?: string }).state === 'ready');
   const uri = await client.open(path.join(root, FILE), TEXT);
   return { client, root, uri };
@@ -148,6 +162,12 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
     assert.equal(await client.connection.sendRequest(PrepareRenameRequest.type, at), null, 'no rename of ours');
     assert.equal(await client.connection.sendRequest(RenameRequest.type, { ...at, newName: 'limit' }), null, 'no rename edit');
     assert.deepEqual((await client.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'keep' })) ?? [], [], 'no workspace symbols');
+    const tokens = await client.connection.sendRequest(SemanticTokensRequest.type, { textDocument: textDocument() });
+    assert.deepEqual(tokens?.data ?? [], [], 'no semantic tokens');
+    const signature = await client.connection.sendRequest(SignatureHelpRequest.type, { textDocument: textDocument(), position: positionOf('join(', 5) });
+    assert.equal(signature, null, 'no signature help');
+    const selection = await client.connection.sendRequest(SelectionRangeRequest.type, { textDocument: textDocument(), positions: [positionOf('cap {', 1)] });
+    assert.deepEqual(selection ?? [], [], 'no selection ranges');
 
     const diagnostics = (client.latestDiagnostics(uri)?.diagnostics ?? []).filter((d) => d.code === 'unknown_boundary');
     const actions = await client.connection.sendRequest(CodeActionRequest.type, {
@@ -164,6 +184,7 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
 
   test('the notification turns them on live: the syntax error comes back, hover and outline answer', async () => {
     const since = client.mark();
+    const refreshesBefore = tokenRefreshes();
     await client.connection.sendNotification('harn/languageFeatures', ON);
     const published = await client.waitForDiagnostics(uri, hasSyntaxError, 10_000, since);
     assert.ok(hasUnknownBoundary(published), `the boundary problem is still there: ${JSON.stringify(codesOf(published))}`);
@@ -192,16 +213,27 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
       (symbols ?? []).some((s) => s.name === 'keep'),
       `the outline lists keep: ${JSON.stringify(symbols)}`,
     );
+    const tokens = await client.connection.sendRequest(SemanticTokensRequest.type, { textDocument: textDocument() });
+    assert.ok((tokens?.data.length ?? 0) > 0, 'semantic tokens answer');
+    const signature = await client.connection.sendRequest(SignatureHelpRequest.type, { textDocument: textDocument(), position: positionOf('join(', 5) });
+    assert.match(signature?.signatures[0]?.label ?? '', /^fn join\(/, 'signature help answers');
+    const selection = await client.connection.sendRequest(SelectionRangeRequest.type, { textDocument: textDocument(), positions: [positionOf('cap {', 1)] });
+    assert.equal(selection?.length, 1, 'selection ranges answer');
+    assert.ok(await client.waitUntil(() => tokenRefreshes() > refreshesBefore), 'the editor is asked to fetch semantic tokens again');
   });
 
   test('and off again: the syntax error goes at once, the boundary problem stays', async () => {
     const since = client.mark();
+    const refreshesBefore = tokenRefreshes();
     await client.connection.sendNotification('harn/languageFeatures', OFF);
     const published = await client.waitForDiagnostics(uri, (p) => !hasSyntaxError(p), 10_000, since);
     assert.deepEqual(sourcesOf(published), ['harn.boundaries'], `only the boundary checks report: ${JSON.stringify(codesOf(published))}`);
     assert.ok(hasUnknownBoundary(published));
     const onLocal = await client.connection.sendRequest(HoverRequest.type, { textDocument: textDocument(), position: positionOf('cap {', 1) });
     assert.equal(onLocal, null);
+    assert.ok(await client.waitUntil(() => tokenRefreshes() > refreshesBefore), 'the editor is asked to fetch semantic tokens again');
+    const tokens = await client.connection.sendRequest(SemanticTokensRequest.type, { textDocument: textDocument() });
+    assert.deepEqual(tokens?.data ?? [], [], 'no semantic tokens');
   });
 
   test('a malformed notification is refused with a clear log line and changes nothing', async () => {

@@ -7,6 +7,7 @@ import {
   ConfigurationRequest,
   createProtocolConnection,
   InitializeRequest,
+  InitializeResult,
   InitializedNotification,
   ProtocolConnection,
   PublishDiagnosticsNotification,
@@ -53,6 +54,8 @@ export interface InitializeOptions {
   configuration?: Record<string, unknown> | ConfigurationAnswer;
   /** Sent as `initializationOptions` (the extension sends `{ languageFeatures }`). */
   initializationOptions?: unknown;
+  /** Declares `workspace.semanticTokens.refreshSupport`, as VS Code does. */
+  semanticTokensRefresh?: boolean;
 }
 
 function workspaceFolder(root: string): { uri: string; name: string } {
@@ -99,7 +102,7 @@ export class TestClient {
   }
 
   /** Starts a session on one workspace folder, or on several (the first is also `rootUri`), or on none. */
-  async initialize(rootPath: string | readonly string[], options: InitializeOptions = {}): Promise<void> {
+  async initialize(rootPath: string | readonly string[], options: InitializeOptions = {}): Promise<InitializeResult> {
     const configuration = options.configuration;
     if (configuration) {
       const answer: ConfigurationAnswer = typeof configuration === 'function' ? configuration : (section) => configuration[section];
@@ -110,7 +113,12 @@ export class TestClient {
     // No folder at all: a window with only loose files, as VS Code starts the server for one.
     const roots = typeof rootPath === 'string' ? [rootPath] : rootPath;
     const first = roots[0];
-    await this.connection.sendRequest(InitializeRequest.type, {
+    const workspace = {
+      ...(configuration ? { configuration: true } : {}),
+      workspaceFolders: true,
+      ...(options.semanticTokensRefresh ? { semanticTokens: { refreshSupport: true } } : {}),
+    };
+    const result = await this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: first === undefined ? null : URI.file(first).toString(),
       workspaceFolders: roots.length === 0 ? null : roots.map(workspaceFolder),
@@ -118,10 +126,11 @@ export class TestClient {
       capabilities: {
         textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true }, definition: { linkSupport: true } },
         // As VS Code: folders can be added and removed while the server runs.
-        workspace: configuration ? { configuration: true, workspaceFolders: true } : { workspaceFolders: true },
+        workspace,
       },
     });
     await this.connection.sendNotification(InitializedNotification.type, {});
+    return result;
   }
 
   async open(file: string, text: string, languageId = 'harn'): Promise<string> {

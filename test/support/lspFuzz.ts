@@ -34,6 +34,10 @@ import {
   FoldingRangeRequest,
   HoverRequest,
   ReferencesRequest,
+  SelectionRangeRequest,
+  SemanticTokensDeltaRequest,
+  SemanticTokensRequest,
+  SignatureHelpRequest,
   Position,
   PublishDiagnosticsParams,
   Range,
@@ -142,7 +146,18 @@ export interface LspFuzzSummary {
 type FileContent = { text: string } | { base64: string };
 
 export type RequestMethod =
-  'hover' | 'documentSymbol' | 'foldingRange' | 'documentLink' | 'definition' | 'completion' | 'codeAction' | 'references' | 'documentHighlight';
+  | 'hover'
+  | 'documentSymbol'
+  | 'foldingRange'
+  | 'documentLink'
+  | 'definition'
+  | 'completion'
+  | 'codeAction'
+  | 'references'
+  | 'documentHighlight'
+  | 'semanticTokens'
+  | 'signatureHelp'
+  | 'selectionRange';
 
 export type Action =
   | { op: 'write'; path: string; content: FileContent }
@@ -1174,6 +1189,84 @@ export class FuzzSession {
         }
         return result;
       }
+      case 'semanticTokens': {
+        // Full, then a delta against it: both decode to tokens inside their lines.
+        const full = await this.request(SemanticTokensRequest.method, { textDocument });
+        if (!isRecord(full) || !Array.isArray(full.data) || text === undefined) return full;
+        this.checkTokens(full.data, text, action.path);
+        if (typeof full.resultId !== 'string') return full;
+        const delta = await this.request(SemanticTokensDeltaRequest.method, { textDocument, previousResultId: full.resultId });
+        // Between the two an edit may have come: only a delta of the same text is checked.
+        if (!isRecord(delta) || model?.doc.getText() !== text) return delta;
+        let data = full.data as unknown[];
+        if (Array.isArray(delta.edits)) {
+          data = [...data];
+          for (const e of [...(delta.edits as unknown[])].filter(isRecord).sort((a, b) => Number(b.start) - Number(a.start))) {
+            data.splice(Number(e.start), Number(e.deleteCount), ...(Array.isArray(e.data) ? (e.data as unknown[]) : []));
+          }
+        } else if (Array.isArray(delta.data)) data = delta.data as unknown[];
+        if (JSON.stringify(data) !== JSON.stringify(full.data))
+          this.fail('bad-answer', `semantic tokens delta of ${action.path}: the same text gave other tokens`);
+        return delta;
+      }
+      case 'signatureHelp': {
+        const help = await this.request(SignatureHelpRequest.method, { textDocument, position: action.position });
+        if (help === null || help === undefined) return help;
+        if (!isRecord(help) || !Array.isArray(help.signatures)) {
+          this.fail('bad-answer', `signatureHelp: ${JSON.stringify(help).slice(0, 300)}`);
+          return help;
+        }
+        for (const sig of help.signatures.slice(0, 50)) {
+          if (!isRecord(sig) || typeof sig.label !== 'string') continue;
+          leak(sig.label, 'signature label');
+          for (const md of markdownOf(sig.documentation)) markdownCheck(md, 'signature documentation');
+          for (const p of Array.isArray(sig.parameters) ? sig.parameters : []) {
+            const label: unknown = isRecord(p) ? p.label : undefined;
+            if (Array.isArray(label) && !(Number(label[0]) >= 0 && Number(label[0]) <= Number(label[1]) && Number(label[1]) <= sig.label.length)) {
+              this.fail(
+                'bad-answer',
+                `signatureHelp at ${action.position.line}:${action.position.character} of ${action.path}: parameter ${JSON.stringify(label)} outside ${JSON.stringify(sig.label)}`,
+              );
+            }
+          }
+        }
+        return help;
+      }
+      case 'selectionRange': {
+        const result = await this.request(SelectionRangeRequest.method, { textDocument, positions: [action.position] });
+        if (!Array.isArray(result)) return result;
+        for (const first of result.slice(0, 10)) {
+          let depth = 0;
+          for (let r: unknown = first; isRecord(r) && depth < 10_000; r = r.parent, depth++) {
+            check(r.range, 'selection range');
+            if (isRecord(r.parent) && !contains(r.parent.range as Range, r.range as Range)) {
+              this.fail(
+                'range',
+                `selectionRange at ${action.position.line}:${action.position.character} of ${action.path}: a parent does not contain its child`,
+              );
+              break;
+            }
+          }
+        }
+        return result;
+      }
+    }
+  }
+
+  /** Decodes the protocol's semantic tokens: each inside a line of `text`, in order. */
+  private checkTokens(data: unknown[], text: string, rel: string): void {
+    const table = tableOf(text);
+    let line = 0;
+    let character = 0;
+    if (data.length % 5 !== 0) this.fail('bad-answer', `semantic tokens of ${rel}: ${data.length} integers, not a multiple of 5`);
+    for (let i = 0; i + 4 < data.length; i += 5) {
+      const [dl, dc, length] = [Number(data[i]), Number(data[i + 1]), Number(data[i + 2])];
+      character = dl === 0 ? character + dc : dc;
+      line += dl;
+      if (!(dl >= 0 && dc >= 0 && length > 0) || line >= table.lineCount || character + length > (table.lengths[line] ?? 0)) {
+        this.fail('range', `semantic token ${i / 5} of ${rel} at ${line}:${character} (length ${length}) is not inside its line`);
+        return;
+      }
     }
   }
 
@@ -1266,6 +1359,9 @@ const REQUESTS: readonly RequestMethod[] = [
   'codeAction',
   'references',
   'documentHighlight',
+  'semanticTokens',
+  'signatureHelp',
+  'selectionRange',
 ];
 
 function randomPosition(r: Rand, text: string): Position {

@@ -32,11 +32,15 @@ import { registerReferences } from './references';
 import { registerRename } from './rename';
 import { registerRunControlCompose } from './runControlCompose';
 import { registerRunControlTree } from './runControlTree';
+import { registerSelectionRange } from './selectionRange';
+import { registerSemanticTokens } from './semanticTokens';
+import { registerSignatureHelp } from './signatureHelp';
 import { registerTrainingExample } from './trainingExample';
 import { registerValidateArtifactFile } from './validateArtifactFile';
 import { DirectiveTreeChangedNotification, RunControlTreeChangedNotification } from '../protocol';
 import { FolderChanges, registerWorkspaceLifecycle } from './workspace';
 import { registerWorkspaceSymbol } from './workspaceSymbol';
+import { TOKEN_MODIFIERS, TOKEN_TYPES } from '../harn/semanticTokens';
 
 export const SERVER_CAPABILITIES: ServerCapabilities = {
   textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -51,6 +55,10 @@ export const SERVER_CAPABILITIES: ServerCapabilities = {
   renameProvider: { prepareProvider: true },
   workspaceSymbolProvider: true,
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+  // Standard types and modifiers only, so that every theme colours them (harn/semanticTokens.ts).
+  semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: { delta: true }, range: true },
+  signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [')'] },
+  selectionRangeProvider: true,
   // Each folder has its own gate and settings; folders added or removed are followed.
   workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
 };
@@ -62,6 +70,8 @@ export function registerFeatures(
   supportsConfiguration: () => boolean,
   initializationOptions: () => unknown,
   folderChanges?: FolderChanges,
+  /** Whether the client takes workspace/semanticTokens/refresh (asked again for tokens when ours step back or return). */
+  supportsTokenRefresh: () => boolean = () => false,
 ): ServerLifecycle {
   const lifecycle = new ServerLifecycle();
   lifecycle.register(connection);
@@ -115,6 +125,9 @@ export function registerFeatures(
   registerDocumentHighlight(ctx);
   registerRename(ctx);
   registerWorkspaceSymbol(ctx);
+  registerSemanticTokens(ctx);
+  registerSignatureHelp(ctx);
+  registerSelectionRange(ctx);
   registerValidateArtifactFile(ctx, artifacts);
   registerDirectiveTree(ctx, artifacts);
   registerPrefixMessage(ctx, artifacts);
@@ -122,6 +135,6 @@ export function registerFeatures(
   registerRunControlCompose(ctx, runControl);
   registerTrainingExample(ctx);
   registerDocumentDigest(ctx);
-  registerLanguageFeatures(ctx, diagnostics, languageFeatures, checks);
+  registerLanguageFeatures(ctx, diagnostics, languageFeatures, checks, supportsTokenRefresh);
   return lifecycle;
 }

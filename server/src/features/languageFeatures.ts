@@ -81,6 +81,7 @@ export function registerLanguageFeatures(
   diagnostics: DiagnosticsPipeline,
   languageFeatures: LanguageFeatureSwitch,
   checks: WorkspaceChecks,
+  supportsTokenRefresh: () => boolean = () => false,
 ): void {
   ctx.connection.onNotification(LanguageFeaturesNotification, (raw: unknown) => {
     const read = readLanguageFeatures(raw);
@@ -94,6 +95,9 @@ export function registerLanguageFeatures(
     if (changed) {
       diagnostics.revalidate((_doc, kind) => kind === 'harn');
       checks.recheckClosed((kind) => kind === 'harn');
+      // The editor keeps the colours it has until asked to fetch tokens again.
+      if (supportsTokenRefresh())
+        ctx.connection.languages.semanticTokens.refresh().catch((error: unknown) => ctx.error(`semantic tokens refresh failed: ${String(error)}`));
     }
   });
 }

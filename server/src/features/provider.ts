@@ -20,6 +20,11 @@ import {
   Range,
   WorkspaceEdit,
   WorkspaceSymbol,
+  SelectionRange,
+  SemanticTokens,
+  SemanticTokensDelta,
+  SignatureHelp,
+  SignatureHelpContext,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { FolderConfig } from '../workspace/folders';
@@ -106,4 +111,11 @@ export interface DomainProvider {
   rename?(request: OpenDocumentRequest, position: Position, newName: string): Awaitable<WorkspaceEdit | RenameRefusal | undefined>;
   /** Not about one document: the adaptor gathers every provider's. */
   workspaceSymbol?(query: string, token: CancellationToken): Awaitable<WorkspaceSymbol[] | undefined>;
+  semanticTokens?(request: OpenDocumentRequest): SemanticTokens | undefined;
+  /** The edits since `previousResultId` when that is the provider's last result for the document, else all tokens. */
+  semanticTokensDelta?(request: OpenDocumentRequest, previousResultId: string): SemanticTokens | SemanticTokensDelta | undefined;
+  semanticTokensRange?(request: OpenDocumentRequest, range: Range): SemanticTokens | undefined;
+  /** Null: asked and nothing to show (no call around the position). */
+  signatureHelp?(request: OpenDocumentRequest, position: Position, context: SignatureHelpContext | undefined): SignatureHelp | null | undefined;
+  selectionRanges?(request: OpenDocumentRequest, positions: Position[]): SelectionRange[] | undefined;
 }

@@ -20,6 +20,10 @@ import {
   MarkupKind,
   Position,
   Range,
+  SelectionRange,
+  SemanticTokens,
+  SemanticTokensDelta,
+  SignatureHelp,
   SymbolKind,
   TextEdit,
   WorkspaceEdit,
@@ -40,6 +44,9 @@ import { workspaceSymbols } from '../harn/index/symbols';
 import { HarnIndexer } from '../workspace/harnIndexer';
 import { OutlineKind, OutlineSymbol } from '../harn/outline';
 import { HarnAnalysis } from '../harn/analysis';
+import { encodeTokens, semanticTokens, tokenEdits, tokensInRange } from '../harn/semanticTokens';
+import { selectionRangesAt } from '../harn/selectionRanges';
+import { signatureHelpAt } from '../harn/signatureHelp';
 import { hexBytes } from '../text/utf8';
 import { rootOf } from '../workspace/folders';
 import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
@@ -143,6 +150,22 @@ export class HarnProvider implements DomainProvider {
   documentClosed(uri: string): void {
     this.workspace.forget(uri);
     this.indexer.documentClosed(uri);
+    this.lastTokens.delete(uri);
+  }
+
+  /** Each open document's last full tokens, for deltas against them. */
+  private readonly lastTokens = new Map<string, { resultId: string; data: number[] }>();
+  private nextResultId = 1;
+
+  private encodedTokens(doc: TextDocument): number[] {
+    const analysis = this.analysisOf(doc);
+    return encodeTokens(semanticTokens(analysis, uriToPath(doc.uri), this.workspace), analysis.lineIndex);
+  }
+
+  private remember(uri: string, data: number[]): string {
+    const resultId = String(this.nextResultId++);
+    this.lastTokens.set(uri, { resultId, data });
+    return resultId;
   }
 
   diagnostics(doc: TextDocument): Diagnostic[] {
@@ -331,6 +354,62 @@ export class HarnProvider implements DomainProvider {
       };
       if (m.symbol.container !== undefined) symbol.containerName = m.symbol.container;
       return symbol;
+    });
+  }
+
+  semanticTokens({ doc, uri }: OpenDocumentRequest): SemanticTokens | undefined {
+    if (!this.answering()) return undefined;
+    const data = this.encodedTokens(doc);
+    return { resultId: this.remember(uri, data), data };
+  }
+
+  semanticTokensDelta({ doc, uri }: OpenDocumentRequest, previousResultId: string): SemanticTokens | SemanticTokensDelta | undefined {
+    if (!this.answering()) return undefined;
+    const previous = this.lastTokens.get(uri);
+    const data = this.encodedTokens(doc);
+    const resultId = this.remember(uri, data);
+    // An unknown or older result (the server restarted, another request came between): all tokens.
+    if (!previous || previous.resultId !== previousResultId) return { resultId, data };
+    return { resultId, edits: tokenEdits(previous.data, data) };
+  }
+
+  semanticTokensRange({ doc, uri }: OpenDocumentRequest, range: Range): SemanticTokens | undefined {
+    if (!this.answering()) return undefined;
+    const analysis = this.analysisOf(doc);
+    const li = analysis.lineIndex;
+    const tokens = tokensInRange(semanticTokens(analysis, uriToPath(uri), this.workspace), li.offsetAt(range.start), li.offsetAt(range.end));
+    return { data: encodeTokens(tokens, li) };
+  }
+
+  signatureHelp({ doc, uri }: OpenDocumentRequest, position: Position): SignatureHelp | null | undefined {
+    if (!this.answering()) return undefined;
+    const analysis = this.analysisOf(doc);
+    const help = signatureHelpAt(analysis, uriToPath(uri), analysis.lineIndex.offsetAt(position), this.workspace);
+    if (!help) return null;
+    return {
+      activeSignature: help.activeSignature,
+      activeParameter: help.activeParameter,
+      signatures: help.signatures.map((s) => ({
+        label: s.label,
+        ...(s.documentation ? { documentation: { kind: MarkupKind.Markdown, value: s.documentation } } : {}),
+        parameters: s.parameters.map((p) => ({ label: p.label })),
+      })),
+    };
+  }
+
+  selectionRanges({ doc }: OpenDocumentRequest, positions: Position[]): SelectionRange[] | undefined {
+    if (!this.answering()) return undefined;
+    const analysis = this.analysisOf(doc);
+    const li = analysis.lineIndex;
+    return positions.map((position) => {
+      const ranges = selectionRangesAt(analysis, li.offsetAt(position));
+      let chain: SelectionRange | undefined;
+      // Built from the outside in: each range's parent is the next larger one.
+      for (let i = ranges.length - 1; i >= 0; i--) {
+        const r = ranges[i];
+        if (r) chain = { range: li.rangeOf(r.start, r.end), ...(chain ? { parent: chain } : {}) };
+      }
+      return chain ?? { range: { start: position, end: position } };
     });
   }
 }

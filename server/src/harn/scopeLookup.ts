@@ -1,0 +1,76 @@
+// Name resolution for many lookups in one file (semantic tokens resolve every name): resolveName's answers, with
+// each scope's bindings indexed by name and its child scopes found by binary search, so that a file with thousands
+// of declarations costs a lookup per name, not a scan of every binding and every sibling scope.
+
+import { Binding, FileScopes, Scope } from './scope';
+
+interface IndexedScope {
+  scope: Scope;
+  /** Bindings by name, in declaration order. */
+  byName: Map<string, Binding[]>;
+  /** Child scopes sorted by start (they do not overlap). */
+  children: Scope[];
+}
+
+export class ScopeLookup {
+  private readonly indexed = new Map<Scope, IndexedScope>();
+
+  constructor(private readonly scopes: FileScopes) {}
+
+  private index(scope: Scope): IndexedScope {
+    let entry = this.indexed.get(scope);
+    if (!entry) {
+      const byName = new Map<string, Binding[]>();
+      for (const b of scope.bindings) {
+        const list = byName.get(b.name);
+        if (list) list.push(b);
+        else byName.set(b.name, [b]);
+      }
+      const children = [...scope.children].sort((a, b) => a.start - b.start);
+      entry = { scope, byName, children };
+      this.indexed.set(scope, entry);
+    }
+    return entry;
+  }
+
+  /** The child of `entry` holding `offset` (the first in source order, as scopeChainAt picks), if any. */
+  private childAt(entry: IndexedScope, offset: number): Scope | undefined {
+    const children = entry.children;
+    let low = 0;
+    let high = children.length - 1;
+    let found = -1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if ((children[mid]?.start ?? 0) <= offset) {
+        found = mid;
+        low = mid + 1;
+      } else high = mid - 1;
+    }
+    // Siblings touch at most at an end (`}` then the next start): prefer the earlier one, as scopeChainAt does.
+    for (let i = Math.max(0, found - 1); i <= found; i++) {
+      const c = children[i];
+      if (c && c.start <= offset && offset <= c.end) return c;
+    }
+    return undefined;
+  }
+
+  /** What resolveName(scopes, name, offset) answers. */
+  resolve(name: string, offset: number): Binding | undefined {
+    const chain: IndexedScope[] = [];
+    for (let scope: Scope | undefined = this.scopes.root; scope;) {
+      const entry = this.index(scope);
+      chain.push(entry);
+      scope = this.childAt(entry, offset);
+    }
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const list = chain[i]?.byName.get(name);
+      if (!list) continue;
+      // The latest visible binding wins (a later `let x` shadows an earlier one).
+      for (let j = list.length - 1; j >= 0; j--) {
+        const b = list[j];
+        if (b && b.visibleFrom <= offset) return b;
+      }
+    }
+    return undefined;
+  }
+}

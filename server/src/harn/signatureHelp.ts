@@ -1,0 +1,226 @@
+// Signature help for Harn: the call around the cursor, found from the tokens (so it works while the call is
+// being typed and the file does not parse), its callee resolved like a hover (a declaration in the file, one
+// imported through the ModuleHost, a namespace member, a builtin), and the active parameter counted from the
+// commas at the call's own level: not those inside nested calls, lists, dicts, closures or `${}` holes of a
+// string, and a named argument `name: value` activates the parameter of that name.
+
+import { userMarkdown } from '../text/markdown';
+import { HarnAnalysis } from './analysis';
+import * as A from './ast';
+import { Builtin, BuiltinParam, BuiltinSignature } from './builtins';
+import { ModuleHost, targetAt } from './resolve';
+import { Token, TokenKind } from './tokens';
+
+export interface SignatureParameter {
+  /** [start, end) of the parameter in the signature's label. */
+  label: [number, number];
+  name: string;
+  rest: boolean;
+}
+
+export interface Signature {
+  label: string;
+  /** Markdown (a HarnDoc comment is passed through userMarkdown), or undefined. */
+  documentation: string | undefined;
+  parameters: SignatureParameter[];
+}
+
+export interface SignatureHelpResult {
+  signatures: Signature[];
+  activeSignature: number;
+  activeParameter: number;
+}
+
+/** Where the enclosing call's `(` is, its callee's last name token, and which argument the cursor is in. */
+export interface CallSite {
+  open: Token;
+  callee: Token;
+  /** 0-based: the commas at the call's level before the cursor. */
+  argument: number;
+  /** `name:` when the cursor's argument is named. */
+  argumentName: string | undefined;
+}
+
+const OPENERS = new Set(['(', '[', '{']);
+const CLOSERS = new Set([')', ']', '}']);
+/** Keywords before a name whose `(` opens a parameter list, not a call. */
+const DECLARING = new Set(['fn', 'tool', 'pipeline', 'override']);
+
+/** The index of the last token ending at or before `offset`. */
+function lastTokenBefore(tokens: readonly Token[], offset: number): number {
+  let low = 0;
+  let high = tokens.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const t = tokens[mid];
+    if (!t) break;
+    if (t.end <= offset) {
+      found = mid;
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return found;
+}
+
+/** Where the statement holding `offset` starts (its innermost block's), so that the scan never reads into an earlier statement. */
+function statementStart(file: A.SourceFile, offset: number): number {
+  const path = A.nodePathAt(file, offset);
+  for (let i = path.length - 1; i >= 0; i--) {
+    const node = path[i];
+    if (node?.kind !== 'Block' && node?.kind !== 'SourceFile') continue;
+    // A cursor right before a block's `{` or right after its `}` is outside it (nodePathAt counts both ends in).
+    const inside = node.kind === 'SourceFile' || (node.start < offset && (offset < node.end || !node.closed));
+    if (!inside) continue;
+    let start = node.start;
+    for (const stmt of node.statements) if (stmt.start <= offset) start = stmt.start;
+    return start;
+  }
+  return 0;
+}
+
+/** The innermost unclosed call around `offset`, read backwards from the tokens. */
+export function callSiteAt(analysis: HarnAnalysis, offset: number): CallSite | undefined {
+  const tokens = analysis.parsed.tokens;
+  const floor = statementStart(analysis.file, offset);
+  // Closers met (and `}…"` string tails: a hole closed), waiting for their opener.
+  let depth = 0;
+  let argument = 0;
+  let argumentName: string | undefined;
+  // Once a comma is passed, the tokens read belong to earlier arguments: no `name:` of the cursor's argument there.
+  let pastCurrentArgument = false;
+  const restart = (): void => {
+    argument = 0;
+    argumentName = undefined;
+    pastCurrentArgument = false;
+  };
+  for (let i = lastTokenBefore(tokens, offset); i >= 0; i--) {
+    const t = tokens[i];
+    if (!t || t.start < floor) return undefined;
+    const punct = t.kind === TokenKind.Punct ? t.value : undefined;
+    if (t.kind === TokenKind.StringMiddle) {
+      // `}…${` at the call's level: the cursor is in the next hole, and what was counted belongs to it.
+      if (depth === 0) restart();
+      continue;
+    }
+    if ((punct !== undefined && CLOSERS.has(punct)) || t.kind === TokenKind.StringTail) {
+      depth++;
+      continue;
+    }
+    if ((punct !== undefined && OPENERS.has(punct)) || t.kind === TokenKind.StringHead) {
+      if (depth > 0) {
+        depth--;
+        continue;
+      }
+      const callee = tokens[i - 1];
+      // `f(` and `f (`; not `if (`, `while (` (a keyword is no callee), nor a declaration's `fn f(`.
+      const declares = tokens[i - 2]?.kind === TokenKind.Keyword && DECLARING.has(tokens[i - 2]?.value ?? '');
+      if (punct === '(' && callee?.kind === TokenKind.Identifier && !declares && /^[ \t]*$/.test(analysis.text.slice(callee.end, t.start))) {
+        return { open: t, callee, argument, argumentName };
+      }
+      // A list, dict, block, parenthesis or hole around the cursor: the call we want, if any, is further out.
+      restart();
+      continue;
+    }
+    if (depth > 0) continue;
+    if (punct === ',') {
+      argument++;
+      pastCurrentArgument = true;
+    } else if (punct === ':' && !pastCurrentArgument) {
+      const name = tokens[i - 1];
+      const before = tokens[i - 2];
+      const startsArgument = before?.kind === TokenKind.Punct && (before.value === ',' || before.value === '(');
+      if (name?.kind === TokenKind.Identifier && startsArgument) argumentName = name.value;
+    }
+  }
+  return undefined;
+}
+
+export function signatureHelpAt(analysis: HarnAnalysis, file: string, offset: number, host: ModuleHost): SignatureHelpResult | undefined {
+  const site = callSiteAt(analysis, offset);
+  if (!site) return undefined;
+  const target = targetAt(analysis, file, site.callee.start, host);
+  if (!target) return undefined;
+  let signatures: Signature[];
+  if (target.kind === 'builtin') signatures = builtinSignatures(target.builtin);
+  else if (target.kind === 'binding') {
+    const signature = declaredSignature(target.located.binding.declaration, target.located.binding.nameNode.text, target.located.analysis.text);
+    if (!signature) return undefined;
+    signatures = [signature];
+  } else return undefined;
+  return choose(signatures, site);
+}
+
+/** The first signature that takes that many arguments (or the named one), and its active parameter. */
+function choose(signatures: Signature[], site: CallSite): SignatureHelpResult {
+  let activeSignature = 0;
+  for (let s = 0; s < signatures.length; s++) {
+    const params = signatures[s]?.parameters ?? [];
+    const fits =
+      site.argumentName !== undefined ? params.some((p) => p.name === site.argumentName) : site.argument < params.length || params.some((p) => p.rest);
+    if (fits) {
+      activeSignature = s;
+      break;
+    }
+  }
+  const params = signatures[activeSignature]?.parameters ?? [];
+  let activeParameter = site.argument;
+  const named = site.argumentName === undefined ? -1 : params.findIndex((p) => p.name === site.argumentName);
+  if (named >= 0) activeParameter = named;
+  else {
+    const rest = params.findIndex((p) => p.rest);
+    if (rest >= 0 && activeParameter > rest) activeParameter = rest;
+  }
+  return { signatures, activeSignature, activeParameter };
+}
+
+const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/** Builds `name(p1, p2) -> R` and each parameter's place in it. */
+function build(head: string, params: { text: string; name: string; rest: boolean }[], tail: string): Omit<Signature, 'documentation'> {
+  let label = `${head}(`;
+  const parameters: SignatureParameter[] = [];
+  params.forEach((p, i) => {
+    if (i > 0) label += ', ';
+    parameters.push({ label: [label.length, label.length + p.text.length], name: p.name, rest: p.rest });
+    label += p.text;
+  });
+  return { label: `${label})${tail}`, parameters };
+}
+
+function builtinSignatures(b: Builtin): Signature[] {
+  return b.signatures.map((s: BuiltinSignature) => {
+    const params = s.params.map((p: BuiltinParam) => {
+      let text = (p.rest ? '...' : '') + p.name;
+      if (p.type) text += `: ${p.type}`;
+      if (p.optional && !p.rest) text += ' = nil';
+      return { text, name: p.name, rest: p.rest === true };
+    });
+    // Builtin docs are ours (builtins.ts): Markdown as written.
+    return { ...build(`fn ${b.name}`, params, s.returns ? ` -> ${s.returns}` : ''), documentation: b.doc };
+  });
+}
+
+/** A function, tool or pipeline declaration's signature, or a `let f = fn(…)` / closure's; undefined for anything not callable. */
+export function declaredSignature(decl: A.AnyNode, name: string, source: string): Signature | undefined {
+  const paramsOf = (params: A.Param[]): { text: string; name: string; rest: boolean }[] =>
+    params.map((p) => ({ text: collapse(source.slice(p.start, p.end)), name: p.name.text, rest: p.rest }));
+  const returns = (type: A.TypeExpr | undefined): string => (type ? ` -> ${collapse(source.slice(type.start, type.end))}` : '');
+  const doc = 'doc' in decl && typeof decl.doc === 'string' && decl.doc.length > 0 ? userMarkdown(decl.doc) : undefined;
+  switch (decl.kind) {
+    case 'FnDecl':
+      return { ...build(`fn ${name}`, paramsOf(decl.params), returns(decl.returnType)), documentation: doc };
+    case 'ToolDecl':
+      return { ...build(`tool ${name}`, paramsOf(decl.params), returns(decl.returnType)), documentation: doc };
+    case 'PipelineDecl':
+      return { ...build(`pipeline ${name}`, paramsOf(decl.params), returns(decl.returnType)), documentation: doc };
+    case 'LetDecl': {
+      const init = decl.init;
+      if (init?.kind === 'FnExpr') return { ...build(`fn ${name}`, paramsOf(init.params), returns(init.returnType)), documentation: doc };
+      if (init?.kind === 'Closure') return { ...build(name, paramsOf(init.params), ''), documentation: doc };
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,98 @@
+// Signature help for .harn (harn/signatureHelp.ts): the call around the cursor found from the tokens, its
+// callee resolved (local, imported, namespace member, builtin), the active parameter through nested calls,
+// lists, strings and `${}` holes, named arguments and rest parameters.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { HarnAnalysis } from '../../server/src/harn/analysis';
+import { signatureHelpAt, SignatureHelpResult } from '../../server/src/harn/signatureHelp';
+import { memoryHost } from '../support/memoryHost';
+
+const LIB = `/** Greets someone. */
+pub fn greet(name: string, loud: bool = false) -> string { return name }
+`;
+
+const host = memoryHost({ '/ws/lib.harn': LIB, '/ws/again.harn': 'pub import { greet } from "./lib"\n' });
+
+/** The help at the `|` in `source` (the bar removed). */
+function helpAt(source: string): SignatureHelpResult | undefined {
+  const at = source.indexOf('|');
+  assert.ok(at >= 0, 'a | marks the cursor');
+  const text = source.slice(0, at) + source.slice(at + 1);
+  return signatureHelpAt(new HarnAnalysis(text), '/ws/main.harn', at, host);
+}
+
+/** `label` with the active parameter in [brackets]. */
+function shown(help: SignatureHelpResult | undefined): string | undefined {
+  const signature = help?.signatures[help.activeSignature];
+  if (!help || !signature) return undefined;
+  const p = signature.parameters[help.activeParameter];
+  if (!p) return `${signature.label} (none active)`;
+  return signature.label.slice(0, p.label[0]) + '[' + signature.label.slice(p.label[0], p.label[1]) + ']' + signature.label.slice(p.label[1]);
+}
+
+const HEAD = `import { greet } from "./lib"
+import * as lib from "./lib"
+/** Adds. */
+fn add(a: int, b: int, ...more: int) -> int { return a }
+tool search(query: string, limit: int) { description "Searches." return [] }
+let twice = fn(x) { return x * 2 }
+fn broken() { let x = ) }
+`;
+
+describe('signature help', () => {
+  test('a local function: the argument the cursor is in', () => {
+    assert.equal(shown(helpAt(HEAD + 'add(|')), 'fn add([a: int], b: int, ...more: int) -> int');
+    assert.equal(shown(helpAt(HEAD + 'add(1, |')), 'fn add(a: int, [b: int], ...more: int) -> int');
+    assert.equal(shown(helpAt(HEAD + 'add(1, 2, 3, 4|')), 'fn add(a: int, b: int, [...more: int]) -> int');
+    assert.equal(helpAt(HEAD + 'add(|')?.signatures[0]?.documentation, 'Adds.');
+  });
+
+  test('nested calls, lists, dicts, strings and ${} holes do not move the outer argument', () => {
+    assert.equal(shown(helpAt(HEAD + 'add(len([1, 2, 3]), {a: 1, b: 2}, "x, y", |')), 'fn add(a: int, b: int, [...more: int]) -> int');
+    assert.equal(shown(helpAt(HEAD + 'add(1, "${greet("a", true)} and, more|")')), 'fn add(a: int, [b: int], ...more: int) -> int');
+    // Inside the hole: the inner call.
+    assert.equal(shown(helpAt(HEAD + 'add(1, "${greet("a", |)}")')), 'fn greet(name: string, [loud: bool = false]) -> string');
+    // In a hole but not in a call of its own: the outer call, and the hole's commas are not counted.
+    assert.equal(shown(helpAt(HEAD + 'add(1, "${[x, y|]}")')), 'fn add(a: int, [b: int], ...more: int) -> int');
+    assert.equal(shown(helpAt(HEAD + 'add(1, "a ${x} b ${y|}")')), 'fn add(a: int, [b: int], ...more: int) -> int');
+    assert.equal(shown(helpAt(HEAD + 'add(twice(|), 2)')), 'fn twice([x])');
+    // Right before a closure argument's `{`, and after its `}`: the call's arguments, not the closure's body.
+    assert.equal(shown(helpAt(HEAD + 'add(|{ x -> x })')), 'fn add([a: int], b: int, ...more: int) -> int');
+    assert.equal(shown(helpAt(HEAD + 'add({ x -> x }, |')), 'fn add(a: int, [b: int], ...more: int) -> int');
+    assert.equal(shown(helpAt(HEAD + 'add(twice(3), |2)')), 'fn add(a: int, [b: int], ...more: int) -> int');
+  });
+
+  test('imported functions, namespace members, tools and named arguments', () => {
+    const imported = helpAt(HEAD + 'greet("x", |');
+    assert.equal(shown(imported), 'fn greet(name: string, [loud: bool = false]) -> string');
+    assert.equal(imported?.signatures[0]?.documentation, 'Greets someone.');
+    assert.equal(shown(helpAt(HEAD + 'lib.greet(|')), 'fn greet([name: string], loud: bool = false) -> string');
+    // Through a `pub import` re-export.
+    assert.equal(shown(helpAt('import { greet } from "./again"\ngreet(|')), 'fn greet([name: string], loud: bool = false) -> string');
+    assert.equal(shown(helpAt(HEAD + 'search(limit: |')), 'tool search(query: string, [limit: int])');
+    assert.equal(shown(helpAt(HEAD + 'search(limit: 3, query: "a|")')), 'tool search([query: string], limit: int)');
+  });
+
+  test('builtins: the signature that fits the argument count', () => {
+    const help = helpAt(HEAD + 'log(|');
+    assert.match(shown(help) ?? '', /^fn log\(/);
+    assert.ok((help?.signatures.length ?? 0) >= 1);
+    assert.match(help?.signatures[0]?.documentation ?? '', /\S/);
+  });
+
+  test('no help outside a call, after it closes, on `if (`, or for what is not callable', () => {
+    assert.equal(helpAt(HEAD + 'let v = |'), undefined);
+    assert.equal(helpAt(HEAD + 'add(1, 2)|'), undefined);
+    assert.equal(helpAt(HEAD + 'if (|'), undefined);
+    assert.equal(helpAt(HEAD + 'fn other(a, |'), undefined);
+    assert.equal(helpAt(HEAD + 'unknown_fn(|'), undefined);
+    assert.equal(helpAt(HEAD + 'let n = 1\nn(|'), undefined);
+    // The scan does not reach into an earlier statement's unclosed call.
+    assert.equal(helpAt(HEAD + 'add(1,\nlet z = |'), undefined);
+  });
+
+  test('UTF-16 and CRLF: the cursor after emoji and a CRLF line break', () => {
+    assert.equal(shown(helpAt(HEAD.replace(/\n/g, '\r\n') + 'add("🙂🙂",\r\n  |')), 'fn add(a: int, [b: int], ...more: int) -> int');
+  });
+});
