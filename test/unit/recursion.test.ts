@@ -20,6 +20,7 @@ import { artifactOutline } from '../../server/src/artifacts/outline';
 import { isRunRecord, parseRunRecord, transcriptFacts, verifyRunRecord } from '../../server/src/artifacts/runRecord';
 import { EVENT_ROW_SCHEMAS, TRANSCRIPT_ROW_SCHEMAS } from '../../server/src/artifacts/schemas';
 import { describeValue, validateArtifact, validateLine } from '../../server/src/artifacts/validate';
+import { stringAtCharacter, stringNodeAt } from '../../server/src/directives/locate';
 import { scanHarnBoundaries } from '../../server/src/boundaries/harnSites';
 import { parseRegistry, TOML_NESTING_LIMIT } from '../../server/src/boundaries/registry';
 import { BoundaryGateWorkspace, type FileScan } from '../../server/src/boundaries/workspaceGate';
@@ -195,6 +196,14 @@ describe('JSON nested past serde_json limit (128)', () => {
     assert.equal(validateLine('eventLog', row).problems[0]?.message, nestingLimitMessage('each event'));
     assert.equal(validateLine('jsonl', deepArrays(128)).problems[0]?.startCharacter, 127);
     assert.deepEqual(validateLine('jsonl', deepArrays(127)).problems, [], '127 levels are read');
+  });
+
+  test('the string under the cursor of a row 200,000 arrays deep (a hover, a directive range): none, without a stack overflow', () => {
+    const row = `{"type":"message","role":"user","content":${deepArrays(200_000)}}`;
+    assert.equal(stringAtCharacter(row, row.indexOf('[') + 100_000), undefined);
+    assert.equal(stringNodeAt(row, ['content']), undefined);
+    const shallow = `{"type":"message","content":[["deep enough"]]}`;
+    assert.equal(stringAtCharacter(shallow, shallow.indexOf('deep'))?.value, 'deep enough');
   });
 
   test('a deep row that is also cut off (jsonc-parser would overflow finding the error) is nesting_too_deep', () => {

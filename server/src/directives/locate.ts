@@ -3,11 +3,20 @@
 // a hover) are parsed here (jsonc-parser, one row).
 
 import { findNodeAtLocation, findNodeAtOffset, getNodePath, parseTree, type Node as JsonNode } from 'jsonc-parser';
+import { jsonNestingLimitAt } from '../artifacts/jsonNesting';
 import type { JsonPath } from './facts';
+
+/**
+ * The row's syntax tree, or undefined when it nests deeper than serde_json reads (jsonc-parser recurses per level,
+ * so a hostile row of a million `[` would overflow the stack; such a row is malformed anyway).
+ */
+function rowTree(rowText: string): JsonNode | undefined {
+  return jsonNestingLimitAt(rowText) >= 0 ? undefined : parseTree(rowText, []);
+}
 
 /** The raw string node at `path` in a row, or undefined. */
 export function stringNodeAt(rowText: string, path: JsonPath): JsonNode | undefined {
-  const root = parseTree(rowText, []);
+  const root = rowTree(rowText);
   if (!root) return undefined;
   const node = findNodeAtLocation(root, [...path]);
   return node?.type === 'string' ? node : undefined;
@@ -49,7 +58,7 @@ export function rowRange(rowText: string, path: JsonPath, start: number, end: nu
 
 /** The string under a character of the row: its path, literal start, and the decoded offset of the character. */
 export function stringAtCharacter(rowText: string, character: number): { path: JsonPath; literalStart: number; decoded: number; value: string } | undefined {
-  const root = parseTree(rowText, []);
+  const root = rowTree(rowText);
   if (!root) return undefined;
   const node = findNodeAtOffset(root, character);
   if (node?.type !== 'string' || typeof node.value !== 'string') return undefined;
