@@ -11,9 +11,11 @@ import { RunControlProvider } from '../providers/runControlProvider';
 import { TrainingExampleProvider } from '../providers/trainingExampleProvider';
 import { TrainingProjectionProvider } from '../providers/trainingProjectionProvider';
 import { HarnWorkspace } from '../workspace/harnWorkspace';
+import { registerCallHierarchy } from './callHierarchy';
 import { registerCodeAction } from './codeAction';
 import { registerCompletion } from './completion';
 import { FeatureContext } from './context';
+import { registerDeclaration } from './declaration';
 import { registerDefinition } from './definition';
 import { DiagnosticsPipeline } from './diagnostics';
 import { DiagnosticsStore } from './diagnosticsStore';
@@ -24,6 +26,7 @@ import { registerDocumentLink } from './documentLink';
 import { registerDocumentSymbol } from './documentSymbol';
 import { registerFoldingRange } from './foldingRange';
 import { registerHover } from './hover';
+import { registerImplementation } from './implementation';
 import { LanguageFeatureSwitch, registerLanguageFeatures } from './languageFeatures';
 import { ServerLifecycle } from './lifecycle';
 import { DocumentRouter } from './router';
@@ -35,6 +38,7 @@ import { registerRunControlTree } from './runControlTree';
 import { registerSelectionRange } from './selectionRange';
 import { registerSemanticTokens } from './semanticTokens';
 import { registerSignatureHelp } from './signatureHelp';
+import { registerTypeDefinition } from './typeDefinition';
 import { registerTrainingExample } from './trainingExample';
 import { registerValidateArtifactFile } from './validateArtifactFile';
 import { DirectiveTreeChangedNotification, RunControlTreeChangedNotification } from '../protocol';
@@ -59,6 +63,10 @@ export const SERVER_CAPABILITIES: ServerCapabilities = {
   semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: { delta: true }, range: true },
   signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [')'] },
   selectionRangeProvider: true,
+  declarationProvider: true,
+  typeDefinitionProvider: true,
+  implementationProvider: true,
+  callHierarchyProvider: true,
   // Each folder has its own gate and settings; folders added or removed are followed.
   workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
 };
@@ -128,6 +136,10 @@ export function registerFeatures(
   registerSemanticTokens(ctx);
   registerSignatureHelp(ctx);
   registerSelectionRange(ctx);
+  registerDeclaration(ctx);
+  registerTypeDefinition(ctx);
+  registerImplementation(ctx);
+  registerCallHierarchy(ctx);
   registerValidateArtifactFile(ctx, artifacts);
   registerDirectiveTree(ctx, artifacts);
   registerPrefixMessage(ctx, artifacts);

@@ -3,6 +3,9 @@
 // document is and then the providers of that kind, in the order features/index.ts lists them.
 
 import {
+  CallHierarchyIncomingCall,
+  CallHierarchyItem,
+  CallHierarchyOutgoingCall,
   CancellationToken,
   CodeAction,
   CodeActionParams,
@@ -118,4 +121,11 @@ export interface DomainProvider {
   /** Null: asked and nothing to show (no call around the position). */
   signatureHelp?(request: OpenDocumentRequest, position: Position, context: SignatureHelpContext | undefined): SignatureHelp | null | undefined;
   selectionRanges?(request: OpenDocumentRequest, positions: Position[]): SelectionRange[] | undefined;
+  declaration?(request: OpenDocumentRequest, position: Position): Awaitable<LocationLink[] | undefined>;
+  typeDefinition?(request: OpenDocumentRequest, position: Position): Awaitable<LocationLink[] | undefined>;
+  implementation?(request: OpenDocumentRequest, position: Position): Awaitable<LocationLink[] | undefined>;
+  prepareCallHierarchy?(request: OpenDocumentRequest, position: Position): Awaitable<CallHierarchyItem[] | undefined>;
+  /** About an item prepareCallHierarchy gave (the editor hands it back, perhaps after edits: it is looked up again). */
+  incomingCalls?(item: CallHierarchyItem, token: CancellationToken): Awaitable<CallHierarchyIncomingCall[] | undefined>;
+  outgoingCalls?(item: CallHierarchyItem, token: CancellationToken): Awaitable<CallHierarchyOutgoingCall[] | undefined>;
 }

@@ -3,6 +3,9 @@
 // converting its plain result to LSP types.
 
 import {
+  CallHierarchyIncomingCall,
+  CallHierarchyItem,
+  CallHierarchyOutgoingCall,
   CancellationToken,
   CompletionItem,
   CompletionItemKind,
@@ -35,11 +38,13 @@ import { harnSyntaxDiagnostics, invalidUtf8Diagnostics, replacementCharacterDiag
 import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest, RenameRefusal } from '../features/provider';
 import { DocumentKind } from '../features/router';
 import { completionsAt, CompletionKind } from '../harn/completion';
-import { definitionAt } from '../harn/definition';
+import { DefinitionLocation, definitionAt } from '../harn/definition';
 import { foldingRanges } from '../harn/folding';
 import { hoverAt } from '../harn/hover';
+import { CallItem, implementationsAt, incomingCalls, outgoingCalls, prepareCallHierarchy } from '../harn/index/navigation';
 import { highlightsAt, referencesAt } from '../harn/index/references';
 import { prepareRenameAt, renameAt } from '../harn/index/rename';
+import { DeclId, WorkspaceIndex } from '../harn/index/workspaceIndex';
 import { workspaceSymbols } from '../harn/index/symbols';
 import { HarnIndexer } from '../workspace/harnIndexer';
 import { OutlineKind, OutlineSymbol } from '../harn/outline';
@@ -47,6 +52,7 @@ import { HarnAnalysis } from '../harn/analysis';
 import { encodeTokens, semanticTokens, tokenEdits, tokensInRange } from '../harn/semanticTokens';
 import { selectionRangesAt } from '../harn/selectionRanges';
 import { signatureHelpAt } from '../harn/signatureHelp';
+import { declarationAt, typeDefinitionAt } from '../harn/typeDefinition';
 import { hexBytes } from '../text/utf8';
 import { rootOf } from '../workspace/folders';
 import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
@@ -95,6 +101,28 @@ export function toDocumentSymbols(symbols: OutlineSymbol[], analysis: HarnAnalys
     selectionRange: li.rangeOf(s.selectionStart, s.selectionEnd),
     children: toDocumentSymbols(s.children, analysis),
   }));
+}
+
+/** A location link from a name of `origin` to a declaration (a whole file when the target has no analysis). */
+function locationLink(origin: HarnAnalysis, def: DefinitionLocation): LocationLink {
+  const targetIndex = def.analysis?.lineIndex;
+  const zero = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  return {
+    originSelectionRange: origin.lineIndex.rangeOf(def.originStart, def.originEnd),
+    targetUri: pathToUri(def.file),
+    targetRange: targetIndex ? targetIndex.rangeOf(def.fullStart, def.fullEnd) : zero,
+    targetSelectionRange: targetIndex ? targetIndex.rangeOf(def.start, def.end) : zero,
+  };
+}
+
+function callHierarchyItem(item: CallItem): CallHierarchyItem {
+  return {
+    name: item.name,
+    kind: item.kind === 'file' ? SymbolKind.File : SYMBOL_KINDS[item.kind],
+    uri: pathToUri(item.file),
+    range: item.range,
+    selectionRange: item.selectionRange,
+  };
 }
 
 export class HarnProvider implements DomainProvider {
@@ -411,5 +439,63 @@ export class HarnProvider implements DomainProvider {
       }
       return chain ?? { range: { start: position, end: position } };
     });
+  }
+
+  declaration({ doc, uri }: OpenDocumentRequest, position: Position): LocationLink[] | undefined {
+    if (!this.answering()) return undefined;
+    const analysis = this.analysisOf(doc);
+    const found = declarationAt(analysis, uriToPath(uri), analysis.lineIndex.offsetAt(position), this.workspace);
+    return found ? [locationLink(analysis, found)] : [];
+  }
+
+  typeDefinition({ doc, uri }: OpenDocumentRequest, position: Position): LocationLink[] | undefined {
+    if (!this.answering()) return undefined;
+    const analysis = this.analysisOf(doc);
+    return typeDefinitionAt(analysis, uriToPath(uri), analysis.lineIndex.offsetAt(position), this.workspace).map((d) => locationLink(analysis, d));
+  }
+
+  async implementation({ doc, uri, token }: OpenDocumentRequest, position: Position): Promise<LocationLink[] | undefined> {
+    if (!this.answering()) return undefined;
+    const index = await this.indexer.current();
+    const analysis = this.analysisOf(doc);
+    const offset = analysis.lineIndex.offsetAt(position);
+    const found = implementationsAt(index, uriToPath(uri), offset, () => token.isCancellationRequested) ?? [];
+    const origin = analysis.tokenAt(offset);
+    return found.map((i) => ({
+      ...(origin ? { originSelectionRange: analysis.lineIndex.rangeOf(origin.start, origin.end) } : {}),
+      targetUri: pathToUri(i.file),
+      targetRange: i.range,
+      targetSelectionRange: i.selectionRange,
+    }));
+  }
+
+  async prepareCallHierarchy({ doc, uri }: OpenDocumentRequest, position: Position): Promise<CallHierarchyItem[] | undefined> {
+    if (!this.answering()) return undefined;
+    const index = await this.indexer.current();
+    const item = prepareCallHierarchy(index, uriToPath(uri), this.analysisOf(doc).lineIndex.offsetAt(position));
+    return item ? [callHierarchyItem(item)] : [];
+  }
+
+  async incomingCalls(item: CallHierarchyItem, token: CancellationToken): Promise<CallHierarchyIncomingCall[] | undefined> {
+    if (!this.answering()) return undefined;
+    const index = await this.indexer.current();
+    const id = this.callableOf(index, item);
+    const edges = id === undefined ? [] : incomingCalls(index, id, () => token.isCancellationRequested);
+    return edges?.map((e) => ({ from: callHierarchyItem(e.item), fromRanges: e.fromRanges }));
+  }
+
+  async outgoingCalls(item: CallHierarchyItem): Promise<CallHierarchyOutgoingCall[] | undefined> {
+    if (!this.answering()) return undefined;
+    const index = await this.indexer.current();
+    const id = this.callableOf(index, item);
+    return (id === undefined ? [] : outgoingCalls(index, id)).map((e) => ({ to: callHierarchyItem(e.item), fromRanges: e.fromRanges }));
+  }
+
+  /** The callable an item handed back by the editor names: looked up again at its name (the file may have changed). */
+  private callableOf(index: WorkspaceIndex, item: CallHierarchyItem): DeclId | undefined {
+    const file = uriToPath(item.uri);
+    const fileIndex = index.get(file);
+    if (!fileIndex) return undefined;
+    return prepareCallHierarchy(index, file, fileIndex.lineIndex.offsetAt(item.selectionRange.start))?.id;
   }
 }
