@@ -29,6 +29,10 @@ import {
   RenameRequest,
   WorkspaceSymbolRequest,
   SelectionRangeRequest,
+  DeclarationRequest,
+  TypeDefinitionRequest,
+  ImplementationRequest,
+  CallHierarchyPrepareRequest,
   SemanticTokensRefreshRequest,
   SemanticTokensRequest,
   SignatureHelpRequest,
@@ -168,6 +172,11 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
     assert.equal(signature, null, 'no signature help');
     const selection = await client.connection.sendRequest(SelectionRangeRequest.type, { textDocument: textDocument(), positions: [positionOf('cap {', 1)] });
     assert.deepEqual(selection ?? [], [], 'no selection ranges');
+    assert.deepEqual((await client.connection.sendRequest(DeclarationRequest.type, at)) ?? [], [], 'no declaration');
+    assert.deepEqual((await client.connection.sendRequest(TypeDefinitionRequest.type, at)) ?? [], [], 'no type definition');
+    assert.deepEqual((await client.connection.sendRequest(ImplementationRequest.type, at)) ?? [], [], 'no implementation');
+    const onKeep = { textDocument: textDocument(), position: positionOf('keep(', 1) };
+    assert.deepEqual((await client.connection.sendRequest(CallHierarchyPrepareRequest.type, onKeep)) ?? [], [], 'no call hierarchy');
 
     const diagnostics = (client.latestDiagnostics(uri)?.diagnostics ?? []).filter((d) => d.code === 'unknown_boundary');
     const actions = await client.connection.sendRequest(CodeActionRequest.type, {
@@ -219,6 +228,10 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
     assert.match(signature?.signatures[0]?.label ?? '', /^fn join\(/, 'signature help answers');
     const selection = await client.connection.sendRequest(SelectionRangeRequest.type, { textDocument: textDocument(), positions: [positionOf('cap {', 1)] });
     assert.equal(selection?.length, 1, 'selection ranges answer');
+    const declaration = await client.connection.sendRequest(DeclarationRequest.type, { textDocument: textDocument(), position: positionOf('cap {', 1) });
+    assert.equal((Array.isArray(declaration) ? declaration : []).length, 1, 'declaration answers');
+    const calls = await client.connection.sendRequest(CallHierarchyPrepareRequest.type, { textDocument: textDocument(), position: positionOf('keep(', 1) });
+    assert.equal(calls?.[0]?.name, 'keep', 'call hierarchy answers');
     assert.ok(await client.waitUntil(() => tokenRefreshes() > refreshesBefore), 'the editor is asked to fetch semantic tokens again');
   });
 
