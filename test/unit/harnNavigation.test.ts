@@ -22,7 +22,7 @@ const files: Record<string, string> = {
     'fn shout(s) { return upper(s) }',
     'pub struct Point { x: int }',
     'pub interface Shape { fn area(self) -> int }',
-    'impl Point { fn norm(self) { return 1 } }',
+    'impl Point { fn norm(self) { return shout("n") } }',
     '',
   ].join('\n'),
   [MAIN]: [
@@ -77,7 +77,10 @@ describe('harn call hierarchy', () => {
     const shout = defined(prepareCallHierarchy(index, LIB, at(LIB, 'shout(s')));
     assert.deepEqual(
       defined(incomingCalls(index, defined(shout.id))).map((e) => [e.item.name, e.item.file]),
-      [['greet', LIB]],
+      [
+        ['greet', LIB],
+        ['norm', LIB],
+      ],
     );
   });
 
@@ -91,6 +94,12 @@ describe('harn call hierarchy', () => {
     const greet = defined(prepareCallHierarchy(index, LIB, at(LIB, 'greet(name')));
     assert.deepEqual(
       outgoingCalls(index, defined(greet.id)).map((e) => e.item.name),
+      ['shout'],
+    );
+    const norm = defined(prepareCallHierarchy(index, LIB, at(LIB, 'norm(')), 'a method, at its declaration');
+    assert.deepEqual([norm.name, norm.kind, textOf(LIB, norm.selectionRange)], ['norm', 'method', 'norm']);
+    assert.deepEqual(
+      outgoingCalls(index, defined(norm.id)).map((e) => e.item.name),
       ['shout'],
     );
   });
@@ -109,6 +118,13 @@ describe('harn implementation', () => {
       [[MAIN, 2]],
     );
     assert.equal(implementationsAt(index, LIB, at(LIB, 'greet(name')), undefined, 'a function has no impl blocks');
+    const nested = 'pipeline p(task) {\n  struct Box { v: int }\n  impl Box { fn get(self) { return self.v } }\n}\n';
+    const inPipeline = memoryIndex({ '/ws/n.harn': nested }).index;
+    assert.deepEqual(
+      defined(implementationsAt(inPipeline, '/ws/n.harn', offsetOf(nested, 'Box {', 0, 1))).map((i) => i.range.start.line),
+      [2],
+      'an impl declared inside a pipeline',
+    );
   });
 });
 

@@ -33,7 +33,11 @@ export interface CallEdge {
 /** The callable declared by or referred to by the name at `offset`; undefined for anything else. */
 export function prepareCallHierarchy(index: WorkspaceIndex, file: string, offset: number): CallItem | undefined {
   const at = index.locate(file, offset);
-  return at?.id === undefined ? undefined : itemOf(index, at.id);
+  if (at) return at.id === undefined ? undefined : itemOf(index, at.id);
+  // A method's name is no binding (it is called on a value): its declaration still names a callable.
+  const fileIndex = index.get(file);
+  const method = fileIndex?.symbols.find((s) => s.kind === 'method' && s.selectionStart <= offset && offset <= s.selectionEnd);
+  return fileIndex && method ? symbolItem(fileIndex, method) : undefined;
 }
 
 /** The callers of `id`: each enclosing callable (or file, for top-level calls) with the calls it makes. */
@@ -113,9 +117,7 @@ export function implementationsAt(
 
 /** The `impl` block whose head names the occurrence: its type (the symbol's name) or its trait (before `for`). */
 function implNaming(fileIndex: FileIndex, o: Occurrence): IndexedSymbol | undefined {
-  return fileIndex.symbols.find(
-    (s) => s.kind === 'impl' && s.container === undefined && (o.start === s.selectionStart || (o.start > s.start && o.end <= s.selectionStart)),
-  );
+  return fileIndex.symbols.find((s) => s.kind === 'impl' && (o.start === s.selectionStart || (o.start > s.start && o.end <= s.selectionStart)));
 }
 
 /** A call: the name is followed (past blanks) by `(`. */
