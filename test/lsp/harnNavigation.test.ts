@@ -121,6 +121,28 @@ describe('navigation over stdio, beside a syntax error', () => {
     );
   });
 
+  test('call hierarchy: a file item (top-level calls) calls what its top level calls, and is called by no one', async () => {
+    const script = 'import { greet } from "./lib"\ngreet("top")\nfn f() { greet("in") }\n';
+    fs.writeFileSync(path.join(root, 'script.harn'), script);
+    const scriptUri = await client.open(path.join(root, 'script.harn'), script);
+    const items = await client.connection.sendRequest(CallHierarchyPrepareRequest.type, {
+      textDocument: { uri: mainUri },
+      position: positionIn(MAIN, 'greet("a")'),
+    });
+    const greet = items?.[0];
+    assert.ok(greet);
+    const incoming = (await client.connection.sendRequest(CallHierarchyIncomingCallsRequest.type, { item: greet })) ?? [];
+    const fileItem = incoming.find((c) => c.from.kind === SymbolKind.File)?.from;
+    assert.ok(fileItem, `script.harn's top-level call is under the file: ${JSON.stringify(incoming.map((c) => c.from.name))}`);
+    assert.equal(fileItem.uri, scriptUri);
+    const outgoing = await client.connection.sendRequest(CallHierarchyOutgoingCallsRequest.type, { item: fileItem });
+    assert.deepEqual(
+      (outgoing ?? []).map((c) => [c.to.name, c.fromRanges.map((r) => r.start.line)]),
+      [['greet', [1]]],
+    );
+    assert.deepEqual((await client.connection.sendRequest(CallHierarchyIncomingCallsRequest.type, { item: fileItem })) ?? [], []);
+  });
+
   test('call hierarchy: nothing to prepare on a variable; an item of an unknown file has no calls', async () => {
     const none = await client.connection.sendRequest(CallHierarchyPrepareRequest.type, {
       textDocument: { uri: mainUri },

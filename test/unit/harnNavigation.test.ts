@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
-import { implementationsAt, incomingCalls, outgoingCalls, prepareCallHierarchy } from '../../server/src/harn/index/navigation';
+import { implementationsAt, incomingCalls, outgoingCalls, prepareCallHierarchy, topLevelCalls } from '../../server/src/harn/index/navigation';
 import { resolveImport } from '../../server/src/harn/modules';
 import { ModuleHost } from '../../server/src/harn/resolve';
 import { declarationAt, typeDefinitionAt } from '../../server/src/harn/typeDefinition';
@@ -95,6 +95,11 @@ describe('harn call hierarchy', () => {
     assert.deepEqual(
       outgoingCalls(index, defined(greet.id)).map((e) => e.item.name),
       ['shout'],
+    );
+    assert.deepEqual(
+      topLevelCalls(index, MAIN).map((e) => [e.item.name, e.fromRanges.map((r) => r.start.line)]),
+      [['greet', [10]]],
+      "a file's top-level calls, not those in its functions",
     );
     const norm = defined(prepareCallHierarchy(index, LIB, at(LIB, 'norm(')), 'a method, at its declaration');
     assert.deepEqual([norm.name, norm.kind, textOf(LIB, norm.selectionRange)], ['norm', 'method', 'norm']);

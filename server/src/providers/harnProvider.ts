@@ -41,7 +41,7 @@ import { completionsAt, CompletionKind } from '../harn/completion';
 import { DefinitionLocation, definitionAt } from '../harn/definition';
 import { foldingRanges } from '../harn/folding';
 import { hoverAt } from '../harn/hover';
-import { CallItem, implementationsAt, incomingCalls, outgoingCalls, prepareCallHierarchy } from '../harn/index/navigation';
+import { CallItem, implementationsAt, incomingCalls, outgoingCalls, prepareCallHierarchy, topLevelCalls } from '../harn/index/navigation';
 import { highlightsAt, referencesAt } from '../harn/index/references';
 import { prepareRenameAt, renameAt } from '../harn/index/rename';
 import { DeclId, WorkspaceIndex } from '../harn/index/workspaceIndex';
@@ -479,7 +479,8 @@ export class HarnProvider implements DomainProvider {
   async incomingCalls(item: CallHierarchyItem, token: CancellationToken): Promise<CallHierarchyIncomingCall[] | undefined> {
     if (!this.answering()) return undefined;
     const index = await this.indexer.current();
-    const id = this.callableOf(index, item);
+    // A file item is called by no one.
+    const id = item.kind === SymbolKind.File ? undefined : this.callableOf(index, item);
     const edges = id === undefined ? [] : incomingCalls(index, id, () => token.isCancellationRequested);
     return edges?.map((e) => ({ from: callHierarchyItem(e.item), fromRanges: e.fromRanges }));
   }
@@ -487,8 +488,10 @@ export class HarnProvider implements DomainProvider {
   async outgoingCalls(item: CallHierarchyItem): Promise<CallHierarchyOutgoingCall[] | undefined> {
     if (!this.answering()) return undefined;
     const index = await this.indexer.current();
-    const id = this.callableOf(index, item);
-    return (id === undefined ? [] : outgoingCalls(index, id)).map((e) => ({ to: callHierarchyItem(e.item), fromRanges: e.fromRanges }));
+    // A file item (the caller of top-level calls) calls what its top level calls.
+    const id = item.kind === SymbolKind.File ? undefined : this.callableOf(index, item);
+    const edges = item.kind === SymbolKind.File ? topLevelCalls(index, uriToPath(item.uri)) : id === undefined ? [] : outgoingCalls(index, id);
+    return edges.map((e) => ({ to: callHierarchyItem(e.item), fromRanges: e.fromRanges }));
   }
 
   /** The callable an item handed back by the editor names: looked up again at its name (the file may have changed). */

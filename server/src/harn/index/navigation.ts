@@ -64,10 +64,18 @@ export function outgoingCalls(index: WorkspaceIndex, id: DeclId): CallEdge[] {
   const caller = symbolOf(index, id);
   if (!caller) return [];
   const { fileIndex, symbol } = caller;
+  return calleesOf(index, fileIndex, (o) => o.start >= symbol.selectionEnd && o.end <= symbol.end);
+}
+
+/** What a file calls at its top level (outside every function, tool, pipeline and method): a file item's outgoing calls. */
+export function topLevelCalls(index: WorkspaceIndex, file: string): CallEdge[] {
+  const fileIndex = index.get(file);
+  return fileIndex ? calleesOf(index, fileIndex, (o) => enclosingCallable(fileIndex, o.start) === undefined) : [];
+}
+
+function calleesOf(index: WorkspaceIndex, fileIndex: FileIndex, within: (o: Occurrence) => boolean): CallEdge[] {
   const memo = new Resolution();
-  const calls = fileIndex.occurrences
-    .filter((o) => o.start >= symbol.selectionEnd && o.end <= symbol.end && !o.write && isCall(fileIndex, o))
-    .sort((a, b) => a.start - b.start);
+  const calls = fileIndex.occurrences.filter((o) => !o.write && within(o) && isCall(fileIndex, o)).sort((a, b) => a.start - b.start);
   const edges = new Map<DeclId, CallEdge | undefined>();
   for (const o of calls) {
     const calleeId = index.resolve(fileIndex, o, memo);
