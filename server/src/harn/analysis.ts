@@ -46,9 +46,11 @@ export class HarnAnalysis {
       if (t.end < offset) low = mid + 1;
       else if (t.start > offset) high = mid - 1;
       else {
-        // Prefer a word token when the cursor sits between two tokens.
+        // A cursor between two tokens takes the word: the search may land on either side of it.
         const next = tokens[mid + 1];
         if (t.end === offset && next && next.start === offset && isWord(next)) return next;
+        const previous = tokens[mid - 1];
+        if (t.start === offset && !isWord(t) && previous && previous.end === offset && isWord(previous)) return previous;
         if (t.kind === TokenKind.EOF) return undefined;
         return t;
       }
