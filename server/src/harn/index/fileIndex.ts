@@ -78,7 +78,27 @@ export interface FileIndex {
 }
 
 export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
-  const { scopes, lineIndex } = analysis;
+  // One pass over the tree builds the scopes and gathers the nodes that mention names; those are resolved once the
+  // scopes are complete (a function may call one declared later in its block).
+  const mentions: A.AnyNode[] = [];
+  const writeTargets = new Set<A.AnyNode>();
+  const scopes = analysis.scopesVisiting((node) => {
+    switch (node.kind) {
+      case 'Identifier':
+      case 'NamedType':
+      case 'ImplDecl':
+      case 'PipelineDecl':
+      case 'Member':
+        mentions.push(node);
+        return;
+      case 'Assign':
+        writeTargets.add(node.target);
+        return;
+      default:
+        return;
+    }
+  });
+  const { lineIndex } = analysis;
   const occurrences: Occurrence[] = [];
   const declarations: IndexedDeclaration[] = [];
   const declStarts = new Set<number>();
@@ -115,47 +135,43 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
     if (text.length === 0) return;
     occurrences.push(occurrence(text, name, write, refs.of(resolver.resolve(text, name.start))));
   };
-  const writeTargets = new Set<A.AnyNode>();
-  A.walk(analysis.file, (node) => {
+  for (const node of mentions) {
     switch (node.kind) {
       case 'Identifier':
         reference(node, writeTargets.has(node));
-        return;
+        break;
       case 'NamedType':
         reference(node.name);
-        return;
+        break;
       case 'ImplDecl':
         if (node.name) reference(node.name);
         if (node.traitName) reference(node.traitName);
-        return;
+        break;
       case 'PipelineDecl':
         if (node.extendsName) reference(node.extendsName);
-        return;
-      case 'Assign':
-        writeTargets.add(node.target);
-        return;
+        break;
       case 'Member': {
         // `ns.name` (or `ns.inner.name`) where `ns` is a namespace import: a reference to the module's `name`.
-        if (!node.property) return;
+        if (!node.property) break;
         const via: string[] = [];
         let base: A.Expr = node.object;
         while (base.kind === 'Member' && base.property && via.length < MAX_NAMESPACE_CHAIN) {
           via.unshift(base.property.text);
           base = base.object;
         }
-        if (base.kind !== 'Identifier') return;
+        if (base.kind !== 'Identifier') break;
         const namespace = resolver.resolve(base.name, base.start);
         if (namespace?.kind === 'namespace' && namespace.modulePath !== undefined) {
           const p = node.property;
           const ref: LocalRef = via.length > 0 ? { kind: 'imported', modulePath: namespace.modulePath, via } : refs.memberOf(namespace, namespace.modulePath);
           occurrences.push(occurrence(p.text, p, false, ref));
         }
-        return;
+        break;
       }
       default:
-        return;
+        break;
     }
-  });
+  }
 
   const byName = new Map<string, Occurrence[]>();
   for (const o of occurrences) {
