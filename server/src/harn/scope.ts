@@ -85,9 +85,8 @@ interface Build {
 /** The nodes under `node`'s fields other than `handled` (the ones the scope builder walks itself), to `visit`. */
 function visitOthers(node: A.AnyNode, handled: readonly string[], visit: NodeVisitor | undefined): void {
   if (!visit) return;
-  const rest: Record<string, unknown> = {};
-  for (const key in node) if (!handled.includes(key)) rest[key] = (node as unknown as Record<string, unknown>)[key];
-  A.forEachChild(rest as unknown as A.AnyNode, (child) => A.walk(child, (n) => void visit(n)));
+  const walkVisiting = (child: A.AnyNode): void => A.walk(child, (n) => void visit(n));
+  A.forEachChild(node, walkVisiting, handled);
 }
 
 /** A body block: the node itself to `visit` (its statements are walked by addStatements). */

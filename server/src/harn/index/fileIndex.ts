@@ -265,19 +265,26 @@ export function rangeOf(index: FileIndex, node: { start: number; end: number }):
  * on every identifier of the corpus by a test.
  */
 export class ScopeResolver {
+  /** Bindings by name, for the scopes with many (a small scope is scanned: most blocks bind a handful). */
   private readonly byName = new Map<Scope, Map<string, Binding[]>>();
+  /** The chain of the last lookup, reused (a file resolves thousands of names). */
+  private readonly chain: Scope[] = [];
 
   constructor(private readonly scopes: FileScopes) {}
 
   resolve(name: string, offset: number): Binding | undefined {
-    const chain: Scope[] = [];
+    const chain = this.chain;
+    chain.length = 0;
     for (let scope: Scope | undefined = this.scopes.root; scope; scope = childAt(scope, offset)) chain.push(scope);
     for (let i = chain.length - 1; i >= 0; i--) {
       const scope = chain[i] as Scope;
-      let found: Binding | undefined;
+      const bindings = scope.bindings.length > SCANNED_SCOPE_SIZE ? this.bindingsOf(scope).get(name) : scope.bindings;
+      if (!bindings) continue;
       // The latest visible binding wins (a later `let x` shadows an earlier one).
-      for (const b of this.bindingsOf(scope).get(name) ?? []) if (b.visibleFrom <= offset) found = b;
-      if (found) return found;
+      for (let j = bindings.length - 1; j >= 0; j--) {
+        const b = bindings[j] as Binding;
+        if (b.name === name && b.visibleFrom <= offset) return b;
+      }
     }
     return undefined;
   }
@@ -295,6 +302,9 @@ export class ScopeResolver {
     return map;
   }
 }
+
+/** Scopes with at most this many bindings are scanned rather than indexed by name. */
+const SCANNED_SCOPE_SIZE = 8;
 
 /** The first child scope containing `offset` (ends inclusive), as scopeChainAt picks it. */
 function childAt(scope: Scope, offset: number): Scope | undefined {
