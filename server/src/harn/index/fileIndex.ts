@@ -100,6 +100,17 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
   });
   const { lineIndex } = analysis;
   const occurrences: Occurrence[] = [];
+  const byName = new Map<string, Occurrence[]>();
+  // Each name's string once per file (the map's key): the index outlives the tree, and a name recurs.
+  const add = (name: string, node: A.NodeBase, write: boolean, ref: LocalRef): void => {
+    const list = byName.get(name);
+    const o: Occurrence = { name, start: node.start, end: node.end, write, ref };
+    if (list) {
+      o.name = (list[0] as Occurrence).name;
+      list.push(o);
+    } else byName.set(name, [o]);
+    occurrences.push(o);
+  };
   const declarations: IndexedDeclaration[] = [];
   const declStarts = new Set<number>();
   const resolver = new ScopeResolver(scopes);
@@ -110,11 +121,11 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
     for (const b of scope.bindings) {
       const { nameNode } = b;
       if (b.kind === 'import') {
-        occurrences.push(occurrence(b.name, nameNode, false, refs.of(b)));
+        add(b.name, nameNode, false, refs.of(b));
         continue;
       }
       declStarts.add(nameNode.start);
-      occurrences.push(occurrence(b.name, nameNode, true, refs.of(b)));
+      add(b.name, nameNode, true, refs.of(b));
       declarations.push({
         name: b.name,
         kind: b.kind,
@@ -133,7 +144,7 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
     if (declStarts.has(name.start)) return;
     const text = name.kind === 'Name' ? name.text : name.name;
     if (text.length === 0) return;
-    occurrences.push(occurrence(text, name, write, refs.of(resolver.resolve(text, name.start))));
+    add(text, name, write, refs.of(resolver.resolve(text, name.start)));
   };
   for (const node of mentions) {
     switch (node.kind) {
@@ -164,20 +175,13 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
         if (namespace?.kind === 'namespace' && namespace.modulePath !== undefined) {
           const p = node.property;
           const ref: LocalRef = via.length > 0 ? { kind: 'imported', modulePath: namespace.modulePath, via } : refs.memberOf(namespace, namespace.modulePath);
-          occurrences.push(occurrence(p.text, p, false, ref));
+          add(p.text, p, false, ref);
         }
         break;
       }
       default:
         break;
     }
-  }
-
-  const byName = new Map<string, Occurrence[]>();
-  for (const o of occurrences) {
-    const list = byName.get(o.name);
-    if (list) list.push(o);
-    else byName.set(o.name, [o]);
   }
 
   const exports = new Map<string, Export>();
@@ -222,10 +226,6 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
   };
   addSymbols(analysis.outline, undefined);
   return { file, lineIndex, occurrences, sorted: false, byName, declarations, symbols, exports, wildcardImports, pubWildcardImports, importPaths };
-}
-
-function occurrence(name: string, node: A.NodeBase, write: boolean, ref: LocalRef): Occurrence {
-  return { name, start: node.start, end: node.end, write, ref };
 }
 
 const FREE: LocalRef = { kind: 'free' };
@@ -274,9 +274,9 @@ export class ScopeResolver {
 
   resolve(name: string, offset: number): Binding | undefined {
     const chain = this.chain;
-    chain.length = 0;
-    for (let scope: Scope | undefined = this.scopes.root; scope; scope = childAt(scope, offset)) chain.push(scope);
-    for (let i = chain.length - 1; i >= 0; i--) {
+    let depth = 0;
+    for (let scope: Scope | undefined = this.scopes.root; scope; scope = childAt(scope, offset)) chain[depth++] = scope;
+    for (let i = depth - 1; i >= 0; i--) {
       const scope = chain[i] as Scope;
       const bindings = scope.bindings.length > SCANNED_SCOPE_SIZE ? this.bindingsOf(scope).get(name) : scope.bindings;
       if (!bindings) continue;
