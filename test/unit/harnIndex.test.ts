@@ -5,11 +5,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
-import { indexFile, rangeOf, ScopeResolver } from '../../server/src/harn/index/fileIndex';
+import * as A from '../../server/src/harn/ast';
+import { FileIndex, indexFile, Occurrence, rangeOf, ScopeResolver } from '../../server/src/harn/index/fileIndex';
 import { highlightsAt, referencesAt } from '../../server/src/harn/index/references';
 import { prepareRenameAt, renameAt, RenameEdit } from '../../server/src/harn/index/rename';
 import { fuzzyScore, workspaceSymbols } from '../../server/src/harn/index/symbols';
-import { resolveName } from '../../server/src/harn/scope';
+import { parse } from '../../server/src/harn/parser';
+import { buildScopes, resolveName, Scope } from '../../server/src/harn/scope';
 import { TokenKind } from '../../server/src/harn/tokens';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
 import { memoryIndex, offsetOf } from '../support/harnIndex';
@@ -298,6 +300,58 @@ describe('harn index: the per-file resolver', { skip: corpusSkip }, () => {
     assert.ok(checked > 10_000, `${checked} identifiers`);
   });
 });
+
+describe('harn index: one pass building the scopes and reading the names', { skip: corpusSkip }, () => {
+  // Each corpus file whole, and cut in half (a broken file: unclosed blocks, a declaration read partly).
+  const sources = (): Array<[string, string]> =>
+    corpusFiles().flatMap((relative): Array<[string, string]> => {
+      const text = readCorpus(relative);
+      return [
+        [relative, text],
+        [`${relative} (first half)`, text.slice(0, text.length >> 1)],
+      ];
+    });
+
+  test('the visitor of buildScopes sees every node of the tree exactly once, and the scopes are the same', () => {
+    let nodes = 0;
+    for (const [name, text] of sources()) {
+      const file = parse(text).file;
+      const seen = new Map<A.AnyNode, number>();
+      const scopes = buildScopes(file, (node) => seen.set(node, (seen.get(node) ?? 0) + 1));
+      let walked = 0;
+      A.walk(file, (node) => {
+        walked++;
+        if (seen.get(node) !== 1) assert.fail(`${name}: ${node.kind} at ${node.start} seen ${seen.get(node) ?? 0} times`);
+      });
+      assert.equal(seen.size, walked, `${name}: the visitor saw nodes the walk does not reach`);
+      nodes += walked;
+      assert.deepEqual(scopeShape(scopes.root), scopeShape(buildScopes(file).root), name);
+    }
+    assert.ok(nodes > 100_000, `${nodes} nodes`);
+  });
+
+  test('indexing a fresh analysis (one pass) gives what indexing one whose scopes are built gives (a walk of its own)', () => {
+    for (const [name, text] of sources()) {
+      const fresh = indexFile('/f.harn', new HarnAnalysis(text));
+      const built = new HarnAnalysis(text);
+      void built.scopes;
+      const separate = indexFile('/f.harn', built);
+      const sortedOccurrences = (o: FileIndex): Occurrence[] => [...o.occurrences].sort((a, b) => a.start - b.start || a.end - b.end);
+      assert.deepEqual(sortedOccurrences(fresh), sortedOccurrences(separate), name);
+      assert.deepEqual(fresh.declarations, separate.declarations, name);
+    }
+  });
+});
+
+/** A scope tree as plain data (bindings by name, kind and offset). */
+function scopeShape(scope: Scope): unknown {
+  return {
+    start: scope.start,
+    end: scope.end,
+    bindings: scope.bindings.map((b) => `${b.kind} ${b.name}@${b.nameNode.start}>${b.visibleFrom}`),
+    children: scope.children.map(scopeShape),
+  };
+}
 
 describe('harn index: namespaces re-exported by `pub import * as`', () => {
   const STD = '/ws/crates/harn-stdlib/src/stdlib';

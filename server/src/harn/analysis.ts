@@ -3,7 +3,8 @@
 import { LineIndex } from '../text/lineIndex';
 import { cappedOutline, Outline, OutlineSymbol } from './outline';
 import { parse, ParseResult } from './parser';
-import { buildScopes, FileScopes } from './scope';
+import { walk } from './ast';
+import { buildScopes, FileScopes, NodeVisitor } from './scope';
 import { Token, TokenKind } from './tokens';
 
 export class HarnAnalysis {
@@ -23,6 +24,18 @@ export class HarnAnalysis {
 
   get scopes(): FileScopes {
     return (this.scopesCache ??= buildScopes(this.parsed.file));
+  }
+
+  /**
+   * The scopes, with every node of the tree handed to `visit` once: in the same pass that builds them when they are
+   * not built yet (the workspace index reads the whole tree anyway), else in a walk of its own.
+   */
+  scopesVisiting(visit: NodeVisitor): FileScopes {
+    if (this.scopesCache) {
+      walk(this.parsed.file, (node) => void visit(node));
+      return this.scopesCache;
+    }
+    return (this.scopesCache = buildScopes(this.parsed.file, visit));
   }
 
   /** The outline's first MAX_OUTLINE_SYMBOLS symbols (see cappedOutline; `cappedOutline` says how many more). */

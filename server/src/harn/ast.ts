@@ -579,11 +579,12 @@ export type AnyNode =
 
 /**
  * Calls `visit` for each direct child node of `node`, in source order. Generic over the node's fields so
- * it cannot fall out of step with the interfaces above.
+ * it cannot fall out of step with the interfaces above. `skippedFields`: fields whose children are left out.
  */
-export function forEachChild(node: AnyNode, visit: (child: AnyNode) => void): void {
+export function forEachChild(node: AnyNode, visit: (child: AnyNode) => void, skippedFields?: readonly string[]): void {
   for (const key in node) {
     if (key === 'kind' || key === 'start' || key === 'end') continue;
+    if (skippedFields?.includes(key)) continue;
     const value = (node as unknown as Record<string, unknown>)[key];
     if (value === null || typeof value !== 'object') continue;
     if (Array.isArray(value)) {

@@ -61,14 +61,49 @@ const DECLARATION_KINDS: Partial<Record<A.Stmt['kind'], BindingKind>> = {
   InterfaceDecl: 'interface',
 };
 
-export function buildScopes(file: A.SourceFile): FileScopes {
+/** Called once for every node of the tree while the scopes are built (one pass for the workspace index). */
+export type NodeVisitor = (node: A.AnyNode) => void;
+
+/**
+ * The file's scopes. With `visit`, every node of the tree is also handed to it exactly once, parents before their
+ * children, during the same pass (the bindings of a scope are complete only once buildScopes returns).
+ */
+export function buildScopes(file: A.SourceFile, visit?: NodeVisitor): FileScopes {
   const root: Scope = { start: file.start, end: file.end, bindings: [], children: [] };
-  const result: FileScopes = { root, wildcardImports: [], imports: [] };
-  addStatements(file.statements, root, result);
-  return result;
+  const scopes: FileScopes = { root, wildcardImports: [], imports: [] };
+  visit?.(file);
+  addStatements(file.statements, root, { scopes, visit });
+  return scopes;
 }
 
-function addStatements(statements: A.Stmt[], scope: Scope, file: FileScopes): void {
+/** What the builder carries down: the scopes being built and the visitor, if any. */
+interface Build {
+  scopes: FileScopes;
+  visit: NodeVisitor | undefined;
+}
+
+/** The nodes under `node`'s fields other than `handled` (the ones the scope builder walks itself), to `visit`. */
+function visitOthers(node: A.AnyNode, handled: readonly string[], visit: NodeVisitor | undefined): void {
+  if (!visit) return;
+  const walkVisiting = (child: A.AnyNode): void => A.walk(child, (n) => void visit(n));
+  A.forEachChild(node, walkVisiting, handled);
+}
+
+/** A body block: the node itself to `visit` (its statements are walked by addStatements). */
+function visitBlock(block: A.Block | undefined, file: Build): void {
+  if (block) file.visit?.(block);
+}
+
+/** Parameters to `visit`, but for their default values (walked by addNested). */
+function visitParams(params: readonly A.Param[], visit: NodeVisitor | undefined): void {
+  if (!visit) return;
+  for (const p of params) {
+    visit(p);
+    visitOthers(p, ['defaultValue'], visit);
+  }
+}
+
+function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
   for (const stmt of statements) {
     const kind = DECLARATION_KINDS[stmt.kind];
     if (kind && 'name' in stmt && stmt.name && typeof stmt.name === 'object') {
@@ -82,7 +117,7 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: FileScopes): vo
       }
     }
     if (stmt.kind === 'ImportDecl') {
-      file.imports.push(stmt);
+      file.scopes.imports.push(stmt);
       if (stmt.namespace) {
         // `import * as ui from "…"` binds one name: the module's exports are reached through it.
         scope.bindings.push({
@@ -105,7 +140,7 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: FileScopes): vo
           });
         }
       } else {
-        file.wildcardImports.push(stmt);
+        file.scopes.wildcardImports.push(stmt);
       }
     }
     addNested(stmt, scope, file);
@@ -134,12 +169,16 @@ function addParams(params: A.Param[], scope: Scope): void {
  * scope are walked by A.walk (an explicit stack: an expression chain nests as deep as it is long); recursion
  * happens only into the scopes, which the parser's nesting limit bounds.
  */
-function addNested(root: A.AnyNode, scope: Scope, file: FileScopes): void {
-  A.walk(root, (node) => !addScopeOf(node, scope, file));
+function addNested(root: A.AnyNode, scope: Scope, file: Build): void {
+  const visit = file.visit;
+  A.walk(root, (node) => {
+    visit?.(node);
+    return !addScopeOf(node, scope, file);
+  });
 }
 
 /** The scope a node opens, with its bindings; false for a node that opens none (its children are walked). */
-function addScopeOf(node: A.AnyNode, scope: Scope, file: FileScopes): boolean {
+function addScopeOf(node: A.AnyNode, scope: Scope, file: Build): boolean {
   switch (node.kind) {
     case 'FnDecl':
     case 'PipelineDecl':
@@ -147,6 +186,9 @@ function addScopeOf(node: A.AnyNode, scope: Scope, file: FileScopes): boolean {
     case 'OverrideDecl':
     case 'FnExpr': {
       const inner = child(scope, node);
+      visitOthers(node, ['params', 'body'], file.visit);
+      visitParams(node.params, file.visit);
+      visitBlock(node.body, file);
       addParams(node.params, inner);
       for (const p of node.params) if (p.defaultValue) addNested(p.defaultValue, inner, file);
       if (node.body) addStatements(node.body.statements, inner, file);
@@ -154,18 +196,24 @@ function addScopeOf(node: A.AnyNode, scope: Scope, file: FileScopes): boolean {
     }
     case 'Closure': {
       const inner = child(scope, node);
+      // A closure's parameter defaults open no scope here: walked for the visitor only.
+      visitOthers(node, ['body'], file.visit);
+      visitBlock(node.body, file);
       addParams(node.params, inner);
       addStatements(node.body.statements, inner, file);
       return true;
     }
     case 'ImplDecl':
     case 'InterfaceDecl':
+      visitOthers(node, ['methods'], file.visit);
       for (const method of node.methods) addNested(method, scope, file);
       return true;
     case 'Block':
       addStatements(node.statements, child(scope, node), file);
       return true;
     case 'For': {
+      visitOthers(node, ['iterable', 'body'], file.visit);
+      visitBlock(node.body, file);
       if (node.iterable) addNested(node.iterable, scope, file);
       if (!node.body) return true;
       const inner = child(scope, node.body);
@@ -176,6 +224,8 @@ function addScopeOf(node: A.AnyNode, scope: Scope, file: FileScopes): boolean {
       return true;
     }
     case 'Try': {
+      visitOthers(node, ['body', 'starOperand', 'catchBody', 'finallyBody'], file.visit);
+      visitBlock(node.catchBody, file);
       if (node.body) addNested(node.body, scope, file);
       if (node.starOperand) addNested(node.starOperand, scope, file);
       if (node.catchBody) {
@@ -189,6 +239,8 @@ function addScopeOf(node: A.AnyNode, scope: Scope, file: FileScopes): boolean {
       return true;
     }
     case 'Parallel': {
+      visitOthers(node, ['subject', 'options', 'body'], file.visit);
+      visitBlock(node.body, file);
       if (node.subject) addNested(node.subject, scope, file);
       if (node.options) addNested(node.options, scope, file);
       if (!node.body) return true;
@@ -200,6 +252,8 @@ function addScopeOf(node: A.AnyNode, scope: Scope, file: FileScopes): boolean {
       return true;
     }
     case 'SelectCase': {
+      visitOthers(node, ['expr', 'body'], file.visit);
+      visitBlock(node.body, file);
       if (node.expr) addNested(node.expr, scope, file);
       if (!node.body) return true;
       const inner = child(scope, node.body);

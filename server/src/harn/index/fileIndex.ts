@@ -78,8 +78,39 @@ export interface FileIndex {
 }
 
 export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
-  const { scopes, lineIndex } = analysis;
+  // One pass over the tree builds the scopes and gathers the nodes that mention names; those are resolved once the
+  // scopes are complete (a function may call one declared later in its block).
+  const mentions: A.AnyNode[] = [];
+  const writeTargets = new Set<A.AnyNode>();
+  const scopes = analysis.scopesVisiting((node) => {
+    switch (node.kind) {
+      case 'Identifier':
+      case 'NamedType':
+      case 'ImplDecl':
+      case 'PipelineDecl':
+      case 'Member':
+        mentions.push(node);
+        return;
+      case 'Assign':
+        writeTargets.add(node.target);
+        return;
+      default:
+        return;
+    }
+  });
+  const { lineIndex } = analysis;
   const occurrences: Occurrence[] = [];
+  const byName = new Map<string, Occurrence[]>();
+  // Each name's string once per file (the map's key): the index outlives the tree, and a name recurs.
+  const add = (name: string, node: A.NodeBase, write: boolean, ref: LocalRef): void => {
+    const list = byName.get(name);
+    const o: Occurrence = { name, start: node.start, end: node.end, write, ref };
+    if (list) {
+      o.name = (list[0] as Occurrence).name;
+      list.push(o);
+    } else byName.set(name, [o]);
+    occurrences.push(o);
+  };
   const declarations: IndexedDeclaration[] = [];
   const declStarts = new Set<number>();
   const resolver = new ScopeResolver(scopes);
@@ -90,11 +121,11 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
     for (const b of scope.bindings) {
       const { nameNode } = b;
       if (b.kind === 'import') {
-        occurrences.push(occurrence(b.name, nameNode, false, refs.of(b)));
+        add(b.name, nameNode, false, refs.of(b));
         continue;
       }
       declStarts.add(nameNode.start);
-      occurrences.push(occurrence(b.name, nameNode, true, refs.of(b)));
+      add(b.name, nameNode, true, refs.of(b));
       declarations.push({
         name: b.name,
         kind: b.kind,
@@ -113,55 +144,44 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
     if (declStarts.has(name.start)) return;
     const text = name.kind === 'Name' ? name.text : name.name;
     if (text.length === 0) return;
-    occurrences.push(occurrence(text, name, write, refs.of(resolver.resolve(text, name.start))));
+    add(text, name, write, refs.of(resolver.resolve(text, name.start)));
   };
-  const writeTargets = new Set<A.AnyNode>();
-  A.walk(analysis.file, (node) => {
+  for (const node of mentions) {
     switch (node.kind) {
       case 'Identifier':
         reference(node, writeTargets.has(node));
-        return;
+        break;
       case 'NamedType':
         reference(node.name);
-        return;
+        break;
       case 'ImplDecl':
         if (node.name) reference(node.name);
         if (node.traitName) reference(node.traitName);
-        return;
+        break;
       case 'PipelineDecl':
         if (node.extendsName) reference(node.extendsName);
-        return;
-      case 'Assign':
-        writeTargets.add(node.target);
-        return;
+        break;
       case 'Member': {
         // `ns.name` (or `ns.inner.name`) where `ns` is a namespace import: a reference to the module's `name`.
-        if (!node.property) return;
+        if (!node.property) break;
         const via: string[] = [];
         let base: A.Expr = node.object;
         while (base.kind === 'Member' && base.property && via.length < MAX_NAMESPACE_CHAIN) {
           via.unshift(base.property.text);
           base = base.object;
         }
-        if (base.kind !== 'Identifier') return;
+        if (base.kind !== 'Identifier') break;
         const namespace = resolver.resolve(base.name, base.start);
         if (namespace?.kind === 'namespace' && namespace.modulePath !== undefined) {
           const p = node.property;
           const ref: LocalRef = via.length > 0 ? { kind: 'imported', modulePath: namespace.modulePath, via } : refs.memberOf(namespace, namespace.modulePath);
-          occurrences.push(occurrence(p.text, p, false, ref));
+          add(p.text, p, false, ref);
         }
-        return;
+        break;
       }
       default:
-        return;
+        break;
     }
-  });
-
-  const byName = new Map<string, Occurrence[]>();
-  for (const o of occurrences) {
-    const list = byName.get(o.name);
-    if (list) list.push(o);
-    else byName.set(o.name, [o]);
   }
 
   const exports = new Map<string, Export>();
@@ -208,10 +228,6 @@ export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
   return { file, lineIndex, occurrences, sorted: false, byName, declarations, symbols, exports, wildcardImports, pubWildcardImports, importPaths };
 }
 
-function occurrence(name: string, node: A.NodeBase, write: boolean, ref: LocalRef): Occurrence {
-  return { name, start: node.start, end: node.end, write, ref };
-}
-
 const FREE: LocalRef = { kind: 'free' };
 
 /** One ref object per binding, shared by its occurrences (a file has many more occurrences than bindings). */
@@ -249,19 +265,26 @@ export function rangeOf(index: FileIndex, node: { start: number; end: number }):
  * on every identifier of the corpus by a test.
  */
 export class ScopeResolver {
+  /** Bindings by name, for the scopes with many (a small scope is scanned: most blocks bind a handful). */
   private readonly byName = new Map<Scope, Map<string, Binding[]>>();
+  /** The chain of the last lookup, reused (a file resolves thousands of names). */
+  private readonly chain: Scope[] = [];
 
   constructor(private readonly scopes: FileScopes) {}
 
   resolve(name: string, offset: number): Binding | undefined {
-    const chain: Scope[] = [];
-    for (let scope: Scope | undefined = this.scopes.root; scope; scope = childAt(scope, offset)) chain.push(scope);
-    for (let i = chain.length - 1; i >= 0; i--) {
+    const chain = this.chain;
+    let depth = 0;
+    for (let scope: Scope | undefined = this.scopes.root; scope; scope = childAt(scope, offset)) chain[depth++] = scope;
+    for (let i = depth - 1; i >= 0; i--) {
       const scope = chain[i] as Scope;
-      let found: Binding | undefined;
+      const bindings = scope.bindings.length > SCANNED_SCOPE_SIZE ? this.bindingsOf(scope).get(name) : scope.bindings;
+      if (!bindings) continue;
       // The latest visible binding wins (a later `let x` shadows an earlier one).
-      for (const b of this.bindingsOf(scope).get(name) ?? []) if (b.visibleFrom <= offset) found = b;
-      if (found) return found;
+      for (let j = bindings.length - 1; j >= 0; j--) {
+        const b = bindings[j] as Binding;
+        if (b.name === name && b.visibleFrom <= offset) return b;
+      }
     }
     return undefined;
   }
@@ -279,6 +302,9 @@ export class ScopeResolver {
     return map;
   }
 }
+
+/** Scopes with at most this many bindings are scanned rather than indexed by name. */
+const SCANNED_SCOPE_SIZE = 8;
 
 /** The first child scope containing `offset` (ends inclusive), as scopeChainAt picks it. */
 function childAt(scope: Scope, offset: number): Scope | undefined {
