@@ -1,6 +1,6 @@
 // harn.languageFeatures beside upstream's extension, over stdio: with our `.harn` language features off
 // (initializationOptions, then the harn/languageFeatures notification), a `.harn` file gets no Harn hover,
-// completion, outline, folding, links, definition, semantic tokens, signature help, selection ranges or syntax
+// completion, outline, folding, links, definition, semantic tokens, signature help, selection ranges, inlay hints or syntax
 // diagnostic from us (the editor is asked to fetch its tokens again), while the loud-boundary features on it
 // (unknown ids, their hover and fixes) stay; the notification switches live, both ways.
 
@@ -19,6 +19,7 @@ import {
   DocumentLinkRequest,
   DocumentSymbolRequest,
   FoldingRangeRequest,
+  InlayHintRequest,
   Hover,
   HoverRequest,
   MarkupContent,
@@ -66,6 +67,7 @@ function positionOf(needle: string, delta = 0, occurrence = 0): Position {
   return TextDocument.create('file:///x', 'harn', 0, TEXT).positionAt(at + delta);
 }
 
+const WHOLE = { start: { line: 0, character: 0 }, end: TextDocument.create('file:///x', 'harn', 0, TEXT).positionAt(TEXT.length) };
 const codesOf = (p: PublishDiagnosticsParams): string[] => p.diagnostics.map((d) => `${d.source ?? ''}/${String(d.code)}`).sort();
 const hasSyntaxError = (p: PublishDiagnosticsParams): boolean => p.diagnostics.some((d) => d.source === 'harn.syntax');
 const hasUnknownBoundary = (p: PublishDiagnosticsParams): boolean => p.diagnostics.some((d) => d.code === 'unknown_boundary');
@@ -168,6 +170,7 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
     assert.equal(signature, null, 'no signature help');
     const selection = await client.connection.sendRequest(SelectionRangeRequest.type, { textDocument: textDocument(), positions: [positionOf('cap {', 1)] });
     assert.deepEqual(selection ?? [], [], 'no selection ranges');
+    assert.deepEqual((await client.connection.sendRequest(InlayHintRequest.type, { textDocument: textDocument(), range: WHOLE })) ?? [], [], 'no inlay hints');
 
     const diagnostics = (client.latestDiagnostics(uri)?.diagnostics ?? []).filter((d) => d.code === 'unknown_boundary');
     const actions = await client.connection.sendRequest(CodeActionRequest.type, {
@@ -219,6 +222,11 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
     assert.match(signature?.signatures[0]?.label ?? '', /^fn join\(/, 'signature help answers');
     const selection = await client.connection.sendRequest(SelectionRangeRequest.type, { textDocument: textDocument(), positions: [positionOf('cap {', 1)] });
     assert.equal(selection?.length, 1, 'selection ranges answer');
+    const hints = (await client.connection.sendRequest(InlayHintRequest.type, { textDocument: textDocument(), range: WHOLE })) ?? [];
+    assert.ok(
+      hints.some((h) => h.position.line === positionOf('"\\n"').line && h.position.character === positionOf('"\\n"').character),
+      `inlay hints answer (join's literal separator): ${JSON.stringify(hints)}`,
+    );
     assert.ok(await client.waitUntil(() => tokenRefreshes() > refreshesBefore), 'the editor is asked to fetch semantic tokens again');
   });
 

@@ -24,6 +24,7 @@ import { registerDocumentLink } from './documentLink';
 import { registerDocumentSymbol } from './documentSymbol';
 import { registerFoldingRange } from './foldingRange';
 import { registerHover } from './hover';
+import { registerInlayHint } from './inlayHint';
 import { LanguageFeatureSwitch, registerLanguageFeatures } from './languageFeatures';
 import { ServerLifecycle } from './lifecycle';
 import { DocumentRouter } from './router';
@@ -59,6 +60,7 @@ export const SERVER_CAPABILITIES: ServerCapabilities = {
   semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: { delta: true }, range: true },
   signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [')'] },
   selectionRangeProvider: true,
+  inlayHintProvider: { resolveProvider: false },
   // Each folder has its own gate and settings; folders added or removed are followed.
   workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
 };
@@ -128,6 +130,7 @@ export function registerFeatures(
   registerSemanticTokens(ctx);
   registerSignatureHelp(ctx);
   registerSelectionRange(ctx);
+  registerInlayHint(ctx);
   registerValidateArtifactFile(ctx, artifacts);
   registerDirectiveTree(ctx, artifacts);
   registerPrefixMessage(ctx, artifacts);

@@ -14,6 +14,7 @@ import {
   FileEvent,
   FoldingRange,
   Hover,
+  InlayHint,
   Location,
   LocationLink,
   Position,
@@ -118,4 +119,5 @@ export interface DomainProvider {
   /** Null: asked and nothing to show (no call around the position). */
   signatureHelp?(request: OpenDocumentRequest, position: Position, context: SignatureHelpContext | undefined): SignatureHelp | null | undefined;
   selectionRanges?(request: OpenDocumentRequest, positions: Position[]): SelectionRange[] | undefined;
+  inlayHints?(request: OpenDocumentRequest, range: Range): InlayHint[] | undefined;
 }

@@ -15,6 +15,8 @@ import {
   FoldingRange,
   FoldingRangeKind,
   Hover,
+  InlayHint,
+  InlayHintKind,
   Location,
   LocationLink,
   MarkupKind,
@@ -47,8 +49,10 @@ import { HarnAnalysis } from '../harn/analysis';
 import { encodeTokens, semanticTokens, tokenEdits, tokensInRange } from '../harn/semanticTokens';
 import { selectionRangesAt } from '../harn/selectionRanges';
 import { signatureHelpAt } from '../harn/signatureHelp';
+import { parameterHints } from '../harn/inlayHints';
 import { hexBytes } from '../text/utf8';
-import { rootOf } from '../workspace/folders';
+import { FolderConfig, rootOf, settingsOf } from '../workspace/folders';
+import { readSettings, WorkbenchSettings } from '../workspace/settings';
 import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { omittedSymbolsNote, toLspDiagnostic } from './convert';
 
@@ -113,8 +117,13 @@ export class HarnProvider implements DomainProvider {
   /** Every `.harn` file of the folders, for the cross-file features (references, rename, workspace symbols). */
   private readonly indexer: HarnIndexer;
 
+  private folders: readonly FolderConfig[] = [];
+  private outside: WorkbenchSettings = readSettings(undefined).settings;
+
   /** The folders are known (or changed): the index is built again in the background. */
-  configure(): void {
+  configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
+    this.folders = folders;
+    this.outside = outside;
     void this.indexer.rebuild();
   }
 
@@ -411,5 +420,20 @@ export class HarnProvider implements DomainProvider {
       }
       return chain ?? { range: { start: position, end: position } };
     });
+  }
+
+  /** Empty while `harn.inlayHints.parameterNames` is off for the file's folder. */
+  inlayHints({ doc, uri }: OpenDocumentRequest, range: Range): InlayHint[] | undefined {
+    if (!this.answering()) return undefined;
+    const file = uriToPath(uri);
+    if (!settingsOf(file, this.folders, this.outside).inlayHints.parameterNames) return [];
+    const analysis = this.analysisOf(doc);
+    const li = analysis.lineIndex;
+    return parameterHints(analysis, file, li.offsetAt(range.start), li.offsetAt(range.end), this.workspace).map((h) => ({
+      position: li.positionAt(h.offset),
+      label: h.label,
+      kind: InlayHintKind.Parameter,
+      paddingRight: true,
+    }));
   }
 }

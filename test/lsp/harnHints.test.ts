@@ -1,0 +1,113 @@
+// Inlay hints over stdio, on a file whose OTHER declaration has a syntax error: the capability, parameter names
+// before literal arguments of local, imported and builtin calls at UTF-16 positions (CRLF and a BOM), limited to the
+// requested range, and none once `harn.inlayHints.parameterNames` is turned off.
+
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { InitializeResult, InlayHint, InlayHintKind, InlayHintRequest, Range } from 'vscode-languageserver-protocol/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { TestClient } from '../support/lspClient';
+
+const LIB = `pub fn greet(name: string, loud: bool) -> string {
+  return name
+}
+`;
+
+const BROKEN = [
+  '\uFEFFimport { greet } from "./lib"',
+  '',
+  'fn broken() {',
+  '  let bad = )',
+  '}',
+  '',
+  'fn add(a: int, b: int) -> int {',
+  '  return a + b',
+  '}',
+  '',
+  'pipeline main(task) {',
+  '  let s = "é🙂"; let total = add(2, len(task))',
+  '  log(greet("x", true), total)',
+  '}',
+  '',
+].join('\r\n');
+
+/** The document as the server sees it (the BOM is part of the text the client sends). */
+const doc = TextDocument.create('file:///x', 'harn', 0, BROKEN);
+
+/** `label@text after it`, so that a wrong position shows. */
+function shown(hints: InlayHint[]): string[] {
+  return hints.map((h) => {
+    const at = doc.offsetAt(h.position);
+    return `${typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('')}@${BROKEN.slice(at, at + 4)}`;
+  });
+}
+
+const WHOLE: Range = { start: { line: 0, character: 0 }, end: doc.positionAt(BROKEN.length) };
+
+describe('inlay hints over stdio, beside a syntax error in another declaration', () => {
+  let client: TestClient;
+  let root: string;
+  let uri: string;
+  let initialized: InitializeResult;
+  const configuration: Record<string, unknown> = { harn: {} };
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-hints-'));
+    fs.writeFileSync(path.join(root, 'lib.harn'), LIB);
+    fs.writeFileSync(path.join(root, 'main.harn'), BROKEN);
+    client = new TestClient();
+    initialized = await client.initialize(root, { configuration: (section) => configuration[section] });
+    uri = await client.open(path.join(root, 'main.harn'), BROKEN);
+    const published = await client.waitForDiagnostics(uri);
+    assert.equal(published.diagnostics.filter((d) => d.source === 'harn.syntax').length, 1, 'the file has its syntax error');
+  });
+
+  after(async () => {
+    await client.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  const hintsIn = async (range: Range): Promise<InlayHint[]> =>
+    (await client.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range })) ?? [];
+
+  test('the capability is advertised', () => {
+    assert.deepEqual(initialized.capabilities.inlayHintProvider, { resolveProvider: false });
+  });
+
+  test('parameter names before literal arguments of local, builtin and imported calls, at UTF-16 positions', async () => {
+    const hints = await hintsIn(WHOLE);
+    assert.deepEqual(shown(hints), ['a:@2, l', 'name:@"x",', 'loud:@true']);
+    for (const h of hints) {
+      assert.equal(h.kind, InlayHintKind.Parameter);
+      assert.equal(h.paddingRight, true);
+    }
+    // Line 11 holds "é🙂" (a surrogate pair) before the call: the hint's character counts UTF-16 code units.
+    assert.equal(hints[0]?.position.line, 11);
+    assert.equal(hints[0]?.position.character, '  let s = "é🙂"; let total = add('.length);
+  });
+
+  test('only the hints inside the requested range', async () => {
+    const line12: Range = { start: { line: 12, character: 0 }, end: { line: 13, character: 0 } };
+    assert.deepEqual(shown(await hintsIn(line12)), ['name:@"x",', 'loud:@true']);
+  });
+
+  test('none once harn.inlayHints.parameterNames is off, and back when it is on again', async () => {
+    const until = async (expected: number): Promise<InlayHint[]> => {
+      const deadline = Date.now() + 10000;
+      for (;;) {
+        const hints = await hintsIn(WHOLE);
+        if (hints.length === expected || Date.now() > deadline) return hints;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    configuration.harn = { inlayHints: { parameterNames: false } };
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    assert.deepEqual(await until(0), []);
+    configuration.harn = {};
+    await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
+    assert.equal((await until(3)).length, 3);
+  });
+});
