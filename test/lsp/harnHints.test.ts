@@ -1,13 +1,26 @@
-// Inlay hints over stdio, on a file whose OTHER declaration has a syntax error: the capability, parameter names
-// before literal arguments of local, imported and builtin calls at UTF-16 positions (CRLF and a BOM), limited to the
-// requested range, and none once `harn.inlayHints.parameterNames` is turned off.
+// Inlay hints and completion resolve over stdio, on a file whose OTHER declaration has a syntax error: the
+// capabilities; parameter names before literal arguments of local, imported and builtin calls at UTF-16 positions
+// (CRLF and a BOM), limited to the requested range, and none once `harn.inlayHints.parameterNames` is turned off;
+// completion items that carry only data (the list's JSON measured against the same items resolved), their details
+// in completionItem/resolve, and data naming a file outside the folders refused.
 
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { InitializeResult, InlayHint, InlayHintKind, InlayHintRequest, Range } from 'vscode-languageserver-protocol/node';
+import {
+  CompletionItem,
+  CompletionItemKind,
+  CompletionRequest,
+  CompletionResolveRequest,
+  InitializeResult,
+  InlayHint,
+  InlayHintKind,
+  InlayHintRequest,
+  MarkupContent,
+  Range,
+} from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { TestClient } from '../support/lspClient';
 
@@ -73,8 +86,9 @@ describe('inlay hints over stdio, beside a syntax error in another declaration',
   const hintsIn = async (range: Range): Promise<InlayHint[]> =>
     (await client.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range })) ?? [];
 
-  test('the capability is advertised', () => {
+  test('the capabilities are advertised', () => {
     assert.deepEqual(initialized.capabilities.inlayHintProvider, { resolveProvider: false });
+    assert.equal(initialized.capabilities.completionProvider?.resolveProvider, true);
   });
 
   test('parameter names before literal arguments of local, builtin and imported calls, at UTF-16 positions', async () => {
@@ -109,5 +123,55 @@ describe('inlay hints over stdio, beside a syntax error in another declaration',
     configuration.harn = {};
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
     assert.equal((await until(3)).length, 3);
+  });
+
+  test('completion: items carry data only, resolve adds detail and documentation; the list is smaller for it', async (t) => {
+    const position = doc.positionAt(BROKEN.indexOf('greet("x"'));
+    const answer = await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position });
+    const items: CompletionItem[] = Array.isArray(answer) ? answer : (answer?.items ?? []);
+    for (const label of ['add', 'total', 'task', 'greet', 'len', 'let'])
+      assert.ok(
+        items.some((i) => i.label === label),
+        `${label} offered`,
+      );
+    for (const item of items) {
+      assert.equal(item.documentation, undefined, `${item.label} has no documentation in the list`);
+      assert.equal(item.detail, undefined, `${item.label} has no detail in the list`);
+      // Keywords have nothing to resolve: no data either.
+      if (item.kind !== CompletionItemKind.Keyword) assert.ok(item.data !== undefined, `${item.label} carries data`);
+    }
+    const resolve = (item: CompletionItem): Promise<CompletionItem> => client.connection.sendRequest(CompletionResolveRequest.type, item);
+    const resolved = await Promise.all(items.map(resolve));
+    const byLabel = (label: string): CompletionItem | undefined => resolved.find((i) => i.label === label);
+    assert.equal(byLabel('add')?.detail, 'fn add(a: int, b: int) -> int');
+    assert.match(
+      (byLabel('greet')?.documentation as MarkupContent | undefined)?.value ?? '',
+      /pub fn greet\(name: string, loud: bool\) -> string[\s\S]*from `lib\.harn`/,
+    );
+    assert.match(byLabel('len')?.detail ?? '', /len\(/);
+    assert.ok(typeof byLabel('len')?.documentation === 'object');
+    assert.equal(byLabel('let')?.documentation, undefined);
+    // What the list weighed when every item carried its details (before), and what it weighs now (after).
+    const strip = ({ data: _data, ...rest }: CompletionItem): CompletionItem => rest;
+    const before = JSON.stringify(resolved.map(strip)).length;
+    const after = JSON.stringify(items).length;
+    t.diagnostic(`completion list JSON: ${before} bytes with details, ${after} bytes with data only (${items.length} items)`);
+    assert.ok(after * 2 < before, `the list is less than half its former size: ${after} vs ${before}`);
+  });
+
+  test('completion resolve: data naming a file outside the folders, or no data of ours, comes back as it went', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-hints-outside-'));
+    try {
+      const secret = path.join(outside, 'secret.harn');
+      fs.writeFileSync(secret, '/** Leaked doc. */\npub fn leaked() {}\n');
+      const forged: CompletionItem = { label: 'leaked', data: { harn: 'binding', from: path.join(root, 'main.harn'), file: secret, offset: 25 } };
+      assert.deepEqual(await client.connection.sendRequest(CompletionResolveRequest.type, forged), forged);
+      const malformed: CompletionItem = { label: 'add', data: { harn: 'binding', from: 3, offset: -1 } };
+      assert.deepEqual(await client.connection.sendRequest(CompletionResolveRequest.type, malformed), malformed);
+      const foreign: CompletionItem = { label: 'chat_turn_cap' };
+      assert.deepEqual(await client.connection.sendRequest(CompletionResolveRequest.type, foreign), foreign);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

@@ -12,7 +12,7 @@ import { TrainingExampleProvider } from '../providers/trainingExampleProvider';
 import { TrainingProjectionProvider } from '../providers/trainingProjectionProvider';
 import { HarnWorkspace } from '../workspace/harnWorkspace';
 import { registerCodeAction } from './codeAction';
-import { registerCompletion } from './completion';
+import { registerCompletion, registerCompletionResolve } from './completion';
 import { FeatureContext } from './context';
 import { registerDefinition } from './definition';
 import { DiagnosticsPipeline } from './diagnostics';
@@ -50,7 +50,7 @@ export const SERVER_CAPABILITIES: ServerCapabilities = {
   documentLinkProvider: { resolveProvider: false },
   hoverProvider: true,
   definitionProvider: true,
-  completionProvider: { triggerCharacters: ['.', '"'], resolveProvider: false },
+  completionProvider: { triggerCharacters: ['.', '"'], resolveProvider: true },
   referencesProvider: true,
   documentHighlightProvider: true,
   renameProvider: { prepareProvider: true },
@@ -122,6 +122,7 @@ export function registerFeatures(
   registerDocumentLink(ctx);
   registerDefinition(ctx);
   registerCompletion(ctx);
+  registerCompletionResolve(ctx);
   registerCodeAction(ctx);
   registerReferences(ctx);
   registerDocumentHighlight(ctx);

@@ -104,6 +104,8 @@ export interface DomainProvider {
   documentLink?(request: OpenDocumentRequest): DocumentLink[] | undefined;
   definition?(request: OpenDocumentRequest, position: Position): LocationLink[] | undefined;
   completion?(request: OpenDocumentRequest, position: Position): CompletionItem[] | undefined;
+  /** The item with its details when it is this provider's (its `data` says), else undefined. */
+  resolveCompletion?(item: CompletionItem): CompletionItem | undefined;
   codeAction?(request: DocumentRequest, params: CodeActionParams): CodeAction[];
   // Over the workspace index (cross-file); each honours the request's token.
   references?(request: OpenDocumentRequest, position: Position, includeDeclaration: boolean): Awaitable<Location[] | undefined>;
