@@ -1,6 +1,6 @@
 // harn.languageFeatures beside upstream's extension, over stdio: with our `.harn` language features off
 // (initializationOptions, then the harn/languageFeatures notification), a `.harn` file gets no Harn hover,
-// completion, outline, folding, links, definition, semantic tokens, signature help, selection ranges, inlay hints or syntax
+// completion, outline, folding, links, definition, semantic tokens, signature help, selection ranges, inlay hints, completion details or syntax
 // diagnostic from us (the editor is asked to fetch its tokens again), while the loud-boundary features on it
 // (unknown ids, their hover and fixes) stay; the notification switches live, both ways.
 
@@ -14,6 +14,7 @@ import {
   CompletionItem,
   CompletionList,
   CompletionRequest,
+  CompletionResolveRequest,
   DefinitionRequest,
   DocumentHighlightRequest,
   DocumentLinkRequest,
@@ -68,6 +69,8 @@ function positionOf(needle: string, delta = 0, occurrence = 0): Position {
 }
 
 const WHOLE = { start: { line: 0, character: 0 }, end: TextDocument.create('file:///x', 'harn', 0, TEXT).positionAt(TEXT.length) };
+/** A builtin's completion item as our list sends it: its details come from resolve. */
+const BUILTIN_ITEM: CompletionItem = { label: 'len', kind: 3, sortText: '2len', data: { harn: 'builtin' } };
 const codesOf = (p: PublishDiagnosticsParams): string[] => p.diagnostics.map((d) => `${d.source ?? ''}/${String(d.code)}`).sort();
 const hasSyntaxError = (p: PublishDiagnosticsParams): boolean => p.diagnostics.some((d) => d.source === 'harn.syntax');
 const hasUnknownBoundary = (p: PublishDiagnosticsParams): boolean => p.diagnostics.some((d) => d.code === 'unknown_boundary');
@@ -171,6 +174,7 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
     const selection = await client.connection.sendRequest(SelectionRangeRequest.type, { textDocument: textDocument(), positions: [positionOf('cap {', 1)] });
     assert.deepEqual(selection ?? [], [], 'no selection ranges');
     assert.deepEqual((await client.connection.sendRequest(InlayHintRequest.type, { textDocument: textDocument(), range: WHOLE })) ?? [], [], 'no inlay hints');
+    assert.deepEqual(await client.connection.sendRequest(CompletionResolveRequest.type, BUILTIN_ITEM), BUILTIN_ITEM, 'no completion details');
 
     const diagnostics = (client.latestDiagnostics(uri)?.diagnostics ?? []).filter((d) => d.code === 'unknown_boundary');
     const actions = await client.connection.sendRequest(CodeActionRequest.type, {
@@ -227,6 +231,8 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
       hints.some((h) => h.position.line === positionOf('"\\n"').line && h.position.character === positionOf('"\\n"').character),
       `inlay hints answer (join's literal separator): ${JSON.stringify(hints)}`,
     );
+    const details = await client.connection.sendRequest(CompletionResolveRequest.type, BUILTIN_ITEM);
+    assert.match(details.detail ?? '', /len\(/, 'completion resolve answers');
     assert.ok(await client.waitUntil(() => tokenRefreshes() > refreshesBefore), 'the editor is asked to fetch semantic tokens again');
   });
 
