@@ -17,6 +17,7 @@ import {
   InitializeResult,
   InlayHint,
   InlayHintKind,
+  InlayHintRefreshRequest,
   InlayHintRequest,
   MarkupContent,
   Range,
@@ -66,13 +67,17 @@ describe('inlay hints over stdio, beside a syntax error in another declaration',
   let uri: string;
   let initialized: InitializeResult;
   const configuration: Record<string, unknown> = { harn: {} };
+  let hintRefreshes = 0;
 
   before(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-hints-'));
     fs.writeFileSync(path.join(root, 'lib.harn'), LIB);
     fs.writeFileSync(path.join(root, 'main.harn'), BROKEN);
     client = new TestClient();
-    initialized = await client.initialize(root, { configuration: (section) => configuration[section] });
+    client.connection.onRequest(InlayHintRefreshRequest.type, () => {
+      hintRefreshes++;
+    });
+    initialized = await client.initialize(root, { configuration: (section) => configuration[section], inlayHintRefresh: true });
     uri = await client.open(path.join(root, 'main.harn'), BROKEN);
     const published = await client.waitForDiagnostics(uri);
     assert.equal(published.diagnostics.filter((d) => d.source === 'harn.syntax').length, 1, 'the file has its syntax error');
@@ -108,7 +113,7 @@ describe('inlay hints over stdio, beside a syntax error in another declaration',
     assert.deepEqual(shown(await hintsIn(line12)), ['name:@"x",', 'loud:@true']);
   });
 
-  test('none once harn.inlayHints.parameterNames is off, and back when it is on again', async () => {
+  test('none once harn.inlayHints.parameterNames is off, and back when it is on again; the editor asked to refresh each time', async () => {
     const until = async (expected: number): Promise<InlayHint[]> => {
       const deadline = Date.now() + 10000;
       for (;;) {
@@ -117,12 +122,16 @@ describe('inlay hints over stdio, beside a syntax error in another declaration',
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     };
+    const refreshes = hintRefreshes;
     configuration.harn = { inlayHints: { parameterNames: false } };
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
     assert.deepEqual(await until(0), []);
+    // The editor is asked to fetch them again (it would keep showing the old ones until the next edit).
+    assert.ok(await client.waitUntil(() => hintRefreshes > refreshes), 'workspace/inlayHint/refresh sent');
     configuration.harn = {};
     await client.connection.sendNotification('workspace/didChangeConfiguration', { settings: {} });
     assert.equal((await until(3)).length, 3);
+    assert.ok(await client.waitUntil(() => hintRefreshes > refreshes + 1), 'and again when they are back');
   });
 
   test('completion: items carry data only, resolve adds detail and documentation; the list is smaller for it', async (t) => {

@@ -20,6 +20,7 @@ import {
   DocumentLinkRequest,
   DocumentSymbolRequest,
   FoldingRangeRequest,
+  InlayHintRefreshRequest,
   InlayHintRequest,
   Hover,
   HoverRequest,
@@ -82,6 +83,8 @@ const labels = (c: CompletionItem[] | CompletionList | null): string[] => (Array
 
 /** How many workspace/semanticTokens/refresh requests the last started server sent. */
 let tokenRefreshes = (): number => 0;
+/** And workspace/inlayHint/refresh requests. */
+let inlayHintRefreshes = (): number => 0;
 
 async function startServer(initializationOptions: unknown): Promise<{ client: TestClient; root: string; uri: string }> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-langfeat-'));
@@ -94,7 +97,12 @@ async function startServer(initializationOptions: unknown): Promise<{ client: Te
     refreshes++;
   });
   tokenRefreshes = () => refreshes;
-  await client.initialize(root, { initializationOptions, semanticTokensRefresh: true });
+  let hintRefreshes = 0;
+  client.connection.onRequest(InlayHintRefreshRequest.type, () => {
+    hintRefreshes++;
+  });
+  inlayHintRefreshes = () => hintRefreshes;
+  await client.initialize(root, { initializationOptions, semanticTokensRefresh: true, inlayHintRefresh: true });
   await client.waitForNotification('harn/status', (p) => (p as { state?: string }).state === 'ready');
   const uri = await client.open(path.join(root, FILE), TEXT);
   return { client, root, uri };
@@ -192,6 +200,7 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
   test('the notification turns them on live: the syntax error comes back, hover and outline answer', async () => {
     const since = client.mark();
     const refreshesBefore = tokenRefreshes();
+    const hintRefreshesBefore = inlayHintRefreshes();
     await client.connection.sendNotification('harn/languageFeatures', ON);
     const published = await client.waitForDiagnostics(uri, hasSyntaxError, 10_000, since);
     assert.ok(hasUnknownBoundary(published), `the boundary problem is still there: ${JSON.stringify(codesOf(published))}`);
@@ -234,6 +243,7 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
     const details = await client.connection.sendRequest(CompletionResolveRequest.type, BUILTIN_ITEM);
     assert.match(details.detail ?? '', /len\(/, 'completion resolve answers');
     assert.ok(await client.waitUntil(() => tokenRefreshes() > refreshesBefore), 'the editor is asked to fetch semantic tokens again');
+    assert.ok(await client.waitUntil(() => inlayHintRefreshes() > hintRefreshesBefore), 'and inlay hints');
   });
 
   test('and off again: the syntax error goes at once, the boundary problem stays', async () => {

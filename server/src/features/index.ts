@@ -74,6 +74,8 @@ export function registerFeatures(
   folderChanges?: FolderChanges,
   /** Whether the client takes workspace/semanticTokens/refresh (asked again for tokens when ours step back or return). */
   supportsTokenRefresh: () => boolean = () => false,
+  /** Whether the client takes workspace/inlayHint/refresh (asked again for hints when a setting or the switch changes them). */
+  supportsInlayHintRefresh: () => boolean = () => false,
 ): ServerLifecycle {
   const lifecycle = new ServerLifecycle();
   lifecycle.register(connection);
@@ -97,6 +99,11 @@ export function registerFeatures(
   // Our .harn language features step back while upstream's extension serves the language (the client decides).
   const languageFeatures = new LanguageFeatureSwitch(initializationOptions, { info: log, warn: (message) => connection.console.warn(message) });
   harn.answersOnlyWhen(() => languageFeatures.enabled);
+  const refreshInlayHints = (): void => {
+    if (supportsInlayHintRefresh())
+      connection.languages.inlayHint.refresh().catch((error: unknown) => connection.console.error(`inlay hints refresh failed: ${String(error)}`));
+  };
+  harn.whenHintsChange(refreshInlayHints);
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
   const runControl = new RunControlProvider(documents, roots, (uri) => void connection.sendNotification(RunControlTreeChangedNotification, { uri }));
   const training = new TrainingExampleProvider(documents);
@@ -139,6 +146,6 @@ export function registerFeatures(
   registerRunControlCompose(ctx, runControl);
   registerTrainingExample(ctx);
   registerDocumentDigest(ctx);
-  registerLanguageFeatures(ctx, diagnostics, languageFeatures, checks, supportsTokenRefresh);
+  registerLanguageFeatures(ctx, diagnostics, languageFeatures, checks, supportsTokenRefresh, refreshInlayHints);
   return lifecycle;
 }

@@ -156,7 +156,19 @@ export class HarnProvider implements DomainProvider {
   configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
     this.folders = folders;
     this.outside = outside;
+    // The editor keeps the hints it has until asked again: it is, when the setting changed anywhere.
+    const hints = JSON.stringify([outside.inlayHints, folders.map((f) => [f.root, f.settings.inlayHints])]);
+    if (this.hintSettings !== undefined && hints !== this.hintSettings) this.hintsChanged();
+    this.hintSettings = hints;
     void this.indexer.rebuild();
+  }
+
+  private hintSettings: string | undefined;
+  private hintsChanged: () => void = () => undefined;
+
+  /** Called when `harn.inlayHints.*` changes (the LSP layer asks the editor to fetch hints again). */
+  whenHintsChange(listener: () => void): void {
+    this.hintsChanged = listener;
   }
 
   filesChanged(changes: FileEvent[]): void {
