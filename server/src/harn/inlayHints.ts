@@ -85,5 +85,6 @@ export function parameterHints(analysis: HarnAnalysis, file: string, start: numb
       hints.push({ offset: arg.value.start, label: `${param.rest ? '...' : ''}${param.name}:` });
     }
   });
-  return hints;
+  // The walk meets an outer call before the calls in its arguments.
+  return hints.sort((a, b) => a.offset - b.offset);
 }
