@@ -27,6 +27,7 @@ let workspaceRoots: string[] = [];
 let supportsConfiguration = false;
 let supportsFolderChanges = false;
 let supportsTokenRefresh = false;
+let supportsInlayHintRefresh = false;
 let initializationOptions: unknown;
 
 const lifecycle = registerFeatures(
@@ -37,6 +38,7 @@ const lifecycle = registerFeatures(
   () => initializationOptions,
   { supported: () => supportsFolderChanges, setRoots: (roots) => (workspaceRoots = [...roots]) },
   () => supportsTokenRefresh,
+  () => supportsInlayHintRefresh,
 );
 
 connection.onInitialize((params): InitializeResult => {
@@ -44,6 +46,7 @@ connection.onInitialize((params): InitializeResult => {
   supportsConfiguration = params.capabilities.workspace?.configuration === true;
   supportsFolderChanges = params.capabilities.workspace?.workspaceFolders === true;
   supportsTokenRefresh = params.capabilities.workspace?.semanticTokens?.refreshSupport === true;
+  supportsInlayHintRefresh = params.capabilities.workspace?.inlayHint?.refreshSupport === true;
   initializationOptions = params.initializationOptions;
   workspaceRoots = (params.workspaceFolders ?? []).map((f) => uriToPath(f.uri));
   if (workspaceRoots.length === 0 && params.rootUri) workspaceRoots = [uriToPath(params.rootUri)];

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   CompletionRequest,
+  CompletionResolveRequest,
   createProtocolConnection,
   DefinitionRequest,
   DidOpenTextDocumentNotification,
@@ -98,7 +99,10 @@ describe('symbolic links out of the workspace', () => {
     });
     const items = Array.isArray(completion) ? completion : (completion?.items ?? []);
     assert.ok(items.some((c) => c.label === 'kept'));
-    assert.ok(!items.some((c) => typeof c.documentation === 'object' && c.documentation.value.includes('Leaked doc')));
+    // The details come in resolve: none of them tells of the refused module.
+    const resolved = await Promise.all(items.map((c) => client.connection.sendRequest(CompletionResolveRequest.type, c)));
+    assert.match(JSON.stringify(resolved.find((c) => c.label === 'kept')?.documentation), /Kept\./);
+    assert.ok(!resolved.some((c) => typeof c.documentation === 'object' && c.documentation.value.includes('Leaked doc')));
   });
 
   test('harn/validateArtifactFile refuses a file outside the folders, and a link out of them; nothing is published', async () => {

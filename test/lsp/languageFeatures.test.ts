@@ -1,6 +1,6 @@
 // harn.languageFeatures beside upstream's extension, over stdio: with our `.harn` language features off
 // (initializationOptions, then the harn/languageFeatures notification), a `.harn` file gets no Harn hover,
-// completion, outline, folding, links, definition, semantic tokens, signature help, selection ranges or syntax
+// completion, outline, folding, links, definition, semantic tokens, signature help, selection ranges, inlay hints, completion details or syntax
 // diagnostic from us (the editor is asked to fetch its tokens again), while the loud-boundary features on it
 // (unknown ids, their hover and fixes) stay; the notification switches live, both ways.
 
@@ -14,11 +14,14 @@ import {
   CompletionItem,
   CompletionList,
   CompletionRequest,
+  CompletionResolveRequest,
   DefinitionRequest,
   DocumentHighlightRequest,
   DocumentLinkRequest,
   DocumentSymbolRequest,
   FoldingRangeRequest,
+  InlayHintRefreshRequest,
+  InlayHintRequest,
   Hover,
   HoverRequest,
   MarkupContent,
@@ -70,6 +73,9 @@ function positionOf(needle: string, delta = 0, occurrence = 0): Position {
   return TextDocument.create('file:///x', 'harn', 0, TEXT).positionAt(at + delta);
 }
 
+const WHOLE = { start: { line: 0, character: 0 }, end: TextDocument.create('file:///x', 'harn', 0, TEXT).positionAt(TEXT.length) };
+/** A builtin's completion item as our list sends it: its details come from resolve. */
+const BUILTIN_ITEM: CompletionItem = { label: 'len', kind: 3, sortText: '2len', data: { harn: 'builtin' } };
 const codesOf = (p: PublishDiagnosticsParams): string[] => p.diagnostics.map((d) => `${d.source ?? ''}/${String(d.code)}`).sort();
 const hasSyntaxError = (p: PublishDiagnosticsParams): boolean => p.diagnostics.some((d) => d.source === 'harn.syntax');
 const hasUnknownBoundary = (p: PublishDiagnosticsParams): boolean => p.diagnostics.some((d) => d.code === 'unknown_boundary');
@@ -81,6 +87,8 @@ const labels = (c: CompletionItem[] | CompletionList | null): string[] => (Array
 
 /** How many workspace/semanticTokens/refresh requests the last started server sent. */
 let tokenRefreshes = (): number => 0;
+/** And workspace/inlayHint/refresh requests. */
+let inlayHintRefreshes = (): number => 0;
 
 async function startServer(initializationOptions: unknown): Promise<{ client: TestClient; root: string; uri: string }> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-langfeat-'));
@@ -93,7 +101,12 @@ async function startServer(initializationOptions: unknown): Promise<{ client: Te
     refreshes++;
   });
   tokenRefreshes = () => refreshes;
-  await client.initialize(root, { initializationOptions, semanticTokensRefresh: true });
+  let hintRefreshes = 0;
+  client.connection.onRequest(InlayHintRefreshRequest.type, () => {
+    hintRefreshes++;
+  });
+  inlayHintRefreshes = () => hintRefreshes;
+  await client.initialize(root, { initializationOptions, semanticTokensRefresh: true, inlayHintRefresh: true });
   await client.waitForNotification('harn/status', (p) => (p as { state?: string }).state === 'ready');
   const uri = await client.open(path.join(root, FILE), TEXT);
   return { client, root, uri };
@@ -177,6 +190,8 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
     assert.deepEqual((await client.connection.sendRequest(ImplementationRequest.type, at)) ?? [], [], 'no implementation');
     const onKeep = { textDocument: textDocument(), position: positionOf('keep(', 1) };
     assert.deepEqual((await client.connection.sendRequest(CallHierarchyPrepareRequest.type, onKeep)) ?? [], [], 'no call hierarchy');
+    assert.deepEqual((await client.connection.sendRequest(InlayHintRequest.type, { textDocument: textDocument(), range: WHOLE })) ?? [], [], 'no inlay hints');
+    assert.deepEqual(await client.connection.sendRequest(CompletionResolveRequest.type, BUILTIN_ITEM), BUILTIN_ITEM, 'no completion details');
 
     const diagnostics = (client.latestDiagnostics(uri)?.diagnostics ?? []).filter((d) => d.code === 'unknown_boundary');
     const actions = await client.connection.sendRequest(CodeActionRequest.type, {
@@ -194,6 +209,7 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
   test('the notification turns them on live: the syntax error comes back, hover and outline answer', async () => {
     const since = client.mark();
     const refreshesBefore = tokenRefreshes();
+    const hintRefreshesBefore = inlayHintRefreshes();
     await client.connection.sendNotification('harn/languageFeatures', ON);
     const published = await client.waitForDiagnostics(uri, hasSyntaxError, 10_000, since);
     assert.ok(hasUnknownBoundary(published), `the boundary problem is still there: ${JSON.stringify(codesOf(published))}`);
@@ -232,7 +248,15 @@ describe('harn.languageFeatures: our .harn language features step back, the boun
     assert.equal((Array.isArray(declaration) ? declaration : []).length, 1, 'declaration answers');
     const calls = await client.connection.sendRequest(CallHierarchyPrepareRequest.type, { textDocument: textDocument(), position: positionOf('keep(', 1) });
     assert.equal(calls?.[0]?.name, 'keep', 'call hierarchy answers');
+    const hints = (await client.connection.sendRequest(InlayHintRequest.type, { textDocument: textDocument(), range: WHOLE })) ?? [];
+    assert.ok(
+      hints.some((h) => h.position.line === positionOf('"\\n"').line && h.position.character === positionOf('"\\n"').character),
+      `inlay hints answer (join's literal separator): ${JSON.stringify(hints)}`,
+    );
+    const details = await client.connection.sendRequest(CompletionResolveRequest.type, BUILTIN_ITEM);
+    assert.match(details.detail ?? '', /len\(/, 'completion resolve answers');
     assert.ok(await client.waitUntil(() => tokenRefreshes() > refreshesBefore), 'the editor is asked to fetch semantic tokens again');
+    assert.ok(await client.waitUntil(() => inlayHintRefreshes() > hintRefreshesBefore), 'and inlay hints');
   });
 
   test('and off again: the syntax error goes at once, the boundary problem stays', async () => {

@@ -56,6 +56,8 @@ export interface InitializeOptions {
   initializationOptions?: unknown;
   /** Declares `workspace.semanticTokens.refreshSupport`, as VS Code does. */
   semanticTokensRefresh?: boolean;
+  /** Declares `workspace.inlayHint.refreshSupport`, as VS Code does. */
+  inlayHintRefresh?: boolean;
 }
 
 function workspaceFolder(root: string): { uri: string; name: string } {
@@ -117,6 +119,7 @@ export class TestClient {
       ...(configuration ? { configuration: true } : {}),
       workspaceFolders: true,
       ...(options.semanticTokensRefresh ? { semanticTokens: { refreshSupport: true } } : {}),
+      ...(options.inlayHintRefresh ? { inlayHint: { refreshSupport: true } } : {}),
     };
     const result = await this.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,

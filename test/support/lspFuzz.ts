@@ -25,6 +25,7 @@ import {
   CancellationTokenSource,
   CodeActionRequest,
   CompletionRequest,
+  CompletionResolveRequest,
   DefinitionRequest,
   Diagnostic,
   DocumentHighlightRequest,
@@ -1158,6 +1159,17 @@ export class FuzzSession {
           leak(item.detail, 'completion detail');
           for (const md of markdownOf(item.documentation)) markdownCheck(md, `completion "${String(item.label).slice(0, 40)}" documentation`);
           if (this.failures.length > before) reported++;
+        }
+        // The details come in resolve: those of a few items, checked as the list's were.
+        const withData = (items as unknown[]).filter((i): i is Record<string, unknown> => isRecord(i) && i.data !== undefined);
+        for (const item of withData.slice(0, 8)) {
+          const resolved: unknown = await this.request(CompletionResolveRequest.method, item);
+          if (!isRecord(resolved) || resolved.label !== item.label) {
+            this.fail('bad-answer', `completionItem/resolve: ${JSON.stringify(resolved).slice(0, 300)}`);
+            continue;
+          }
+          leak(resolved.detail, 'resolved completion detail');
+          for (const md of markdownOf(resolved.documentation)) markdownCheck(md, `resolved completion "${String(resolved.label).slice(0, 40)}" documentation`);
         }
         return result;
       }

@@ -21,6 +21,7 @@ const DEFAULTS: WorkbenchSettings = {
   diagnostics: { scope: 'workspace' },
   runControl: { logGlobs: ['**/*run_control*.jsonl', '**/*run-control*.jsonl'], inbox: 'run-control-inbox.jsonl', delivery: 'inbox' },
   training: { projectionDiagnostics: true },
+  inlayHints: { parameterNames: true },
 };
 
 describe('readSettings', () => {
@@ -29,6 +30,13 @@ describe('readSettings', () => {
     const { settings, problems } = readSettings({ training: { projectionDiagnostics: 'no' } });
     assert.deepEqual(settings.training, { projectionDiagnostics: true });
     assert.deepEqual(problems, ['harn.training.projectionDiagnostics must be true or false; using the default']);
+  });
+
+  test('inlay hints: parameter names can be turned off; a non-boolean is reported and takes the default', () => {
+    assert.deepEqual(readSettings({ inlayHints: { parameterNames: false } }).settings.inlayHints, { parameterNames: false });
+    const { settings, problems } = readSettings({ inlayHints: { parameterNames: 1 } });
+    assert.deepEqual(settings.inlayHints, { parameterNames: true });
+    assert.deepEqual(problems, ['harn.inlayHints.parameterNames must be true or false; using the default']);
   });
 
   test('run control: an unknown delivery is reported and takes the default', () => {
@@ -56,6 +64,7 @@ describe('readSettings', () => {
         diagnostics: DEFAULTS.diagnostics,
         runControl: DEFAULTS.runControl,
         training: DEFAULTS.training,
+        inlayHints: DEFAULTS.inlayHints,
       },
       problems: [],
     });

@@ -13,7 +13,7 @@ import { TrainingProjectionProvider } from '../providers/trainingProjectionProvi
 import { HarnWorkspace } from '../workspace/harnWorkspace';
 import { registerCallHierarchy } from './callHierarchy';
 import { registerCodeAction } from './codeAction';
-import { registerCompletion } from './completion';
+import { registerCompletion, registerCompletionResolve } from './completion';
 import { FeatureContext } from './context';
 import { registerDeclaration } from './declaration';
 import { registerDefinition } from './definition';
@@ -27,6 +27,7 @@ import { registerDocumentSymbol } from './documentSymbol';
 import { registerFoldingRange } from './foldingRange';
 import { registerHover } from './hover';
 import { registerImplementation } from './implementation';
+import { registerInlayHint } from './inlayHint';
 import { LanguageFeatureSwitch, registerLanguageFeatures } from './languageFeatures';
 import { ServerLifecycle } from './lifecycle';
 import { DocumentRouter } from './router';
@@ -53,7 +54,7 @@ export const SERVER_CAPABILITIES: ServerCapabilities = {
   documentLinkProvider: { resolveProvider: false },
   hoverProvider: true,
   definitionProvider: true,
-  completionProvider: { triggerCharacters: ['.', '"'], resolveProvider: false },
+  completionProvider: { triggerCharacters: ['.', '"'], resolveProvider: true },
   referencesProvider: true,
   documentHighlightProvider: true,
   renameProvider: { prepareProvider: true },
@@ -67,6 +68,7 @@ export const SERVER_CAPABILITIES: ServerCapabilities = {
   typeDefinitionProvider: true,
   implementationProvider: true,
   callHierarchyProvider: true,
+  inlayHintProvider: { resolveProvider: false },
   // Each folder has its own gate and settings; folders added or removed are followed.
   workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
 };
@@ -80,6 +82,8 @@ export function registerFeatures(
   folderChanges?: FolderChanges,
   /** Whether the client takes workspace/semanticTokens/refresh (asked again for tokens when ours step back or return). */
   supportsTokenRefresh: () => boolean = () => false,
+  /** Whether the client takes workspace/inlayHint/refresh (asked again for hints when a setting or the switch changes them). */
+  supportsInlayHintRefresh: () => boolean = () => false,
 ): ServerLifecycle {
   const lifecycle = new ServerLifecycle();
   lifecycle.register(connection);
@@ -103,6 +107,11 @@ export function registerFeatures(
   // Our .harn language features step back while upstream's extension serves the language (the client decides).
   const languageFeatures = new LanguageFeatureSwitch(initializationOptions, { info: log, warn: (message) => connection.console.warn(message) });
   harn.answersOnlyWhen(() => languageFeatures.enabled);
+  const refreshInlayHints = (): void => {
+    if (supportsInlayHintRefresh())
+      connection.languages.inlayHint.refresh().catch((error: unknown) => connection.console.error(`inlay hints refresh failed: ${String(error)}`));
+  };
+  harn.whenHintsChange(refreshInlayHints);
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
   const runControl = new RunControlProvider(documents, roots, (uri) => void connection.sendNotification(RunControlTreeChangedNotification, { uri }));
   const training = new TrainingExampleProvider(documents);
@@ -128,6 +137,7 @@ export function registerFeatures(
   registerDocumentLink(ctx);
   registerDefinition(ctx);
   registerCompletion(ctx);
+  registerCompletionResolve(ctx);
   registerCodeAction(ctx);
   registerReferences(ctx);
   registerDocumentHighlight(ctx);
@@ -140,6 +150,7 @@ export function registerFeatures(
   registerTypeDefinition(ctx);
   registerImplementation(ctx);
   registerCallHierarchy(ctx);
+  registerInlayHint(ctx);
   registerValidateArtifactFile(ctx, artifacts);
   registerDirectiveTree(ctx, artifacts);
   registerPrefixMessage(ctx, artifacts);
@@ -147,6 +158,6 @@ export function registerFeatures(
   registerRunControlCompose(ctx, runControl);
   registerTrainingExample(ctx);
   registerDocumentDigest(ctx);
-  registerLanguageFeatures(ctx, diagnostics, languageFeatures, checks, supportsTokenRefresh);
+  registerLanguageFeatures(ctx, diagnostics, languageFeatures, checks, supportsTokenRefresh, refreshInlayHints);
   return lifecycle;
 }

@@ -82,6 +82,7 @@ export function registerLanguageFeatures(
   languageFeatures: LanguageFeatureSwitch,
   checks: WorkspaceChecks,
   supportsTokenRefresh: () => boolean = () => false,
+  refreshInlayHints: () => void = () => undefined,
 ): void {
   ctx.connection.onNotification(LanguageFeaturesNotification, (raw: unknown) => {
     const read = readLanguageFeatures(raw);
@@ -98,6 +99,7 @@ export function registerLanguageFeatures(
       // The editor keeps the colours it has until asked to fetch tokens again.
       if (supportsTokenRefresh())
         ctx.connection.languages.semanticTokens.refresh().catch((error: unknown) => ctx.error(`semantic tokens refresh failed: ${String(error)}`));
+      refreshInlayHints();
     }
   });
 }

@@ -17,6 +17,7 @@ import {
   FileEvent,
   FoldingRange,
   Hover,
+  InlayHint,
   Location,
   LocationLink,
   Position,
@@ -106,6 +107,8 @@ export interface DomainProvider {
   documentLink?(request: OpenDocumentRequest): DocumentLink[] | undefined;
   definition?(request: OpenDocumentRequest, position: Position): LocationLink[] | undefined;
   completion?(request: OpenDocumentRequest, position: Position): CompletionItem[] | undefined;
+  /** The item with its details when it is this provider's (its `data` says), else undefined. */
+  resolveCompletion?(item: CompletionItem): CompletionItem | undefined;
   codeAction?(request: DocumentRequest, params: CodeActionParams): CodeAction[];
   // Over the workspace index (cross-file); each honours the request's token.
   references?(request: OpenDocumentRequest, position: Position, includeDeclaration: boolean): Awaitable<Location[] | undefined>;
@@ -128,4 +131,5 @@ export interface DomainProvider {
   /** About an item prepareCallHierarchy gave (the editor hands it back, perhaps after edits: it is looked up again). */
   incomingCalls?(item: CallHierarchyItem, token: CancellationToken): Awaitable<CallHierarchyIncomingCall[] | undefined>;
   outgoingCalls?(item: CallHierarchyItem, token: CancellationToken): Awaitable<CallHierarchyOutgoingCall[] | undefined>;
+  inlayHints?(request: OpenDocumentRequest, range: Range): InlayHint[] | undefined;
 }

@@ -18,6 +18,8 @@ import {
   FoldingRange,
   FoldingRangeKind,
   Hover,
+  InlayHint,
+  InlayHintKind,
   Location,
   LocationLink,
   MarkupKind,
@@ -37,7 +39,7 @@ import * as path from 'node:path';
 import { harnSyntaxDiagnostics, invalidUtf8Diagnostics, replacementCharacterDiagnostics, WorkbenchDiagnostic } from '../diagnostics';
 import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest, RenameRefusal } from '../features/provider';
 import { DocumentKind } from '../features/router';
-import { completionsAt, CompletionKind } from '../harn/completion';
+import { CompletionKind, CompletionSource, completionsAt, resolveCompletion } from '../harn/completion';
 import { DefinitionLocation, definitionAt } from '../harn/definition';
 import { foldingRanges } from '../harn/folding';
 import { hoverAt } from '../harn/hover';
@@ -53,8 +55,11 @@ import { encodeTokens, semanticTokens, tokenEdits, tokensInRange } from '../harn
 import { selectionRangesAt } from '../harn/selectionRanges';
 import { signatureHelpAt } from '../harn/signatureHelp';
 import { declarationAt, typeDefinitionAt } from '../harn/typeDefinition';
+import { parameterHints } from '../harn/inlayHints';
 import { hexBytes } from '../text/utf8';
-import { rootOf } from '../workspace/folders';
+import { FolderConfig, rootOf, settingsOf } from '../workspace/folders';
+import { workspaceRefusal } from '../workspace/roots';
+import { readSettings, WorkbenchSettings } from '../workspace/settings';
 import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { omittedSymbolsNote, toLspDiagnostic } from './convert';
 
@@ -90,6 +95,37 @@ const COMPLETION_KINDS: Record<CompletionKind, CompletionItemKind> = {
   field: CompletionItemKind.Field,
   class: CompletionItemKind.Class,
 };
+
+/**
+ * What a `.harn` completion item carries to its resolve, kept short (a list holds every builtin): the name is the
+ * item's label; a declaration's file is left out when it is the file completion was asked in (`from`).
+ */
+type HarnCompletionData = { harn: 'builtin' } | { harn: 'binding' | 'variant'; from: string; file?: string; offset: number };
+
+function completionData(source: CompletionSource, from: string): HarnCompletionData | undefined {
+  switch (source.kind) {
+    case 'keyword':
+      return undefined;
+    case 'builtin':
+      return { harn: 'builtin' };
+    default:
+      return { harn: source.kind, from, ...(source.file === from ? {} : { file: source.file }), offset: source.offset };
+  }
+}
+
+/** The item's source and the file it was asked in when its data is a `.harn` completion's, checked field by field (the client sends it back). */
+function completionSourceOf(item: CompletionItem): { from: string | undefined; source: CompletionSource } | undefined {
+  const data: unknown = item.data;
+  if (typeof data !== 'object' || data === null || !('harn' in data)) return undefined;
+  const d = data as Record<string, unknown>;
+  if (d.harn === 'builtin') return { from: undefined, source: { kind: 'builtin', name: item.label } };
+  if (d.harn !== 'binding' && d.harn !== 'variant') return undefined;
+  const from = typeof d.from === 'string' && path.isAbsolute(d.from) ? d.from : undefined;
+  const file = d.file === undefined ? from : typeof d.file === 'string' && path.isAbsolute(d.file) ? d.file : undefined;
+  const offset = typeof d.offset === 'number' && Number.isSafeInteger(d.offset) && d.offset >= 0 ? d.offset : undefined;
+  if (from === undefined || file === undefined || offset === undefined) return undefined;
+  return { from, source: { kind: d.harn, file, name: item.label, offset } };
+}
 
 export function toDocumentSymbols(symbols: OutlineSymbol[], analysis: HarnAnalysis): DocumentSymbol[] {
   const li = analysis.lineIndex;
@@ -141,9 +177,26 @@ export class HarnProvider implements DomainProvider {
   /** Every `.harn` file of the folders, for the cross-file features (references, rename, workspace symbols). */
   private readonly indexer: HarnIndexer;
 
+  private folders: readonly FolderConfig[] = [];
+  private outside: WorkbenchSettings = readSettings(undefined).settings;
+
   /** The folders are known (or changed): the index is built again in the background. */
-  configure(): void {
+  configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
+    this.folders = folders;
+    this.outside = outside;
+    // The editor keeps the hints it has until asked again: it is, when the setting changed anywhere.
+    const hints = JSON.stringify([outside.inlayHints, folders.map((f) => [f.root, f.settings.inlayHints])]);
+    if (this.hintSettings !== undefined && hints !== this.hintSettings) this.hintsChanged();
+    this.hintSettings = hints;
     void this.indexer.rebuild();
+  }
+
+  private hintSettings: string | undefined;
+  private hintsChanged: () => void = () => undefined;
+
+  /** Called when `harn.inlayHints.*` changes (the LSP layer asks the editor to fetch hints again). */
+  whenHintsChange(listener: () => void): void {
+    this.hintsChanged = listener;
   }
 
   filesChanged(changes: FileEvent[]): void {
@@ -326,12 +379,28 @@ export class HarnProvider implements DomainProvider {
     const analysis = this.analysisOf(doc);
     const offset = analysis.lineIndex.offsetAt(position);
     const file = uriToPath(uri);
+    // Detail and documentation come in completionItem/resolve: the list stays small.
     return completionsAt(analysis, file, offset, this.workspace, this.rootOf(file)).map((c) => {
       const item: CompletionItem = { label: c.label, kind: COMPLETION_KINDS[c.kind], sortText: c.sortText };
-      if (c.detail) item.detail = c.detail;
-      if (c.documentation) item.documentation = { kind: MarkupKind.Markdown, value: c.documentation };
+      const data = completionData(c.source, file);
+      if (data) item.data = data;
       return item;
     });
+  }
+
+  /** Ours when the item's data is (completion above); the file it was asked in names the paths in its hover. */
+  resolveCompletion(item: CompletionItem): CompletionItem | undefined {
+    const found = completionSourceOf(item);
+    if (!found || !this.answering()) return undefined;
+    const { from, source } = found;
+    // The data comes back from the client: a file it names is read only when it is open or inside the folders.
+    const file = 'file' in source ? source.file : undefined;
+    if (file !== undefined && !this.workspace.openDocument(pathToUri(file)) && workspaceRefusal(file, this.roots()) !== undefined) return item;
+    const { detail, documentation } = resolveCompletion(source, from ?? '', this.workspace, from === undefined ? undefined : this.rootOf(from));
+    const resolved: CompletionItem = { ...item };
+    if (detail) resolved.detail = detail;
+    if (documentation) resolved.documentation = { kind: MarkupKind.Markdown, value: documentation };
+    return resolved;
   }
 
   async references({ doc, uri, token }: OpenDocumentRequest, position: Position, includeDeclaration: boolean): Promise<Location[] | undefined> {
@@ -500,5 +569,19 @@ export class HarnProvider implements DomainProvider {
     const fileIndex = index.get(file);
     if (!fileIndex) return undefined;
     return prepareCallHierarchy(index, file, fileIndex.lineIndex.offsetAt(item.selectionRange.start))?.id;
+  }
+  /** Empty while `harn.inlayHints.parameterNames` is off for the file's folder. */
+  inlayHints({ doc, uri }: OpenDocumentRequest, range: Range): InlayHint[] | undefined {
+    if (!this.answering()) return undefined;
+    const file = uriToPath(uri);
+    if (!settingsOf(file, this.folders, this.outside).inlayHints.parameterNames) return [];
+    const analysis = this.analysisOf(doc);
+    const li = analysis.lineIndex;
+    return parameterHints(analysis, file, li.offsetAt(range.start), li.offsetAt(range.end), this.workspace).map((h) => ({
+      position: li.positionAt(h.offset),
+      label: h.label,
+      kind: InlayHintKind.Parameter,
+      paddingRight: true,
+    }));
   }
 }

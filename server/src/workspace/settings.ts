@@ -50,12 +50,18 @@ export const TrainingSettingsSchema = z.object({
   projectionDiagnostics: z.boolean({ error: 'must be true or false' }).default(true),
 });
 
+export const InlayHintSettingsSchema = z.object({
+  /** The parameter's name before each literal argument of a `.harn` call. */
+  parameterNames: z.boolean({ error: 'must be true or false' }).default(true),
+});
+
 export const WorkbenchSettingsSchema = z.object({
   boundaries: BoundarySettingsSchema,
   artifacts: ArtifactSettingsSchema,
   diagnostics: DiagnosticSettingsSchema,
   runControl: RunControlSettingsSchema,
   training: TrainingSettingsSchema,
+  inlayHints: InlayHintSettingsSchema,
 });
 
 /** The settings' types are the schemas' (the domains take them as their own GateSettings and ArtifactSettings). */
@@ -71,6 +77,7 @@ export function readSettings(raw: unknown): { settings: WorkbenchSettings; probl
     diagnostics: readGroup('diagnostics', section, DiagnosticSettingsSchema, problems),
     runControl: readGroup('runControl', section, RunControlSettingsSchema, problems),
     training: readGroup('training', section, TrainingSettingsSchema, problems),
+    inlayHints: readGroup('inlayHints', section, InlayHintSettingsSchema, problems),
   };
   return { settings, problems };
 }
