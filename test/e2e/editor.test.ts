@@ -1924,6 +1924,9 @@ describe('scenario 13: references and rename across files', { skip, timeout: 240
 
   test('scenario 13b: Rename Symbol (F2) renames the declaration, its use in its module, the import and the call', async (t) => {
     editor.beginScenario('scenario13b');
+    // 13a's peek must be gone (its embedded editor renders the same lines) and main.harn rendered again.
+    await step(editor, 'the peek closed', () => editor.page.locator('.zone-widget .peekview-widget').waitFor({ state: 'hidden', timeout: 15_000 }));
+    await editor.waitForLine('main.harn to render', (l) => l.includes('log(greet("world"))'));
     await editor.clickText('log(greet("world"))', 'log('.length + 2);
     await editor.page.keyboard.press('F2');
     const input = editor.page.locator('.rename-box input, .rename-box .rename-input').first();

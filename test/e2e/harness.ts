@@ -42,6 +42,8 @@ const USER_SETTINGS = {
   'security.workspace.trust.enabled': false,
   'git.enabled': false,
   'editor.minimap.enabled': false,
+  // Inlay hints (our parameter names) are rendered inside a line's text, which the scenarios read and click on.
+  'editor.inlayHints.enabled': 'off',
   // One tree item per folder, so openFileFromExplorer can click its way down a path.
   'explorer.compactFolders': false,
   'editor.hover.delay': 100,

@@ -170,7 +170,12 @@ describe('training examples over LSP: export and the projection diagnostic', () 
     await client.waitForDiagnostics(uri, (p) => p.diagnostics.some((d) => d.source === 'harn.artifacts') || p.diagnostics.length === 0, 15_000);
     assert.deepEqual(training(client.latestDiagnostics(uri)?.diagnostics ?? []), []);
     let since = client.mark();
-    fs.writeFileSync(transcript, original.replace('"billing"', '"bug!!!!"'));
+    // Replaced in one rename, as an editor saves: a read between a truncation and a write would see an empty file.
+    const replace = (text: string): void => {
+      fs.writeFileSync(`${transcript}.tmp`, text);
+      fs.renameSync(`${transcript}.tmp`, transcript);
+    };
+    replace(original.replace('"billing"', '"bug!!!!"'));
     await client.filesChanged([{ uri: URI.file(transcript).toString(), type: FileChangeType.Changed }]);
     const edited = await client.waitForDiagnostics(uri, (p) => training(p.diagnostics).length > 0, 15_000, since);
     assert.deepEqual(
@@ -178,7 +183,7 @@ describe('training examples over LSP: export and the projection diagnostic', () 
       ['digest_mismatch'],
     );
     since = client.mark();
-    fs.writeFileSync(transcript, original);
+    replace(original);
     await client.filesChanged([{ uri: URI.file(transcript).toString(), type: FileChangeType.Changed }]);
     await client.waitForDiagnostics(uri, (p) => training(p.diagnostics).length === 0, 15_000, since);
     await client.close(uri);
