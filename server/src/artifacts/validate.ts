@@ -628,13 +628,15 @@ function issueReason(issue: Issue): string {
   return issue.message;
 }
 
-function formatPath(path: readonly (string | number)[]): string {
+/** A JSON path as a message shows it (`a.b[0]`); `whole` names the empty path. */
+export function formatPath(path: readonly (string | number)[], whole = '(row)'): string {
   let out = '';
   for (const k of path) out += typeof k === 'number' ? `[${k}]` : out === '' ? k : `.${k}`;
-  return out === '' ? '(row)' : out;
+  return out === '' ? whole : out;
 }
 
-function valueAt(o: unknown, path: readonly (string | number)[]): unknown {
+/** The value at `path` in a parsed JSON value, following own properties only. */
+export function valueAt(o: unknown, path: readonly (string | number)[]): unknown {
   let v: unknown = o;
   for (const k of path) {
     // Own properties only: a path segment named `constructor` is not the object's constructor.

@@ -17,12 +17,16 @@ import { bomProblem, effectiveMaxLineBytes, forEachTextLine, lineTooLongProblem 
 import { JSON_NESTING_LIMIT, jsonNestingLimitAt, nestingLimitMessage } from '../artifacts/jsonNesting';
 import { rustTrim } from '../artifacts/runRecord';
 import type { ArtifactProblem, ArtifactSeverity, LineSpan } from '../artifacts/types';
-import { describeValue, firstJsonError, jsonErrorText, nodeAt } from '../artifacts/validate';
+import { describeValue, firstJsonError, formatPath, jsonErrorText, nodeAt, valueAt } from '../artifacts/validate';
+
 import { LineIndex } from '../text/lineIndex';
 import { TRAINING_EXAMPLE_SCHEMA_VERSION, type TrainingMessage, type TrainingPairingError } from './example';
 import { validateTrainingExamplePairing } from './pairing';
 
 export const TRAINING_SOURCE = 'harn.training';
+
+/** A field path in a message about an example (the empty path is the example itself). */
+const formatPathOf = (path: readonly (string | number)[]): string => formatPath(path, '(example)');
 
 export type TrainingFileFormat = 'json' | 'jsonl';
 
@@ -308,7 +312,7 @@ function validateExample(text: string, place: Placer, malformedCode: string, out
       for (const key of issue.keys) {
         const node = nodeAt(root, [...path, key]);
         const at = node?.parent?.type === 'property' ? (node.parent.children?.[0] ?? node) : (node ?? root);
-        const field = formatPath([...path, key]);
+        const field = formatPathOf([...path, key]);
         problems.push(
           problem(
             place(at.offset, at.offset + at.length),
@@ -322,13 +326,13 @@ function validateExample(text: string, place: Placer, malformedCode: string, out
       continue;
     }
     errors++;
-    flagged.add(formatPath(path));
+    flagged.add(formatPathOf(path));
     if (errors > MAX_ISSUES) continue;
     const actual = valueAt(value, path);
     const reason = actual === undefined ? 'is required' : `must be ${issue.message}, got ${describeValue(actual)}`;
     problems.push(
-      problem(located(root, path, place), 'invalid_training_example', 'error', `Invalid training example: \`${formatPath(path)}\` ${reason}.`, {
-        field: formatPath(path),
+      problem(located(root, path, place), 'invalid_training_example', 'error', `Invalid training example: \`${formatPathOf(path)}\` ${reason}.`, {
+        field: formatPathOf(path),
       }),
     );
   }
@@ -424,7 +428,7 @@ function serdeStrictness(root: JsonNode, text: string, place: Placer, flagged: R
         seen.add(key.value);
         continue;
       }
-      const field = formatPath([...path, key.value]);
+      const field = formatPathOf([...path, key.value]);
       out.push(
         problem(
           place(key.offset, key.offset + key.length),
@@ -453,7 +457,7 @@ function serdeStrictness(root: JsonNode, text: string, place: Placer, flagged: R
   duplicates(nodeAt(root, ['provenance', 'usage']), STRUCT_FIELDS.usage, ['provenance', 'usage']);
   duplicates(nodeAt(root, ['provenance', 'source']), STRUCT_FIELDS.source, ['provenance', 'source']);
   for (const path of COUNT_FIELDS) {
-    const field = formatPath(path);
+    const field = formatPathOf(path);
     const node = nodeAt(root, path);
     if (node?.type !== 'number' || flagged.has(field)) continue;
     // The raw token, not the parsed number: `1.0` parses to 1.
@@ -687,21 +691,6 @@ function structureOf(text: string): JsonNode | undefined {
     finish(node, offset + scanner.getTokenLength());
   }
   return root;
-}
-
-function formatPath(path: readonly (string | number)[]): string {
-  let out = '';
-  for (const k of path) out += typeof k === 'number' ? `[${k}]` : out === '' ? k : `.${k}`;
-  return out === '' ? '(example)' : out;
-}
-
-function valueAt(o: unknown, path: readonly (string | number)[]): unknown {
-  let v: unknown = o;
-  for (const k of path) {
-    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, k)) return undefined;
-    v = (v as Record<string | number, unknown>)[k];
-  }
-  return v;
 }
 
 /** The span of the property at `path` (key through value), else of its deepest existing ancestor. */
