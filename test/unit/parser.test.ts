@@ -1114,6 +1114,38 @@ describe('recovery', () => {
     ]);
   });
 
+  test('a half-typed call in a block, cut off by `}` or by the next statement, stays in the tree; the diagnostics are unchanged', () => {
+    const blockBody = (result: ParseResult): A.Stmt[] => (result.file.statements[0] as A.FnDecl).body?.statements ?? [];
+    const closedByBrace = broken('fn f() {\n  add(1, g(2, \n}\n');
+    const stmt = blockBody(closedByBrace)[0];
+    assert.ok(stmt?.kind === 'ErrorStmt');
+    assert.equal(sx(stmt.partial), '(call add 1 (call g 2))');
+    assert.deepEqual([stmt.partial?.closed, stmt.partial?.args[1]?.value?.kind === 'Call' && stmt.partial.args[1].value.closed], [false, false]);
+    assert.deepEqual(diagnosticsOf('fn f() {\n  add(1, g(2, \n}\n'), [
+      "7-8 syntax_error: This '{' is never closed",
+      "24-25 syntax_error: Expected ')' to close the argument list, got '}'",
+      '26-26 syntax_error: Unexpected end of file, expected }',
+    ]);
+
+    const beforeLet = broken('fn f() {\n  add(x: 1, \n  let y = 2\n}\n');
+    const [partial, next] = blockBody(beforeLet);
+    assert.ok(partial?.kind === 'ErrorStmt');
+    assert.equal(sx(partial.partial), '(call add x=1)');
+    assert.equal(next?.kind, 'LetDecl');
+    assert.deepEqual(diagnosticsOf('fn f() {\n  add(x: 1, \n  let y = 2\n}\n'), ["24-27 syntax_error: Expected expression, got 'let'"]);
+
+    // A binding's value when the call is all of it; `a + f(…` keeps none rather than a wrong one.
+    const bound = blockBody(broken('fn f() {\n  let z = add<int>(1, \n  let y = 2\n}\n'))[0];
+    assert.ok(bound?.kind === 'LetDecl');
+    assert.equal(sx(bound.init), '(call<int> add 1)');
+    const summed = blockBody(broken('fn f() {\n  let z = a + add(1, \n  let y = 2\n}\n'))[0];
+    assert.ok(summed?.kind === 'LetDecl');
+    assert.equal(summed.init, undefined);
+    // An error that is not in a call's arguments keeps no call.
+    const plain = blockBody(broken('fn f() {\n  let = 3\n}\n'))[0];
+    assert.deepEqual([plain?.kind, plain?.kind === 'ErrorStmt' ? plain.partial : 'n/a'], ['ErrorStmt', undefined]);
+  });
+
   test('a partly written declaration stays in the tree', () => {
     const result = broken('fn half(a: int, \nfn next() {}');
     assert.deepEqual(

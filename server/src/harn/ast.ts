@@ -358,6 +358,8 @@ export interface ExprStmt extends NodeBase {
 /** A statement the parser could not read; kept so ranges stay contiguous and recovery is visible. */
 export interface ErrorStmt extends NodeBase {
   kind: 'ErrorStmt';
+  /** The call being read when the statement failed (`add(1, ⏎}`), with its arguments so far; `closed` is false. */
+  partial: Call | undefined;
 }
 
 export type Stmt =
@@ -605,19 +607,7 @@ export function forEachChild(node: AnyNode, visit: (child: AnyNode) => void, ski
 }
 
 /** Kinds that never have child nodes (their fields are strings and offsets): walk() does not look into them. */
-const LEAF_KINDS: ReadonlySet<string> = new Set([
-  'Name',
-  'Identifier',
-  'Int',
-  'Float',
-  'Duration',
-  'Bool',
-  'Nil',
-  'LiteralType',
-  'ErrorType',
-  'ErrorExpr',
-  'ErrorStmt',
-]);
+const LEAF_KINDS: ReadonlySet<string> = new Set(['Name', 'Identifier', 'Int', 'Float', 'Duration', 'Bool', 'Nil', 'LiteralType', 'ErrorType', 'ErrorExpr']);
 
 /**
  * Visits `root` and every node below it, each parent before its children and children in source order, with an

@@ -17,6 +17,12 @@ export interface ParseResult {
 
 /** Thrown to abandon the current statement; not an Error, so throwing it captures no stack trace. */
 class ParseError {
+  /**
+   * The outermost call whose arguments were being read when the error was thrown, with the arguments read
+   * so far (`closed: false`): set as the error leaves each call, so the recovered statement can keep it and
+   * features still see a half-typed `add(1, ⏎}`.
+   */
+  partialCall: A.Call | undefined;
   constructor(readonly what: string) {}
 }
 
@@ -446,11 +452,15 @@ class Parser {
       this.newlineStack.length = savedNewlines;
       this.synchronize(startPos);
       const partial = this.partial as A.Stmt | undefined;
+      const call = error instanceof NestingError ? undefined : error.partialCall;
       if (partial) {
+        // `let x = f(1, ⏎…`: the binding's value is the half-read call, when the call is all of it so far (the
+        // partial's end is still the `=`'s; `let x = a + f(1, ⏎` keeps no value rather than a wrong one).
+        if (partial.kind === 'LetDecl' && !partial.init && call && /^\s*$/.test(this.source.slice(partial.end, call.start))) partial.init = call;
         partial.end = Math.max(partial.end, this.prevEnd);
         return partial;
       }
-      return { kind: 'ErrorStmt', start, end: Math.max(start, this.prevEnd) };
+      return { kind: 'ErrorStmt', partial: call && call.start >= start ? call : undefined, start, end: Math.max(start, this.prevEnd) };
     } finally {
       this.partial = savedPartial;
     }
@@ -2008,8 +2018,15 @@ class Parser {
 
   private parseCall(callee: A.Expr, typeArgs: A.TypeExpr[]): A.Call {
     const args: A.Argument[] = [];
-    const { end, closed } = this.parseArgumentList(args);
-    return { kind: 'Call', callee, typeArgs, args, closed, start: callee.start, end };
+    try {
+      const { end, closed } = this.parseArgumentList(args);
+      return { kind: 'Call', callee, typeArgs, args, closed, start: callee.start, end };
+    } catch (error) {
+      if (error instanceof ParseError && !(error instanceof NestingError)) {
+        error.partialCall = { kind: 'Call', callee, typeArgs, args, closed: false, start: callee.start, end: Math.max(callee.end, this.prevEnd) };
+      }
+      throw error;
+    }
   }
 
   /** `( args )` with optional commas, named `name: value` and spread `...xs` arguments. */
@@ -2033,7 +2050,15 @@ class Parser {
           this.pos += 2;
           name = this.nameFrom(t);
         }
-        const value = this.parseExpression();
+        let value: A.Expr;
+        try {
+          value = this.parseExpression();
+        } catch (error) {
+          // A half-read call in this argument (`f(1, g(2, ⏎…`) is kept as its value, for the enclosing partial call.
+          const inner = error instanceof ParseError ? error.partialCall : undefined;
+          if (inner && inner.start >= start) args.push({ kind: 'Argument', name, spread, value: inner, start, end: inner.end });
+          throw error;
+        }
         args.push({ kind: 'Argument', name, spread, value, start, end: value.end });
         this.eat(',');
       }
