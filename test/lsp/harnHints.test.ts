@@ -108,6 +108,40 @@ describe('inlay hints over stdio, beside a syntax error in another declaration',
     assert.equal(hints[0]?.position.character, '  let s = "é🙂"; let total = add('.length);
   });
 
+  test('a keyword builtin, a call with type arguments, and half-typed calls in a block cut off by `}` or the next statement', async () => {
+    const text = [
+      'fn broken() {',
+      '  let bad = )',
+      '}',
+      'fn add(a: int, b: int) -> int { return a + b }',
+      'fn fold<A, B>(xs: list<A>, init: B) -> B { return init }',
+      'pipeline main(task) {',
+      '  let answer = ask_user("Which?")',
+      '  let sum = fold<int, int>(task, 0)',
+      '  add(1, ',
+      '  let y = 2',
+      '}',
+      'fn last() {',
+      '  add(3, ',
+      '}',
+      '',
+    ].join('\n');
+    const typing = await client.open(path.join(root, 'typing.harn'), text);
+    const typingDoc = TextDocument.create('file:///typing', 'harn', 0, text);
+    const hints =
+      (await client.connection.sendRequest(InlayHintRequest.type, {
+        textDocument: { uri: typing },
+        range: { start: { line: 0, character: 0 }, end: typingDoc.positionAt(text.length) },
+      })) ?? [];
+    const labels = hints.map((h) => {
+      const at = typingDoc.offsetAt(h.position);
+      return `${typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('')}@${text.slice(at, at + 3)}`;
+    });
+    assert.equal(labels.length, 4, labels.join(' '));
+    assert.match(labels[0] ?? '', /^\w+:@"Wh$/);
+    assert.deepEqual(labels.slice(1), ['init:@0)\n', 'a:@1, ', 'a:@3, ']);
+  });
+
   test('only the hints inside the requested range', async () => {
     const line12: Range = { start: { line: 12, character: 0 }, end: { line: 13, character: 0 } };
     assert.deepEqual(shown(await hintsIn(line12)), ['name:@"x",', 'loud:@true']);

@@ -203,6 +203,34 @@ describe('per-file .harn features over stdio, beside a syntax error in another d
     assert.equal(outside, null);
   });
 
+  test('signature help for a keyword builtin, a call with type arguments and a half-typed call in a block', async () => {
+    const text = [
+      'fn broken() {',
+      '  let bad = )',
+      '}',
+      'fn fold<A, B>(xs: list<A>, init: B) -> B { return init }',
+      'pipeline main(task) {',
+      '  let answer = ask_user("Which?", {})',
+      '  let sum = fold<int, int>([1], 0)',
+      '  fold<int, int>([1], ',
+      '}',
+      '',
+    ].join('\n');
+    const typing = await client.open(path.join(root, 'typing.harn'), text);
+    const help = (needle: string, delta: number) =>
+      client.connection.sendRequest(SignatureHelpRequest.type, { textDocument: { uri: typing }, position: positionIn(text, needle, delta) });
+    const keyword = await help('"Which?", {}', '"Which?", '.length);
+    assert.match(keyword?.signatures[0]?.label ?? '', /^fn ask_user\(/);
+    assert.equal(keyword?.activeParameter, 1);
+    const generic = await help('[1], 0)', '[1], '.length);
+    assert.equal(generic?.signatures[0]?.label, 'fn fold(xs: list<A>, init: B) -> B');
+    assert.equal(generic?.activeParameter, 1);
+    // `fold<int, int>([1], ⏎}`: the block's `}` cuts the call off.
+    const halfTyped = await help('[1], \n}', '[1], '.length);
+    assert.equal(halfTyped?.signatures[0]?.label, 'fn fold(xs: list<A>, init: B) -> B');
+    assert.equal(halfTyped?.activeParameter, 1);
+  });
+
   test('selection ranges: the name, its call, the statement, the block, the declaration, the file', async () => {
     const ranges = (await client.connection.sendRequest(SelectionRangeRequest.type, {
       textDocument: { uri },

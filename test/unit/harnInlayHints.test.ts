@@ -67,4 +67,20 @@ describe('parameter-name inlay hints', () => {
   test('an unclosed call while typing still gets its hints', () => {
     assert.equal(hinted('add(1, '), 'add(a: 1, ');
   });
+
+  test('a half-typed call in a block, cut off by `}` or by the next statement, gets its hints', () => {
+    assert.equal(hinted('fn f() {\n  add(1, \n}\n'), 'fn f() {\n  add(a: 1, \n}\n');
+    assert.equal(hinted('fn f() {\n  add(1, \n  let y = 2\n}\n'), 'fn f() {\n  add(a: 1, \n  let y = 2\n}\n');
+    assert.equal(
+      hinted('fn f() {\n  let z = add(1, search("q", 3), \n  let y = 2\n}\n'),
+      'fn f() {\n  let z = add(a: 1, search(query: "q", limit: 3), \n  let y = 2\n}\n',
+    );
+    assert.equal(hinted('fn f() {\n  add(1, search("q", \n}\n'), 'fn f() {\n  add(a: 1, search(query: "q", \n}\n');
+  });
+
+  test('builtins the lexer reads as keywords, and calls with type arguments', () => {
+    assert.match(hinted('let a = ask_user("Which?")'), /^let a = ask_user\(\w+: "Which\?"\)$/);
+    const generic = 'fn fold<A, B>(xs: list<A>, init: B) -> B { return init }\n';
+    assert.equal(hinted(generic + 'fold<int, int>([1], 0)'), generic + 'fold<int, int>([1], init: 0)');
+  });
 });

@@ -81,6 +81,27 @@ describe('signature help', () => {
     assert.match(help?.signatures[0]?.documentation ?? '', /\S/);
   });
 
+  test('builtins the lexer reads as keywords (ask_user, request_approval, dual_control, escalate_to), and calls with type arguments', () => {
+    assert.match(shown(helpAt(HEAD + 'let answer = ask_user("Which?", |')) ?? '', /^fn ask_user\(\w+: string, \[options: dict = nil\]\)/);
+    for (const keyword of ['request_approval', 'dual_control', 'escalate_to']) {
+      assert.match(shown(helpAt(HEAD + `${keyword}(|`)) ?? '', new RegExp(`^fn ${keyword}\\(\\[`), keyword);
+    }
+    // In a block, cut off by the next statement: the parse lost nothing the help needs.
+    assert.match(shown(helpAt(HEAD + 'fn f() {\n  ask_user(|\n  let y = 2\n}\n')) ?? '', /^fn ask_user\(\[/);
+    const generic = 'fn fold<A, B>(xs: list<A>, init: B, f: fn(B, A) -> B) -> B { return init }\n';
+    assert.equal(shown(helpAt(HEAD + generic + 'fold<int, int>([1, 2], |')), 'fn fold(xs: list<A>, [init: B], f: fn(B, A) -> B) -> B');
+    assert.equal(shown(helpAt(HEAD + generic + 'let s = fold<list<int>, int>(|[1], 0)')), 'fn fold([xs: list<A>], init: B, f: fn(B, A) -> B) -> B');
+    assert.equal(shown(helpAt(HEAD + generic + 'fn g() {\n  fold<int, int>([1], 0, |\n}\n')), 'fn fold(xs: list<A>, init: B, [f: fn(B, A) -> B]) -> B');
+    // `select` is a builtin too, but `select(` is read as a select statement missing its `{`: no call, no help.
+    assert.equal(helpAt(HEAD + 'select(|'), undefined);
+  });
+
+  test('a half-typed call in a block, cut off by `}` or by the next statement', () => {
+    assert.equal(shown(helpAt(HEAD + 'fn f() {\n  add(1, |\n}\n')), 'fn add(a: int, [b: int], ...more: int) -> int');
+    assert.equal(shown(helpAt(HEAD + 'fn f() {\n  add(1, |\n  let y = 2\n}\n')), 'fn add(a: int, [b: int], ...more: int) -> int');
+    assert.equal(shown(helpAt(HEAD + 'fn f() {\n  let z = greet(|\n  let y = 2\n}\n')), 'fn greet([name: string], loud: bool = false) -> string');
+  });
+
   test('no help outside a call, after it closes, on `if (`, or for what is not callable', () => {
     assert.equal(helpAt(HEAD + 'let v = |'), undefined);
     assert.equal(helpAt(HEAD + 'add(1, 2)|'), undefined);

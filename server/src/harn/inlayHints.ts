@@ -6,8 +6,8 @@
 
 import { HarnAnalysis } from './analysis';
 import * as A from './ast';
-import { ModuleHost, targetAt } from './resolve';
-import { declaredSignature } from './signatureHelp';
+import { ModuleHost } from './resolve';
+import { calleeNameStart, calleeSignatures, fittingSignature } from './signatureHelp';
 
 export interface ParameterHint {
   /** Where the hint goes: the argument's start. */
@@ -30,29 +30,13 @@ function isLiteral(expr: A.Expr | undefined): boolean {
   return expr.kind === 'Unary' && (expr.operator === '-' || expr.operator === '+') && isLiteral(expr.operand);
 }
 
-/** The token a callee is named by: `f` of `f(…)`, `b` of `a.b(…)`; undefined for any other callee. */
-function calleeNameStart(callee: A.Expr): number | undefined {
-  if (callee.kind === 'Identifier') return callee.start;
-  if (callee.kind === 'Member' && callee.property) return callee.property.start;
-  return undefined;
-}
-
+/** The parameters of the form the call's positional arguments fit (the callee and forms as signature help finds them). */
 function parametersOf(analysis: HarnAnalysis, file: string, call: A.Call, host: ModuleHost): HintedParam[] | undefined {
   const at = calleeNameStart(call.callee);
-  if (at === undefined) return undefined;
-  const target = targetAt(analysis, file, at, host);
-  if (target?.kind === 'builtin') {
-    const positional = call.args.filter((a) => !a.name && !a.spread).length;
-    const signatures = target.builtin.signatures;
-    // The first form that takes that many arguments, as signature help chooses.
-    const chosen = signatures.find((s) => s.params.length >= positional || s.params.some((p) => p.rest)) ?? signatures[0];
-    return chosen?.params.map((p) => ({ name: p.name, rest: p.rest === true }));
-  }
-  if (target?.kind === 'binding') {
-    const binding = target.located.binding;
-    return declaredSignature(binding.declaration, binding.nameNode.text, target.located.analysis.text)?.parameters;
-  }
-  return undefined;
+  const signatures = at === undefined ? undefined : calleeSignatures(analysis, file, at, host);
+  if (!signatures) return undefined;
+  const positional = call.args.filter((a) => !a.name && !a.spread).length;
+  return signatures[fittingSignature(signatures, positional - 1)]?.parameters;
 }
 
 /** The hints of the calls that overlap [start, end), in source order. */

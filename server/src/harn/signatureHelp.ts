@@ -1,15 +1,17 @@
 // Signature help for Harn: the call around the cursor, found from the tokens (so it works while the call is
-// being typed and the file does not parse), its callee resolved like a hover (a declaration in the file, one
-// imported through the ModuleHost, a namespace member, a builtin), and the active parameter counted from the
-// commas at the call's own level: not those inside nested calls, lists, dicts, closures or `${}` holes of a
-// string, and a named argument `name: value` activates the parameter of that name.
+// being typed and the file does not parse), its callee named as the inlay hints name it (the parser's Call node
+// at that `(`: `ask_user(` and `fold<int, int>(` included; the token before the `(` when the parse lost the
+// call), resolved like a hover (a declaration in the file, one imported through the ModuleHost, a namespace
+// member, a builtin), and the active parameter counted from the commas at the call's own level: not those
+// inside nested calls, lists, dicts, closures or `${}` holes of a string, and a named argument `name: value`
+// activates the parameter of that name.
 
 import { userMarkdown } from '../text/markdown';
 import { HarnAnalysis } from './analysis';
 import * as A from './ast';
 import { Builtin, BuiltinParam, BuiltinSignature } from './builtins';
 import { ModuleHost, targetAt } from './resolve';
-import { Token, TokenKind } from './tokens';
+import { HITL_KEYWORDS, Token, TokenKind } from './tokens';
 
 export interface SignatureParameter {
   /** [start, end) of the parameter in the signature's label. */
@@ -31,10 +33,10 @@ export interface SignatureHelpResult {
   activeParameter: number;
 }
 
-/** Where the enclosing call's `(` is, its callee's last name token, and which argument the cursor is in. */
+/** Where the enclosing call's `(` is, where its callee's last name starts, and which argument the cursor is in. */
 export interface CallSite {
   open: Token;
-  callee: Token;
+  calleeStart: number;
   /** 0-based: the commas at the call's level before the cursor. */
   argument: number;
   /** `name:` when the cursor's argument is named. */
@@ -79,6 +81,46 @@ function statementStart(file: A.SourceFile, offset: number): number {
   return 0;
 }
 
+/** The token a callee is named by: `f` of `f(…)` and `f<T>(…)`, `b` of `a.b(…)`; undefined for any other callee (`f()(…)`). */
+export function calleeNameStart(callee: A.Expr): number | undefined {
+  if (callee.kind === 'Identifier') return callee.start;
+  if (callee.kind === 'Member' && callee.property) return callee.property.start;
+  return undefined;
+}
+
+/** The parser's Call whose argument list the `(` at `open` opens, if the parse kept one. */
+function callOpenedAt(analysis: HarnAnalysis, open: Token): A.Call | undefined {
+  const path = A.nodePathAt(analysis.file, open.start);
+  for (let i = path.length - 1; i >= 0; i--) {
+    const node = path[i];
+    if (node?.kind !== 'Call') continue;
+    const first = node.args[0];
+    // `f(a)(b)`: the outer call's callee ends before the second `(`, but so does the inner one's: the right one has no argument before `open`.
+    if (first && first.start < open.end) continue;
+    const lastTypeArg = node.typeArgs[node.typeArgs.length - 1];
+    const between = analysis.text.slice(lastTypeArg?.end ?? node.callee.end, open.start);
+    if (lastTypeArg ? /^\s*>\s*$/.test(between) : /^[ \t]*$/.test(between)) return node;
+  }
+  return undefined;
+}
+
+/** Where the callee of the call whose `(` is token `openIndex` is named, or undefined when that `(` opens no call of a named callee. */
+function calleeBefore(analysis: HarnAnalysis, openIndex: number): number | undefined {
+  const tokens = analysis.parsed.tokens;
+  const open = tokens[openIndex];
+  if (!open) return undefined;
+  const call = callOpenedAt(analysis, open);
+  if (call) return calleeNameStart(call.callee);
+  // The parse lost the call: `f(` and `f (`, and the keywords the parser reads as callees (`ask_user(`); not
+  // `if (`, `while (`, nor a declaration's `fn f(`.
+  const callee = tokens[openIndex - 1];
+  const before = tokens[openIndex - 2];
+  const declares = before?.kind === TokenKind.Keyword && DECLARING.has(before.value);
+  const named = callee?.kind === TokenKind.Identifier || (callee?.kind === TokenKind.Keyword && HITL_KEYWORDS.has(callee.value));
+  if (!callee || !named || declares || !/^[ \t]*$/.test(analysis.text.slice(callee.end, open.start))) return undefined;
+  return callee.start;
+}
+
 /** The innermost unclosed call around `offset`, read backwards from the tokens. */
 export function callSiteAt(analysis: HarnAnalysis, offset: number): CallSite | undefined {
   const tokens = analysis.parsed.tokens;
@@ -112,12 +154,8 @@ export function callSiteAt(analysis: HarnAnalysis, offset: number): CallSite | u
         depth--;
         continue;
       }
-      const callee = tokens[i - 1];
-      // `f(` and `f (`; not `if (`, `while (` (a keyword is no callee), nor a declaration's `fn f(`.
-      const declares = tokens[i - 2]?.kind === TokenKind.Keyword && DECLARING.has(tokens[i - 2]?.value ?? '');
-      if (punct === '(' && callee?.kind === TokenKind.Identifier && !declares && /^[ \t]*$/.test(analysis.text.slice(callee.end, t.start))) {
-        return { open: t, callee, argument, argumentName };
-      }
+      const calleeStart = punct === '(' ? calleeBefore(analysis, i) : undefined;
+      if (calleeStart !== undefined) return { open: t, calleeStart, argument, argumentName };
       // A list, dict, block, parenthesis or hole around the cursor: the call we want, if any, is further out.
       restart();
       continue;
@@ -139,30 +177,31 @@ export function callSiteAt(analysis: HarnAnalysis, offset: number): CallSite | u
 export function signatureHelpAt(analysis: HarnAnalysis, file: string, offset: number, host: ModuleHost): SignatureHelpResult | undefined {
   const site = callSiteAt(analysis, offset);
   if (!site) return undefined;
-  const target = targetAt(analysis, file, site.callee.start, host);
-  if (!target) return undefined;
-  let signatures: Signature[];
-  if (target.kind === 'builtin') signatures = builtinSignatures(target.builtin);
-  else if (target.kind === 'binding') {
-    const signature = declaredSignature(target.located.binding.declaration, target.located.binding.nameNode.text, target.located.analysis.text);
-    if (!signature) return undefined;
-    signatures = [signature];
-  } else return undefined;
-  return choose(signatures, site);
+  const signatures = calleeSignatures(analysis, file, site.calleeStart, host);
+  return signatures ? choose(signatures, site) : undefined;
+}
+
+/** The signatures of the callee named at `nameStart` (one per form of a builtin), or undefined when it is not callable or not found. */
+export function calleeSignatures(analysis: HarnAnalysis, file: string, nameStart: number, host: ModuleHost): Signature[] | undefined {
+  const target = targetAt(analysis, file, nameStart, host);
+  if (target?.kind === 'builtin') return builtinSignatures(target.builtin);
+  if (target?.kind !== 'binding') return undefined;
+  const { binding, analysis: declaring } = target.located;
+  const signature = declaredSignature(binding.declaration, binding.nameNode.text, declaring.text);
+  return signature ? [signature] : undefined;
+}
+
+/** The index of the first signature that takes an argument at 0-based `argument` (or one named `argumentName`); 0 when none does. */
+export function fittingSignature(signatures: readonly Signature[], argument: number, argumentName?: string): number {
+  const index = signatures.findIndex(({ parameters: params }) =>
+    argumentName !== undefined ? params.some((p) => p.name === argumentName) : argument < params.length || params.some((p) => p.rest),
+  );
+  return Math.max(0, index);
 }
 
 /** The first signature that takes that many arguments (or the named one), and its active parameter. */
 function choose(signatures: Signature[], site: CallSite): SignatureHelpResult {
-  let activeSignature = 0;
-  for (let s = 0; s < signatures.length; s++) {
-    const params = signatures[s]?.parameters ?? [];
-    const fits =
-      site.argumentName !== undefined ? params.some((p) => p.name === site.argumentName) : site.argument < params.length || params.some((p) => p.rest);
-    if (fits) {
-      activeSignature = s;
-      break;
-    }
-  }
+  const activeSignature = fittingSignature(signatures, site.argument, site.argumentName);
   const params = signatures[activeSignature]?.parameters ?? [];
   let activeParameter = site.argument;
   const named = site.argumentName === undefined ? -1 : params.findIndex((p) => p.name === site.argumentName);
