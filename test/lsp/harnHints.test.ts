@@ -23,6 +23,7 @@ import {
   Range,
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { defined } from '../support/assertions';
 import { TestClient } from '../support/lspClient';
 
 const LIB = `pub fn greet(name: string, loud: bool) -> string {
@@ -200,6 +201,17 @@ describe('inlay hints over stdio, beside a syntax error in another declaration',
     const after = JSON.stringify(items).length;
     t.diagnostic(`completion list JSON: ${before} bytes with details, ${after} bytes with data only (${items.length} items)`);
     assert.ok(after * 2 < before, `the list is less than half its former size: ${after} vs ${before}`);
+  });
+
+  test('completion of a shadowed name: one item, the parameter, typed at the end of a body missing its `}`', async () => {
+    const text = ['fn broken() {', '  let bad = )', '}', 'let x = "top"', 'fn f(x: int) -> int {', '  return '].join('\n');
+    const typing = await client.open(path.join(root, 'shadow.harn'), text);
+    const position = TextDocument.create('file:///shadow', 'harn', 0, text).positionAt(text.length);
+    const answer = await client.connection.sendRequest(CompletionRequest.type, { textDocument: { uri: typing }, position });
+    const items = (Array.isArray(answer) ? answer : (answer?.items ?? [])).filter((i) => i.label === 'x');
+    assert.equal(items.length, 1);
+    const resolved = await client.connection.sendRequest(CompletionResolveRequest.type, defined(items[0], 'the x item'));
+    assert.equal(resolved.detail, '(parameter) x: int');
   });
 
   test('completion resolve: data naming a file outside the folders, or no data of ours, comes back as it went', async () => {

@@ -169,6 +169,27 @@ describe('navigation across files', () => {
     assert.ok(!labels.includes('private_helper'));
   });
 
+  test('a shadowed name is offered once, as the binding the cursor sees: also typed at the end of a body missing its `}`, and not after a closed one', () => {
+    const offered = (source: string): string[] => {
+      const at = source.indexOf('|');
+      const text = source.slice(0, at) + source.slice(at + 1);
+      return completionsAt(new HarnAnalysis(text), '/ws/x.harn', at, host)
+        .filter((c) => c.label === 'x')
+        .map((c) => c.detail ?? '');
+    };
+    const TOP = 'let x = "top"\n';
+    assert.deepEqual(offered(TOP + 'fn f(x: int) {\n  return |\n}\n'), ['(parameter) x: int']);
+    // The file being typed: the body has no `}` yet, and the cursor is past its last token.
+    assert.deepEqual(offered(TOP + 'fn f(x: int) -> int {\n  return |'), ['(parameter) x: int']);
+    assert.deepEqual(offered(TOP + 'fn f(x: int) {\n  let y = 1\n\n  |\n\nfn g() {}\n'), ['(parameter) x: int']);
+    assert.deepEqual(offered(TOP + 'let g = { x -> log(|'), ['(parameter) x']);
+    // …but not into the next declaration, where the parser resumed.
+    assert.deepEqual(offered(TOP + 'fn f(x: int) {\n  let y = 1\nfn g() {\n  return |\n}\n'), ['let x = "top"']);
+    // Right after a closed body's `}`: outside it.
+    assert.deepEqual(offered(TOP + 'fn f(x: int) { return x }|\n'), ['let x = "top"']);
+    assert.deepEqual(offered(TOP + 'fn f(x: int) { return x|}\n'), ['(parameter) x: int']);
+  });
+
   test('no completion inside comments and plain string text, completion inside a hole', () => {
     const src = '// comment here\nlet name = "a"\nlet s = "text ${na} more"\n';
     const a = new HarnAnalysis(src);

@@ -72,7 +72,7 @@ export function buildScopes(file: A.SourceFile, visit?: NodeVisitor): FileScopes
   const root: Scope = { start: file.start, end: file.end, bindings: [], children: [] };
   const scopes: FileScopes = { root, wildcardImports: [], imports: [] };
   visit?.(file);
-  addStatements(file.statements, root, { scopes, visit });
+  addStatements(file.statements, root, { scopes, visit, openUntil: file.end });
   return scopes;
 }
 
@@ -80,6 +80,8 @@ export function buildScopes(file: A.SourceFile, visit?: NodeVisitor): FileScopes
 interface Build {
   scopes: FileScopes;
   visit: NodeVisitor | undefined;
+  /** How far a scope whose block is missing its `}` reaches: up to the next statement of an enclosing block, or the end of the file. */
+  openUntil: number;
 }
 
 /** The nodes under `node`'s fields other than `handled` (the ones the scope builder walks itself), to `visit`. */
@@ -104,7 +106,11 @@ function visitParams(params: readonly A.Param[], visit: NodeVisitor | undefined)
 }
 
 function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
-  for (const stmt of statements) {
+  const enclosingUntil = file.openUntil;
+  for (let i = 0; i < statements.length; i++) {
+    const stmt = statements[i] as A.Stmt;
+    const next = statements[i + 1];
+    file.openUntil = next ? Math.max(stmt.end, next.start - 1) : enclosingUntil;
     const kind = DECLARATION_KINDS[stmt.kind];
     if (kind && 'name' in stmt && stmt.name && typeof stmt.name === 'object') {
       // Declarations are visible in their whole block (functions may call ones declared later).
@@ -145,6 +151,7 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
     }
     addNested(stmt, scope, file);
   }
+  file.openUntil = enclosingUntil;
 }
 
 /** The module path of an import: its string, or for `import std::agent::{a}` the segments joined by `/` ("std/agent"), as upstream lowers it. */
@@ -152,8 +159,17 @@ export function importModulePath(decl: A.ImportDecl): string | undefined {
   return decl.path?.value ?? decl.scopedPath?.map((n) => n.text).join('/');
 }
 
-function child(scope: Scope, node: A.NodeBase): Scope {
-  const created: Scope = { start: node.start, end: node.end, bindings: [], children: [] };
+/**
+ * The scope of a body, block or closure. Lookups count both ends in (a cursor right after a name is on it), so a
+ * closed body's scope ends before its `}`: the cursor after `}` is outside. A body missing its `}` (a file being
+ * typed: `fn f(x) {⏎  return |`) reaches over the blank after its last token, up to what follows it.
+ */
+function child(scope: Scope, node: A.AnyNode, file: Build): Scope {
+  const block = node.kind === 'Block' ? node : 'body' in node && node.body?.kind === 'Block' ? node.body : undefined;
+  let end = node.end;
+  if (block?.closed === false) end = Math.max(end, file.openUntil);
+  else if (block && block.end === node.end && node.end > node.start) end = node.end - 1;
+  const created: Scope = { start: node.start, end, bindings: [], children: [] };
   scope.children.push(created);
   return created;
 }
@@ -185,7 +201,7 @@ function addScopeOf(node: A.AnyNode, scope: Scope, file: Build): boolean {
     case 'ToolDecl':
     case 'OverrideDecl':
     case 'FnExpr': {
-      const inner = child(scope, node);
+      const inner = child(scope, node, file);
       visitOthers(node, ['params', 'body'], file.visit);
       visitParams(node.params, file.visit);
       visitBlock(node.body, file);
@@ -195,7 +211,7 @@ function addScopeOf(node: A.AnyNode, scope: Scope, file: Build): boolean {
       return true;
     }
     case 'Closure': {
-      const inner = child(scope, node);
+      const inner = child(scope, node, file);
       // A closure's parameter defaults open no scope here: walked for the visitor only.
       visitOthers(node, ['body'], file.visit);
       visitBlock(node.body, file);
@@ -209,14 +225,14 @@ function addScopeOf(node: A.AnyNode, scope: Scope, file: Build): boolean {
       for (const method of node.methods) addNested(method, scope, file);
       return true;
     case 'Block':
-      addStatements(node.statements, child(scope, node), file);
+      addStatements(node.statements, child(scope, node, file), file);
       return true;
     case 'For': {
       visitOthers(node, ['iterable', 'body'], file.visit);
       visitBlock(node.body, file);
       if (node.iterable) addNested(node.iterable, scope, file);
       if (!node.body) return true;
-      const inner = child(scope, node.body);
+      const inner = child(scope, node.body, file);
       for (const name of boundNames(node.pattern)) {
         inner.bindings.push({ name: name.text, kind: 'variable', nameNode: name, declaration: node, visibleFrom: inner.start });
       }
@@ -229,7 +245,7 @@ function addScopeOf(node: A.AnyNode, scope: Scope, file: Build): boolean {
       if (node.body) addNested(node.body, scope, file);
       if (node.starOperand) addNested(node.starOperand, scope, file);
       if (node.catchBody) {
-        const inner = child(scope, node.catchBody);
+        const inner = child(scope, node.catchBody, file);
         if (node.catchName) {
           inner.bindings.push({ name: node.catchName.text, kind: 'variable', nameNode: node.catchName, declaration: node, visibleFrom: inner.start });
         }
@@ -244,7 +260,7 @@ function addScopeOf(node: A.AnyNode, scope: Scope, file: Build): boolean {
       if (node.subject) addNested(node.subject, scope, file);
       if (node.options) addNested(node.options, scope, file);
       if (!node.body) return true;
-      const inner = child(scope, node.body);
+      const inner = child(scope, node.body, file);
       for (const name of node.binding) {
         inner.bindings.push({ name: name.text, kind: 'variable', nameNode: name, declaration: node, visibleFrom: inner.start });
       }
@@ -256,7 +272,7 @@ function addScopeOf(node: A.AnyNode, scope: Scope, file: Build): boolean {
       visitBlock(node.body, file);
       if (node.expr) addNested(node.expr, scope, file);
       if (!node.body) return true;
-      const inner = child(scope, node.body);
+      const inner = child(scope, node.body, file);
       if (node.name) inner.bindings.push({ name: node.name.text, kind: 'variable', nameNode: node.name, declaration: node, visibleFrom: inner.start });
       addStatements(node.body.statements, inner, file);
       return true;
