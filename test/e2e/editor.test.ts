@@ -1874,6 +1874,42 @@ describe('scenario 14: per-file .harn features: semantic colours and signature h
     );
     await editor.screenshot('signature-after-comma');
   });
+
+  test('scenario 14c: inlay hints, on in this workspace only: `a:` and `b:` before the literal arguments of a call, beside a syntax error', async (t) => {
+    editor.beginScenario('scenario14c');
+    // Run alone (a name pattern), 14a has not opened the file.
+    if ((await editor.activeTabName().catch(() => '')) !== FILE) await editor.openFileFromExplorer(FILE);
+    await editor.waitForLine('the pipeline to render', (l) => l.includes('pipeline main(task)'));
+    // The test editor's user settings keep inlay hints off (they render inside the line text the other scenarios
+    // read): on in this scenario's workspace, and back as they were at its end.
+    const settingsFile = join(editor.workspace, '.vscode', 'settings.json');
+    const saved = readFileSync(settingsFile, 'utf8');
+    const typed = 'let sum = add(2, 3)';
+    const hinted = /let sum = add\(a: ?2, b: ?3\)/;
+    try {
+      writeFileSync(settingsFile, JSON.stringify({ ...(JSON.parse(saved) as Record<string, unknown>), 'editor.inlayHints.enabled': 'on' }, null, 2));
+      await editor.clickText('  log(combine(counter, 1), measure(task))', 0, 'before');
+      await editor.page.keyboard.press('End');
+      await editor.page.keyboard.press('Enter');
+      // A `)` typed over an auto-closed one: the line reads the same either way.
+      await editor.page.keyboard.type(typed);
+      await editor.page.keyboard.press('Escape');
+      const lines = await step(editor, 'the parameter-name hints', () => editor.waitForLine('a: before 2 and b: before 3', (l) => hinted.test(l), 30_000));
+      await editor.screenshot('inlay-hints');
+      const line = lines.find((l) => hinted.test(l)) ?? '';
+      t.diagnostic(`rendered: ${line.trim()}`);
+      // The hints are rendered, not typed: without them the line is what was typed.
+      assert.equal(line.replace(/a: ?|b: ?/g, '').trim(), typed);
+      // No hint for a variable argument (`counter`) nor for a callee the server cannot resolve to parameters (`combine`).
+      assert.ok(
+        lines.some((l) => l.trim() === 'log(combine(counter, 1), measure(task))'),
+        lines.join('\n'),
+      );
+    } finally {
+      writeFileSync(settingsFile, saved);
+    }
+    await step(editor, 'the hints gone with the setting', () => editor.waitForLine('the call without hints', (l) => l.trim() === typed, 30_000));
+  });
 });
 
 describe('scenario 13: references and rename across files', { skip, timeout: 240_000 }, () => {
