@@ -231,6 +231,32 @@ describe('per-file .harn features over stdio, beside a syntax error in another d
     assert.equal(halfTyped?.activeParameter, 1);
   });
 
+  test('signature help for a method of an impl block: `Type.method(` and `value.method(`, the parameters after `self`', async () => {
+    const text = [
+      'fn broken() {',
+      '  let bad = )',
+      '}',
+      'struct Point { x: float }',
+      'impl Point {',
+      '  fn scale(self, factor: float, times: int) -> Point { return self }',
+      '}',
+      'fn use(p: Point) {',
+      '  let a = Point.scale(2.0, 3)',
+      '  let b = p.scale(2.0, 3)',
+      '}',
+      '',
+    ].join('\n');
+    const methods = await client.open(path.join(root, 'methods.harn'), text);
+    for (const call of ['Point.scale(2.0, 3)', 'p.scale(2.0, 3)']) {
+      const help = await client.connection.sendRequest(SignatureHelpRequest.type, {
+        textDocument: { uri: methods },
+        position: positionIn(text, call, call.length - 1),
+      });
+      assert.equal(help?.signatures[0]?.label, 'fn Point.scale(factor: float, times: int) -> Point', call);
+      assert.equal(help?.activeParameter, 1, call);
+    }
+  });
+
   test('selection ranges: the name, its call, the statement, the block, the declaration, the file', async () => {
     const ranges = (await client.connection.sendRequest(SelectionRangeRequest.type, {
       textDocument: { uri },

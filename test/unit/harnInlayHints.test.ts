@@ -78,6 +78,11 @@ describe('parameter-name inlay hints', () => {
     assert.equal(hinted('fn f() {\n  add(1, search("q", \n}\n'), 'fn f() {\n  add(a: 1, search(query: "q", \n}\n');
   });
 
+  test('methods of an impl block: the parameters after `self`', () => {
+    const types = 'struct Point { x: float }\nimpl Point {\n  fn scale(self, factor: float) -> Point { return self }\n}\n';
+    assert.equal(hinted(types + 'Point.scale(2.0)'), types + 'Point.scale(factor: 2.0)');
+  });
+
   test('builtins the lexer reads as keywords, and calls with type arguments', () => {
     assert.match(hinted('let a = ask_user("Which?")'), /^let a = ask_user\(\w+: "Which\?"\)$/);
     const generic = 'fn fold<A, B>(xs: list<A>, init: B) -> B { return init }\n';

@@ -102,6 +102,34 @@ describe('signature help', () => {
     assert.equal(shown(helpAt(HEAD + 'fn f() {\n  let z = greet(|\n  let y = 2\n}\n')), 'fn greet([name: string], loud: bool = false) -> string');
   });
 
+  test('methods of an impl block: `Type.method(` and `value.method(` on a declared type, the parameters after `self`', () => {
+    const TYPES = `struct Point { x: float, y: float }
+impl Point {
+  /** Scales by a factor. */
+  fn scale(self, factor: float, around: Point = nil) -> Point { return self }
+  fn origin() -> Point { return Point { x: 0.0, y: 0.0 } }
+}
+`;
+    const types = memoryHost({ '/ws/geo.harn': TYPES });
+    const at = (source: string): SignatureHelpResult | undefined => {
+      const cursor = source.indexOf('|');
+      const text = source.slice(0, cursor) + source.slice(cursor + 1);
+      return signatureHelpAt(new HarnAnalysis(text), '/ws/main.harn', cursor, types);
+    };
+    const scale = at(TYPES + 'Point.scale(2.0, |');
+    assert.equal(shown(scale), 'fn Point.scale(factor: float, [around: Point = nil]) -> Point');
+    assert.equal(scale?.signatures[0]?.documentation, 'Scales by a factor.');
+    assert.equal(shown(at(TYPES + 'Point.origin(|')), 'fn Point.origin() -> Point (none active)');
+    assert.equal(shown(at(TYPES + 'fn f(p: Point) {\n  p.scale(|\n}\n')), 'fn Point.scale([factor: float], around: Point = nil) -> Point');
+    assert.equal(shown(at(TYPES + 'let q: Point = Point.origin()\nq.scale(1.0, |')), 'fn Point.scale(factor: float, [around: Point = nil]) -> Point');
+    // The type and its impl in an imported file.
+    assert.equal(shown(at('import { Point } from "./geo"\nPoint.scale(|')), 'fn Point.scale([factor: float], around: Point = nil) -> Point');
+    // No such method, a value of no declared type, a type without that impl.
+    assert.equal(at(TYPES + 'Point.missing(|'), undefined);
+    assert.equal(at(TYPES + 'let r = Point.origin()\nr.scale(|'), undefined);
+    assert.equal(at('struct Other {}\n' + TYPES + 'Other.scale(|'), undefined);
+  });
+
   test('no help outside a call, after it closes, on `if (`, or for what is not callable', () => {
     assert.equal(helpAt(HEAD + 'let v = |'), undefined);
     assert.equal(helpAt(HEAD + 'add(1, 2)|'), undefined);

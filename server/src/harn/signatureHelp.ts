@@ -10,7 +10,8 @@ import { userMarkdown } from '../text/markdown';
 import { HarnAnalysis } from './analysis';
 import * as A from './ast';
 import { Builtin, BuiltinParam, BuiltinSignature } from './builtins';
-import { ModuleHost, targetAt } from './resolve';
+import { LocatedBinding, locateExpression, ModuleHost, targetAt } from './resolve';
+import { BindingKind } from './scope';
 import { HITL_KEYWORDS, Token, TokenKind } from './tokens';
 
 export interface SignatureParameter {
@@ -185,10 +186,53 @@ export function signatureHelpAt(analysis: HarnAnalysis, file: string, offset: nu
 export function calleeSignatures(analysis: HarnAnalysis, file: string, nameStart: number, host: ModuleHost): Signature[] | undefined {
   const target = targetAt(analysis, file, nameStart, host);
   if (target?.kind === 'builtin') return builtinSignatures(target.builtin);
-  if (target?.kind !== 'binding') return undefined;
+  if (target?.kind !== 'binding') {
+    const method = methodAt(analysis, file, nameStart, host);
+    return method ? [method] : undefined;
+  }
   const { binding, analysis: declaring } = target.located;
   const signature = declaredSignature(binding.declaration, binding.nameNode.text, declaring.text);
   return signature ? [signature] : undefined;
+}
+
+const TYPE_KINDS: ReadonlySet<BindingKind> = new Set(['struct', 'enum', 'interface', 'type']);
+
+/** The type a member's object stands for: the type itself (`Point.origin(`), or a variable's or parameter's declared one (`p.scale(` with `p: Point`). */
+function objectType(analysis: HarnAnalysis, file: string, object: A.Expr, host: ModuleHost): LocatedBinding | undefined {
+  const located = locateExpression(analysis, file, object, host);
+  if (!located) return undefined;
+  if (TYPE_KINDS.has(located.binding.kind)) return located;
+  const declaration = located.binding.declaration;
+  const annotation = declaration.kind === 'LetDecl' || declaration.kind === 'Param' ? declaration.type : undefined;
+  if (annotation?.kind !== 'NamedType') return undefined;
+  // The annotation's name is resolved where it is written.
+  const type = targetAt(located.analysis, located.file, annotation.name.start, host);
+  return type?.kind === 'binding' && TYPE_KINDS.has(type.located.binding.kind) ? type.located : undefined;
+}
+
+/**
+ * `Type.method(` and `value.method(`: the method of an `impl Type` block (in the type's own file or in this one),
+ * its `self` left out, since the call does not pass it.
+ */
+function methodAt(analysis: HarnAnalysis, file: string, nameStart: number, host: ModuleHost): Signature | undefined {
+  const path = A.nodePathAt(analysis.file, nameStart);
+  const member = path[path.length - 2];
+  if (member?.kind !== 'Member' || member.property?.start !== nameStart) return undefined;
+  const type = objectType(analysis, file, member.object, host);
+  if (!type) return undefined;
+  const typeName = type.binding.name;
+  const methodName = member.property.text;
+  for (const where of type.analysis === analysis ? [analysis] : [type.analysis, analysis]) {
+    for (const stmt of where.file.statements) {
+      if (stmt.kind !== 'ImplDecl' || stmt.name?.text !== typeName) continue;
+      const method = stmt.methods.find((m) => m.name?.text === methodName);
+      if (!method) continue;
+      const params = method.params[0]?.name.text === 'self' ? method.params.slice(1) : method.params;
+      const doc = method.doc ? userMarkdown(method.doc) : undefined;
+      return { ...build(`fn ${typeName}.${methodName}`, paramsOf(params, where.text), returns(method.returnType, where.text)), documentation: doc };
+    }
+  }
+  return undefined;
 }
 
 /** The index of the first signature that takes an argument at 0-based `argument` (or one named `argumentName`); 0 when none does. */
@@ -240,23 +284,24 @@ function builtinSignatures(b: Builtin): Signature[] {
   });
 }
 
+const paramsOf = (params: readonly A.Param[], source: string): { text: string; name: string; rest: boolean }[] =>
+  params.map((p) => ({ text: collapse(source.slice(p.start, p.end)), name: p.name.text, rest: p.rest }));
+const returns = (type: A.TypeExpr | undefined, source: string): string => (type ? ` -> ${collapse(source.slice(type.start, type.end))}` : '');
+
 /** A function, tool or pipeline declaration's signature, or a `let f = fn(…)` / closure's; undefined for anything not callable. */
 export function declaredSignature(decl: A.AnyNode, name: string, source: string): Signature | undefined {
-  const paramsOf = (params: A.Param[]): { text: string; name: string; rest: boolean }[] =>
-    params.map((p) => ({ text: collapse(source.slice(p.start, p.end)), name: p.name.text, rest: p.rest }));
-  const returns = (type: A.TypeExpr | undefined): string => (type ? ` -> ${collapse(source.slice(type.start, type.end))}` : '');
   const doc = 'doc' in decl && typeof decl.doc === 'string' && decl.doc.length > 0 ? userMarkdown(decl.doc) : undefined;
   switch (decl.kind) {
     case 'FnDecl':
-      return { ...build(`fn ${name}`, paramsOf(decl.params), returns(decl.returnType)), documentation: doc };
+      return { ...build(`fn ${name}`, paramsOf(decl.params, source), returns(decl.returnType, source)), documentation: doc };
     case 'ToolDecl':
-      return { ...build(`tool ${name}`, paramsOf(decl.params), returns(decl.returnType)), documentation: doc };
+      return { ...build(`tool ${name}`, paramsOf(decl.params, source), returns(decl.returnType, source)), documentation: doc };
     case 'PipelineDecl':
-      return { ...build(`pipeline ${name}`, paramsOf(decl.params), returns(decl.returnType)), documentation: doc };
+      return { ...build(`pipeline ${name}`, paramsOf(decl.params, source), returns(decl.returnType, source)), documentation: doc };
     case 'LetDecl': {
       const init = decl.init;
-      if (init?.kind === 'FnExpr') return { ...build(`fn ${name}`, paramsOf(init.params), returns(init.returnType)), documentation: doc };
-      if (init?.kind === 'Closure') return { ...build(name, paramsOf(init.params), ''), documentation: doc };
+      if (init?.kind === 'FnExpr') return { ...build(`fn ${name}`, paramsOf(init.params, source), returns(init.returnType, source)), documentation: doc };
+      if (init?.kind === 'Closure') return { ...build(name, paramsOf(init.params, source), ''), documentation: doc };
       return undefined;
     }
     default:
