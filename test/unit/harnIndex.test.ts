@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import * as A from '../../server/src/harn/ast';
-import { FileIndex, indexFile, Occurrence, rangeOf, ScopeResolver } from '../../server/src/harn/index/fileIndex';
+import { allOccurrences, FileIndex, indexFile, Occurrence, occurrencesNamed, rangeOf, ScopeResolver } from '../../server/src/harn/index/fileIndex';
 import { highlightsAt, referencesAt } from '../../server/src/harn/index/references';
 import { prepareRenameAt, renameAt, RenameEdit } from '../../server/src/harn/index/rename';
 import { fuzzyScore, workspaceSymbols } from '../../server/src/harn/index/symbols';
@@ -62,7 +62,7 @@ describe('harn index: what a file contributes', () => {
     assert.ok(main);
     assert.deepEqual(main.importPaths, ['./mid']);
     assert.deepEqual(
-      (main.byName.get('count') ?? []).map((o) => o.write),
+      occurrencesNamed(main, 'count').map((o) => o.write),
       [true, true, false],
       'the declaration and the assignment target write; the read reads',
     );
@@ -76,7 +76,7 @@ describe('harn index: what a file contributes', () => {
   test('a CRLF file with a BOM gives UTF-16 ranges on the right lines', () => {
     const source = '\uFEFFfn a() {}\r\nfn b() { a() }\r\nlet x = "😀" + a\r\n';
     const fileIndex = indexFile('/ws/crlf.harn', new HarnAnalysis(source));
-    const ranges = (fileIndex.byName.get('a') ?? []).map((o) => rangeOf(fileIndex, o));
+    const ranges = occurrencesNamed(fileIndex, 'a').map((o) => rangeOf(fileIndex, o));
     assert.deepEqual(
       ranges.map((r) => r.start.line),
       [0, 1, 2],
@@ -336,7 +336,7 @@ describe('harn index: one pass building the scopes and reading the names', { ski
       const built = new HarnAnalysis(text);
       void built.scopes;
       const separate = indexFile('/f.harn', built);
-      const sortedOccurrences = (o: FileIndex): Occurrence[] => [...o.occurrences].sort((a, b) => a.start - b.start || a.end - b.end);
+      const sortedOccurrences = (o: FileIndex): Occurrence[] => allOccurrences(o).sort((a, b) => a.start - b.start || a.end - b.end);
       assert.deepEqual(sortedOccurrences(fresh), sortedOccurrences(separate), name);
       assert.deepEqual(fresh.declarations, separate.declarations, name);
     }

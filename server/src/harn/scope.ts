@@ -105,45 +105,66 @@ function visitParams(params: readonly A.Param[], visit: NodeVisitor | undefined)
 
 function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
   for (const stmt of statements) {
-    const kind = DECLARATION_KINDS[stmt.kind];
-    if (kind && 'name' in stmt && stmt.name && typeof stmt.name === 'object') {
-      // Declarations are visible in their whole block (functions may call ones declared later).
-      scope.bindings.push({ name: stmt.name.text, kind, nameNode: stmt.name, declaration: stmt, visibleFrom: scope.start });
+    addBindingsOf(stmt, scope, file);
+    addNested(stmt, scope, file);
+  }
+}
+
+/**
+ * One top-level statement's part of buildScopes: its bindings in `root.bindings` (in the file's order when called
+ * for each statement in turn), the scopes it opens in `root.children`, its imports, every node of it to `visit`.
+ * The workspace index builds a file's scopes statement by statement (and only the edited one again).
+ */
+export function addStatementScopes(stmt: A.Stmt, into: FileScopes, visit?: NodeVisitor): void {
+  const build = { scopes: into, visit };
+  addBindingsOf(stmt, into.root, build);
+  addNested(stmt, into.root, build);
+}
+
+/** The bindings a top-level statement adds to the root scope (and its imports), without walking inside it. */
+export function addTopLevelBindings(stmt: A.Stmt, into: FileScopes): void {
+  addBindingsOf(stmt, into.root, { scopes: into, visit: undefined });
+}
+
+/** The bindings a statement adds to its block's scope (declarations, `let`, imports). */
+function addBindingsOf(stmt: A.Stmt, scope: Scope, file: Build): void {
+  const kind = DECLARATION_KINDS[stmt.kind];
+  if (kind && 'name' in stmt && stmt.name && typeof stmt.name === 'object') {
+    // Declarations are visible in their whole block (functions may call ones declared later).
+    scope.bindings.push({ name: stmt.name.text, kind, nameNode: stmt.name, declaration: stmt, visibleFrom: scope.start });
+  }
+  if (stmt.kind === 'LetDecl') {
+    const kindOfLet: BindingKind = stmt.keyword === 'var' ? 'variable' : 'constant';
+    for (const name of boundNames(stmt.pattern)) {
+      scope.bindings.push({ name: name.text, kind: kindOfLet, nameNode: name, declaration: stmt, visibleFrom: stmt.end });
     }
-    if (stmt.kind === 'LetDecl') {
-      const kindOfLet: BindingKind = stmt.keyword === 'var' ? 'variable' : 'constant';
-      for (const name of boundNames(stmt.pattern)) {
-        scope.bindings.push({ name: name.text, kind: kindOfLet, nameNode: name, declaration: stmt, visibleFrom: stmt.end });
-      }
-    }
-    if (stmt.kind === 'ImportDecl') {
-      file.scopes.imports.push(stmt);
-      if (stmt.namespace) {
-        // `import * as ui from "…"` binds one name: the module's exports are reached through it.
+  }
+  if (stmt.kind === 'ImportDecl') {
+    file.scopes.imports.push(stmt);
+    if (stmt.namespace) {
+      // `import * as ui from "…"` binds one name: the module's exports are reached through it.
+      scope.bindings.push({
+        name: stmt.namespace.text,
+        kind: 'namespace',
+        nameNode: stmt.namespace,
+        declaration: stmt,
+        visibleFrom: scope.start,
+        modulePath: stmt.path?.value,
+      });
+    } else if (stmt.names) {
+      for (const name of stmt.names) {
         scope.bindings.push({
-          name: stmt.namespace.text,
-          kind: 'namespace',
-          nameNode: stmt.namespace,
+          name: name.text,
+          kind: 'import',
+          nameNode: name,
           declaration: stmt,
           visibleFrom: scope.start,
-          modulePath: stmt.path?.value,
+          modulePath: importModulePath(stmt),
         });
-      } else if (stmt.names) {
-        for (const name of stmt.names) {
-          scope.bindings.push({
-            name: name.text,
-            kind: 'import',
-            nameNode: name,
-            declaration: stmt,
-            visibleFrom: scope.start,
-            modulePath: importModulePath(stmt),
-          });
-        }
-      } else {
-        file.scopes.wildcardImports.push(stmt);
       }
+    } else {
+      file.scopes.wildcardImports.push(stmt);
     }
-    addNested(stmt, scope, file);
   }
 }
 

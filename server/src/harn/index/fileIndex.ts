@@ -1,12 +1,19 @@
 // What one `.harn` file contributes to the workspace index: every name it mentions (each occurrence with what it
 // refers to as far as the file alone can tell), the names it exports, the modules it imports and its declarations.
 // Pure: an analysis in, plain data out. A broken file contributes what its partial AST holds.
+//
+// Built top-level statement by top-level statement. The occurrences are packed (four integers each, names and refs
+// interned) since a workspace holds hundreds of thousands of them and objects for each cost the collector more
+// than the indexing itself. Given the previous index of the file, a statement the edit left alone (the same
+// object in the new analysis, see HarnAnalysis.edited) contributes what it did before, shifted, without a walk:
+// re-indexing after a keystroke in a function costs that function.
 
 import { HarnAnalysis } from '../analysis';
 import * as A from '../ast';
 import { LineIndex, Range } from '../../text/lineIndex';
-import { OutlineKind, OutlineSymbol } from '../outline';
-import { Binding, BindingKind, exportedBindings, FileScopes, importModulePath, Scope } from '../scope';
+import { MAX_OUTLINE_SYMBOLS } from '../../outlineCap';
+import { OutlineKind, OutlineSymbol, statementOutline } from '../outline';
+import { addStatementScopes, addTopLevelBindings, Binding, BindingKind, exportedBindings, FileScopes, importModulePath, Scope } from '../scope';
 
 /**
  * What an occurrence refers to, seen from its file: a binding declared in it (by the binding's name offset), a name
@@ -22,6 +29,7 @@ export type LocalRef =
 /** Namespace chains (`ui.forms.field`) are followed this deep, as re-exports are. */
 const MAX_NAMESPACE_CHAIN = 8;
 
+/** One occurrence, as the queries read it (made when asked from the packed form). */
 export interface Occurrence {
   name: string;
   start: number;
@@ -58,15 +66,21 @@ export type Export =
   /** `namespaceOf`: a re-exported namespace (`pub import * as forms from "…"`) stands for that module. */
   { kind: 'declared'; declStart: number; namespaceOf?: string } | { kind: 'reexported'; modulePath: string };
 
+/** Integers per occurrence in FileIndex.occurrenceData: start, end, name id, ref id × 2 + 1 for a write. */
+const STRIDE = 4;
+
 export interface FileIndex {
   file: string;
   /** Positions are computed when asked (most occurrences are never shown). */
   lineIndex: LineIndex;
-  /** In source order once `sorted` (occurrenceAt sorts them); each name's list in byName is in no particular order. */
-  occurrences: Occurrence[];
-  sorted: boolean;
-  /** The occurrences of each name. */
-  byName: Map<string, Occurrence[]>;
+  /** The occurrences in source order, STRIDE integers each: read them with occurrenceOf, occurrencesNamed, occurrenceAt. */
+  occurrenceData: Int32Array;
+  occurrenceCount: number;
+  /** Every name the file mentions, once (an occurrence holds its index); `nameIds` maps them back. */
+  names: readonly string[];
+  nameIds: ReadonlyMap<string, number>;
+  /** What the occurrences refer to, one entry per binding (an occurrence holds its index). */
+  refs: readonly LocalRef[];
   declarations: IndexedDeclaration[];
   symbols: IndexedSymbol[];
   exports: Map<string, Export>;
@@ -75,184 +89,540 @@ export interface FileIndex {
   pubWildcardImports: string[];
   /** Every module path the file imports. */
   importPaths: string[];
+  /** What indexing the file's next version may take from this one (an index made `reusable` only). */
+  reuse: Reuse | undefined;
 }
 
-export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
-  // One pass over the tree builds the scopes and gathers the nodes that mention names; those are resolved once the
-  // scopes are complete (a function may call one declared later in its block).
-  const mentions: A.AnyNode[] = [];
-  const writeTargets = new Set<A.AnyNode>();
-  const scopes = analysis.scopesVisiting((node) => {
-    switch (node.kind) {
-      case 'Identifier':
-      case 'NamedType':
-      case 'ImplDecl':
-      case 'PipelineDecl':
-      case 'Member':
-        mentions.push(node);
-        return;
-      case 'Assign':
-        writeTargets.add(node.target);
-        return;
-      default:
-        return;
-    }
-  });
-  const { lineIndex } = analysis;
-  const occurrences: Occurrence[] = [];
-  const byName = new Map<string, Occurrence[]>();
-  // Each name's string once per file (the map's key): the index outlives the tree, and a name recurs.
-  const add = (name: string, node: A.NodeBase, write: boolean, ref: LocalRef): void => {
-    const list = byName.get(name);
-    const o: Occurrence = { name, start: node.start, end: node.end, write, ref };
-    if (list) {
-      o.name = (list[0] as Occurrence).name;
-      list.push(o);
-    } else byName.set(name, [o]);
-    occurrences.push(o);
-  };
-  const declarations: IndexedDeclaration[] = [];
-  const declStarts = new Set<number>();
-  const resolver = new ScopeResolver(scopes);
-  const refs = new Refs();
+/** A ref's dependence on where things are: on nothing, on its statement's place, or on a top-level binding's (≥ 0). */
+const INDEPENDENT = -2;
+const STATEMENT_LOCAL = -1;
 
-  // Declarations: every binding of every scope. An imported name is a reference to the module's, not a declaration.
-  const visitScope = (scope: Scope, topLevel: boolean): void => {
-    for (const b of scope.bindings) {
-      const { nameNode } = b;
-      if (b.kind === 'import') {
-        add(b.name, nameNode, false, refs.of(b));
-        continue;
-      }
-      declStarts.add(nameNode.start);
-      add(b.name, nameNode, true, refs.of(b));
-      declarations.push({
-        name: b.name,
-        kind: b.kind,
-        start: nameNode.start,
-        scopeStart: scope.start,
-        scopeEnd: scope.end,
-        topLevel,
-      });
-    }
-    for (const child of scope.children) visitScope(child, false);
-  };
-  visitScope(scopes.root, true);
+interface Reuse {
+  /** The top-level bindings every statement was resolved against. */
+  root: readonly RootSignature[];
+  /** For each ref: INDEPENDENT, STATEMENT_LOCAL (a binding inside the statement) or the top-level binding's index. */
+  refPlaces: readonly number[];
+  /** Uncapped (index.symbols is the capped outline's when the file has more than the outline shows). */
+  symbols: readonly IndexedSymbol[];
+  /** What each top-level statement contributed. Weak: the index does not keep the tree alive. */
+  spans: WeakMap<A.Stmt, Span>;
+}
 
-  // References: identifiers, type names, `impl X for Y`, `extends`, namespace members.
-  const reference = (name: A.Name | A.Identifier, write = false): void => {
-    if (declStarts.has(name.start)) return;
-    const text = name.kind === 'Name' ? name.text : name.name;
-    if (text.length === 0) return;
-    add(text, name, write, refs.of(resolver.resolve(text, name.start)));
-  };
-  for (const node of mentions) {
-    switch (node.kind) {
-      case 'Identifier':
-        reference(node, writeTargets.has(node));
-        break;
-      case 'NamedType':
-        reference(node.name);
-        break;
-      case 'ImplDecl':
-        if (node.name) reference(node.name);
-        if (node.traitName) reference(node.traitName);
-        break;
-      case 'PipelineDecl':
-        if (node.extendsName) reference(node.extendsName);
-        break;
-      case 'Member': {
-        // `ns.name` (or `ns.inner.name`) where `ns` is a namespace import: a reference to the module's `name`.
-        if (!node.property) break;
-        const via: string[] = [];
-        let base: A.Expr = node.object;
-        while (base.kind === 'Member' && base.property && via.length < MAX_NAMESPACE_CHAIN) {
-          via.unshift(base.property.text);
-          base = base.object;
-        }
-        if (base.kind !== 'Identifier') break;
-        const namespace = resolver.resolve(base.name, base.start);
-        if (namespace?.kind === 'namespace' && namespace.modulePath !== undefined) {
-          const p = node.property;
-          const ref: LocalRef = via.length > 0 ? { kind: 'imported', modulePath: namespace.modulePath, via } : refs.memberOf(namespace, namespace.modulePath);
-          add(p.text, p, false, ref);
-        }
-        break;
-      }
-      default:
-        break;
-    }
-  }
+/** A top-level binding, as far as resolving names elsewhere in the file can tell. */
+interface RootSignature {
+  name: string;
+  kind: BindingKind;
+  modulePath: string | undefined;
+  /** A `let`: visible after its statement only. */
+  fromItsEnd: boolean;
+}
 
-  const exports = new Map<string, Export>();
-  for (const b of exportedBindings(analysis.file, scopes)) {
-    if (exports.has(b.name)) continue;
-    if (b.kind === 'import' && b.modulePath !== undefined) exports.set(b.name, { kind: 'reexported', modulePath: b.modulePath });
-    else if (b.kind === 'namespace' && b.modulePath !== undefined)
-      exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start, namespaceOf: b.modulePath });
-    else exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start });
-  }
-  const wildcardImports: string[] = [];
-  const pubWildcardImports: string[] = [];
-  const importPaths: string[] = [];
-  for (const decl of scopes.imports) {
-    const modulePath = importModulePath(decl);
-    if (modulePath !== undefined) importPaths.push(modulePath);
-  }
-  for (const decl of scopes.wildcardImports) {
-    const modulePath = decl.path?.value;
-    if (modulePath === undefined) continue;
-    wildcardImports.push(modulePath);
-    if (decl.isPub) pubWildcardImports.push(modulePath);
-  }
-  const symbols: IndexedSymbol[] = [];
-  const addSymbols = (list: readonly OutlineSymbol[], container: string | undefined): void => {
-    for (const s of list) {
-      // Imports are other files' symbols; a local variable is not a workspace symbol.
-      if (s.kind === 'import' || (container !== undefined && s.kind === 'variable')) continue;
-      if (s.name.length > 0) {
-        symbols.push({
-          name: s.name,
-          kind: s.kind,
-          start: s.start,
-          end: s.end,
-          selectionStart: s.selectionStart,
-          selectionEnd: s.selectionEnd,
-          container,
-        });
-      }
-      addSymbols(s.children, s.name || container);
-    }
-  };
-  addSymbols(analysis.outline, undefined);
-  return { file, lineIndex, occurrences, sorted: false, byName, declarations, symbols, exports, wildcardImports, pubWildcardImports, importPaths };
+/** What one top-level statement contributed to an index: ranges of its tables, offsets as they were then. */
+interface Span {
+  start: number;
+  /** Its top-level bindings: the indexes [rootFrom, rootTo) of the root scope's. */
+  rootFrom: number;
+  rootTo: number;
+  occurrenceFrom: number;
+  occurrenceTo: number;
+  /** Its nested declarations (the top-level ones are made again from the root scope). */
+  declarationFrom: number;
+  declarationTo: number;
+  symbolFrom: number;
+  symbolTo: number;
+  /** Its outline's size, all nodes (some are not workspace symbols): the outline's cap counts them. */
+  outlineSize: number;
+  importPaths: readonly string[];
+  wildcardImports: readonly string[];
+  pubWildcardImports: readonly string[];
+}
+
+export interface IndexOptions {
+  /** The index of the file's previous version: what the statements the edit left alone contributed is reused. */
+  previous?: FileIndex;
+  /** Keep what a next version may reuse (an open document's index); implied by `previous`. */
+  reusable?: boolean;
+}
+
+export function indexFile(file: string, analysis: HarnAnalysis, options: IndexOptions = {}): FileIndex {
+  const previous = options.previous?.file === file ? options.previous : undefined;
+  return new IndexBuilder(file, analysis, options.reusable === true || options.previous !== undefined).build(previous);
 }
 
 const FREE: LocalRef = { kind: 'free' };
+const NONE: readonly string[] = [];
 
-/** One ref object per binding, shared by its occurrences (a file has many more occurrences than bindings). */
-class Refs {
-  private readonly ofBinding = new Map<Binding, LocalRef>();
+/** The growing occurrence table, shared by every build (one file is indexed at a time); each index copies its part. */
+let scratch = new Int32Array(STRIDE * 4096);
 
-  of(binding: Binding | undefined): LocalRef {
-    if (!binding) return FREE;
-    let ref = this.ofBinding.get(binding);
-    if (!ref) {
-      if (binding.kind === 'import') ref = binding.modulePath === undefined ? FREE : { kind: 'imported', modulePath: binding.modulePath };
-      else ref = { kind: 'local', declStart: binding.nameNode.start };
-      this.ofBinding.set(binding, ref);
-    }
-    return ref;
+class IndexBuilder {
+  private count = 0;
+  private readonly names: string[] = [];
+  private readonly nameIds = new Map<string, number>();
+  private readonly refs: LocalRef[] = [FREE];
+  private readonly refPlaces: number[] = [INDEPENDENT];
+  private readonly refOfBinding = new Map<Binding, number>();
+  private readonly refOfNamespace = new Map<Binding, number>();
+  private readonly declarations: IndexedDeclaration[] = [];
+  private readonly symbols: IndexedSymbol[] = [];
+  private outlineSize = 0;
+  private readonly importPaths: string[] = [];
+  private readonly wildcardImports: string[] = [];
+  private readonly pubWildcardImports: string[] = [];
+  /** The file's top-level bindings and imports (every statement's, without walking inside them). */
+  private readonly top: FileScopes;
+  /** The ref of each top-level binding (0, FREE, for an import: those are refs of no place). */
+  private readonly rootRefs: number[] = [];
+  /** The scopes the statement being indexed opens, below the file's top-level bindings. */
+  private readonly resolverRoot: Scope;
+  private readonly resolver: ScopeResolver;
+  private readonly spans: WeakMap<A.Stmt, Span> | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly analysis: HarnAnalysis,
+    reusable: boolean,
+  ) {
+    const source = analysis.file;
+    this.top = { root: { start: source.start, end: source.end, bindings: [], children: [] }, imports: [], wildcardImports: [] };
+    this.resolverRoot = { start: source.start, end: source.end, bindings: this.top.root.bindings, children: [] };
+    this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] });
+    this.spans = reusable ? new WeakMap() : undefined;
   }
 
-  private readonly ofNamespace = new Map<Binding, LocalRef>();
+  build(previous: FileIndex | undefined): FileIndex {
+    const { statements } = this.analysis.file;
+    const root = this.top.root;
+    // Every statement's top-level bindings first: a function may call one declared later in the file.
+    const rootFrom: number[] = [];
+    for (const stmt of statements) {
+      rootFrom.push(root.bindings.length);
+      addTopLevelBindings(stmt, this.top);
+    }
+    rootFrom.push(root.bindings.length);
+    const signature = root.bindings.map(signatureOf);
+    for (const b of root.bindings) this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, signature.length));
+    const reuse = previous?.reuse && sameSignatures(previous.reuse.root, signature) ? { index: previous, from: previous.reuse } : undefined;
+    const copier = reuse && new SpanCopier(this, reuse.index, reuse.from);
+
+    for (const [i, stmt] of statements.entries()) {
+      const from = rootFrom[i] as number;
+      const to = rootFrom[i + 1] as number;
+      const old = reuse?.from.spans.get(stmt);
+      const occurrenceFrom = this.count;
+      const symbolFrom = this.symbols.length;
+      const outlineFrom = this.outlineSize;
+      let imports: Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'>;
+      this.addTopLevelDeclarations(from, to);
+      const nestedFrom = this.declarations.length;
+      if (copier && old && old.rootFrom === from && old.rootTo === to) {
+        copier.copy(old, stmt.start - old.start);
+        imports = old;
+      } else {
+        imports = this.indexStatement(stmt, from, to);
+        this.addSymbols(statementOutline(stmt, this.analysis.text), undefined);
+      }
+      this.spans?.set(stmt, {
+        start: stmt.start,
+        rootFrom: from,
+        rootTo: to,
+        occurrenceFrom,
+        occurrenceTo: this.count,
+        declarationFrom: nestedFrom,
+        declarationTo: this.declarations.length,
+        symbolFrom,
+        symbolTo: this.symbols.length,
+        outlineSize: this.outlineSize - outlineFrom,
+        importPaths: imports.importPaths,
+        wildcardImports: imports.wildcardImports,
+        pubWildcardImports: imports.pubWildcardImports,
+      });
+      pushAll(this.importPaths, imports.importPaths);
+      pushAll(this.wildcardImports, imports.wildcardImports);
+      pushAll(this.pubWildcardImports, imports.pubWildcardImports);
+    }
+    return this.finish(signature);
+  }
+
+  private finish(signature: RootSignature[]): FileIndex {
+    const exports = new Map<string, Export>();
+    for (const b of exportedBindings(this.analysis.file, this.top)) {
+      if (exports.has(b.name)) continue;
+      if (b.kind === 'import' && b.modulePath !== undefined) exports.set(b.name, { kind: 'reexported', modulePath: b.modulePath });
+      else if (b.kind === 'namespace' && b.modulePath !== undefined)
+        exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start, namespaceOf: b.modulePath });
+      else exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start });
+    }
+    let symbols = this.symbols;
+    if (this.outlineSize > MAX_OUTLINE_SYMBOLS) {
+      // The outline stops at its cap: workspace symbols list what it lists.
+      symbols = [];
+      addSymbolsTo(symbols, this.analysis.outline, undefined);
+    }
+    return {
+      file: this.file,
+      lineIndex: this.analysis.lineIndex,
+      occurrenceData: scratch.slice(0, this.count * STRIDE),
+      occurrenceCount: this.count,
+      names: this.names,
+      nameIds: this.nameIds,
+      refs: this.refs,
+      declarations: this.declarations,
+      symbols,
+      exports,
+      wildcardImports: this.wildcardImports,
+      pubWildcardImports: this.pubWildcardImports,
+      importPaths: this.importPaths,
+      reuse: this.spans && { root: signature, refPlaces: this.refPlaces, symbols: this.symbols, spans: this.spans },
+    };
+  }
+
+  private addTopLevelDeclarations(from: number, to: number): void {
+    const root = this.top.root;
+    for (let j = from; j < to; j++) {
+      const b = root.bindings[j] as Binding;
+      if (b.kind === 'import') continue;
+      this.declarations.push({ name: b.name, kind: b.kind, start: b.nameNode.start, scopeStart: root.start, scopeEnd: root.end, topLevel: true });
+    }
+  }
+
+  /** Walks one top-level statement: its scopes, declarations, occurrences and imports. */
+  private indexStatement(stmt: A.Stmt, rootFrom: number, rootTo: number): Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'> {
+    // One pass builds the statement's scopes and gathers the nodes that mention names; those are resolved once the
+    // scopes are complete (a function may call one declared later in its block).
+    const mentions: A.AnyNode[] = [];
+    const writeTargets = new Set<A.AnyNode>();
+    const own: FileScopes = { root: { start: this.top.root.start, end: this.top.root.end, bindings: [], children: [] }, imports: [], wildcardImports: [] };
+    addStatementScopes(stmt, own, (node) => {
+      switch (node.kind) {
+        case 'Identifier':
+        case 'NamedType':
+        case 'ImplDecl':
+        case 'PipelineDecl':
+        case 'Member':
+          mentions.push(node);
+          return;
+        case 'Assign':
+          writeTargets.add(node.target);
+          return;
+        default:
+          return;
+      }
+    });
+    this.resolverRoot.children = own.root.children;
+    const first = this.count;
+    const declStarts = new Set<number>();
+    const root = this.top.root;
+    // Its top-level bindings are the file's (own.root's are the same bindings made again).
+    for (let j = rootFrom; j < rootTo; j++) {
+      const b = root.bindings[j] as Binding;
+      if (b.kind !== 'import') declStarts.add(b.nameNode.start);
+      this.addOccurrence(b.name, b.nameNode, b.kind !== 'import', this.refOf(b, j));
+    }
+    // Declarations: every binding of every scope. An imported name is a reference to the module's, not a declaration.
+    const visitScope = (scope: Scope): void => {
+      for (const b of scope.bindings) {
+        const { nameNode } = b;
+        if (b.kind === 'import') {
+          this.addOccurrence(b.name, nameNode, false, this.refOf(b));
+          continue;
+        }
+        declStarts.add(nameNode.start);
+        this.addOccurrence(b.name, nameNode, true, this.refOf(b));
+        this.declarations.push({ name: b.name, kind: b.kind, start: nameNode.start, scopeStart: scope.start, scopeEnd: scope.end, topLevel: false });
+      }
+      for (const child of scope.children) visitScope(child);
+    };
+    for (const child of own.root.children) visitScope(child);
+
+    // References: identifiers, type names, `impl X for Y`, `extends`, namespace members.
+    const reference = (name: A.Name | A.Identifier, write = false): void => {
+      if (declStarts.has(name.start)) return;
+      const text = name.kind === 'Name' ? name.text : name.name;
+      if (text.length === 0) return;
+      this.addOccurrence(text, name, write, this.refOf(this.resolver.resolve(text, name.start)));
+    };
+    for (const node of mentions) {
+      switch (node.kind) {
+        case 'Identifier':
+          reference(node, writeTargets.has(node));
+          break;
+        case 'NamedType':
+          reference(node.name);
+          break;
+        case 'ImplDecl':
+          if (node.name) reference(node.name);
+          if (node.traitName) reference(node.traitName);
+          break;
+        case 'PipelineDecl':
+          if (node.extendsName) reference(node.extendsName);
+          break;
+        case 'Member': {
+          // `ns.name` (or `ns.inner.name`) where `ns` is a namespace import: a reference to the module's `name`.
+          if (!node.property) break;
+          const via: string[] = [];
+          let base: A.Expr = node.object;
+          while (base.kind === 'Member' && base.property && via.length < MAX_NAMESPACE_CHAIN) {
+            via.unshift(base.property.text);
+            base = base.object;
+          }
+          if (base.kind !== 'Identifier') break;
+          const namespace = this.resolver.resolve(base.name, base.start);
+          if (namespace?.kind === 'namespace' && namespace.modulePath !== undefined) {
+            const p = node.property;
+            const ref =
+              via.length > 0
+                ? this.addRef({ kind: 'imported', modulePath: namespace.modulePath, via }, INDEPENDENT)
+                : this.memberOf(namespace, namespace.modulePath);
+            this.addOccurrence(p.text, p, false, ref);
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    sortOccurrences(first, this.count);
+
+    const importPaths: string[] = [];
+    for (const decl of own.imports) {
+      const modulePath = importModulePath(decl);
+      if (modulePath !== undefined) importPaths.push(modulePath);
+    }
+    const wildcardImports: string[] = [];
+    const pubWildcardImports: string[] = [];
+    for (const decl of own.wildcardImports) {
+      const modulePath = decl.path?.value;
+      if (modulePath === undefined) continue;
+      wildcardImports.push(modulePath);
+      if (decl.isPub) pubWildcardImports.push(modulePath);
+    }
+    return {
+      importPaths: importPaths.length > 0 ? importPaths : NONE,
+      wildcardImports: wildcardImports.length > 0 ? wildcardImports : NONE,
+      pubWildcardImports: pubWildcardImports.length > 0 ? pubWildcardImports : NONE,
+    };
+  }
+
+  private addSymbols(list: readonly OutlineSymbol[], container: string | undefined): void {
+    this.outlineSize += addSymbolsTo(this.symbols, list, container);
+  }
+
+  nameId(name: string): number {
+    let id = this.nameIds.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      // Each name's string once per file: the index outlives the tree, and a name recurs.
+      this.names.push(name);
+      this.nameIds.set(name, id);
+    }
+    return id;
+  }
+
+  addOccurrence(name: string, node: A.NodeBase, write: boolean, ref: number): void {
+    this.push(node.start, node.end, this.nameId(name), ref * 2 + (write ? 1 : 0));
+  }
+
+  push(start: number, end: number, nameId: number, refAndWrite: number): void {
+    let at = this.count * STRIDE;
+    if (at + STRIDE > scratch.length) {
+      const grown = new Int32Array(scratch.length * 2);
+      grown.set(scratch);
+      scratch = grown;
+    }
+    scratch[at++] = start;
+    scratch[at++] = end;
+    scratch[at++] = nameId;
+    scratch[at] = refAndWrite;
+    this.count++;
+  }
+
+  addRef(ref: LocalRef, place: number): number {
+    this.refs.push(ref);
+    this.refPlaces.push(place);
+    return this.refs.length - 1;
+  }
+
+  /** The ref of the `rootIndex`-th top-level binding (after the build made them all). */
+  rootRef(rootIndex: number): number {
+    return this.rootRefs[rootIndex] ?? 0;
+  }
+
+  /** One ref per binding, shared by its occurrences (a file has many more occurrences than bindings). */
+  private refOf(binding: Binding | undefined, rootIndex = STATEMENT_LOCAL): number {
+    if (!binding) return 0;
+    let id = this.refOfBinding.get(binding);
+    if (id === undefined) {
+      if (binding.kind === 'import') id = binding.modulePath === undefined ? 0 : this.addRef({ kind: 'imported', modulePath: binding.modulePath }, INDEPENDENT);
+      else id = this.addRef({ kind: 'local', declStart: binding.nameNode.start }, rootIndex);
+      this.refOfBinding.set(binding, id);
+    }
+    return id;
+  }
 
   /** The ref of `ns.name`: a name of the module the namespace stands for. */
-  memberOf(namespace: Binding, modulePath: string): LocalRef {
-    let ref = this.ofNamespace.get(namespace);
-    if (!ref) this.ofNamespace.set(namespace, (ref = { kind: 'imported', modulePath }));
-    return ref;
+  private memberOf(namespace: Binding, modulePath: string): number {
+    let id = this.refOfNamespace.get(namespace);
+    if (id === undefined) this.refOfNamespace.set(namespace, (id = this.addRef({ kind: 'imported', modulePath }, INDEPENDENT)));
+    return id;
   }
+
+  addShiftedDeclaration(d: IndexedDeclaration, delta: number): void {
+    this.declarations.push({ ...d, start: d.start + delta, scopeStart: d.scopeStart + delta, scopeEnd: d.scopeEnd + delta });
+  }
+
+  addShiftedSymbol(s: IndexedSymbol, delta: number): void {
+    this.symbols.push({ ...s, start: s.start + delta, end: s.end + delta, selectionStart: s.selectionStart + delta, selectionEnd: s.selectionEnd + delta });
+  }
+
+  addOutlineSize(size: number): void {
+    this.outlineSize += size;
+  }
+}
+
+/** Copies what statements contributed to a previous index into the one being built, shifted to where they are now. */
+class SpanCopier {
+  /** The previous index's name and ref ids → the new index's (-1: not met yet). */
+  private readonly nameIds: Int32Array;
+  private readonly refIds: Int32Array;
+
+  constructor(
+    private readonly into: IndexBuilder,
+    private readonly from: FileIndex,
+    private readonly reuse: Reuse,
+  ) {
+    this.nameIds = new Int32Array(from.names.length).fill(-1);
+    this.refIds = new Int32Array(from.refs.length).fill(-1);
+  }
+
+  copy(span: Span, delta: number): void {
+    const data = this.from.occurrenceData;
+    for (let i = span.occurrenceFrom; i < span.occurrenceTo; i++) {
+      const at = i * STRIDE;
+      const oldName = data[at + 2] as number;
+      let name = this.nameIds[oldName] as number;
+      if (name < 0) this.nameIds[oldName] = name = this.into.nameId(this.from.names[oldName] as string);
+      const refAndWrite = data[at + 3] as number;
+      const oldRef = refAndWrite >> 1;
+      let ref = this.refIds[oldRef] as number;
+      if (ref < 0) this.refIds[oldRef] = ref = this.refFor(oldRef, delta);
+      this.into.push((data[at] as number) + delta, (data[at + 1] as number) + delta, name, ref * 2 + (refAndWrite & 1));
+    }
+    for (let i = span.declarationFrom; i < span.declarationTo; i++) this.into.addShiftedDeclaration(this.from.declarations[i] as IndexedDeclaration, delta);
+    for (let i = span.symbolFrom; i < span.symbolTo; i++) this.into.addShiftedSymbol(this.reuse.symbols[i] as IndexedSymbol, delta);
+    this.into.addOutlineSize(span.outlineSize);
+  }
+
+  private refFor(oldRef: number, delta: number): number {
+    const place = this.reuse.refPlaces[oldRef] ?? INDEPENDENT;
+    const ref = this.from.refs[oldRef] ?? FREE;
+    if (place >= 0) return this.into.rootRef(place);
+    if (ref === FREE) return 0;
+    if (place === INDEPENDENT || ref.kind !== 'local') return this.into.addRef(ref, INDEPENDENT);
+    // A binding inside the statement: it moved with it (a ref belongs to the one statement holding its binding).
+    return this.into.addRef({ kind: 'local', declStart: ref.declStart + delta }, STATEMENT_LOCAL);
+  }
+}
+
+function signatureOf(b: Binding): RootSignature {
+  return { name: b.name, kind: b.kind, modulePath: b.modulePath, fromItsEnd: b.declaration.kind === 'LetDecl' };
+}
+
+function sameSignatures(a: readonly RootSignature[], b: readonly RootSignature[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as RootSignature;
+    const y = b[i] as RootSignature;
+    if (x.name !== y.name || x.kind !== y.kind || x.modulePath !== y.modulePath || x.fromItsEnd !== y.fromItsEnd) return false;
+  }
+  return true;
+}
+
+function pushAll(into: string[], items: readonly string[]): void {
+  for (const item of items) into.push(item);
+}
+
+/** Outline symbols as workspace symbols, flattened; returns how many outline nodes it read. */
+function addSymbolsTo(into: IndexedSymbol[], list: readonly OutlineSymbol[], container: string | undefined): number {
+  let read = 0;
+  for (const s of list) {
+    read++;
+    // Imports are other files' symbols; a local variable is not a workspace symbol.
+    if (s.kind !== 'import' && !(container !== undefined && s.kind === 'variable') && s.name.length > 0) {
+      into.push({ name: s.name, kind: s.kind, start: s.start, end: s.end, selectionStart: s.selectionStart, selectionEnd: s.selectionEnd, container });
+    }
+    read += addSymbolsTo(into, s.children, s.name || container);
+  }
+  return read;
+}
+
+/** Sort keys hold an occurrence's start and its place among those sorted (which keeps equal starts in order). */
+const PLACES = 2 ** 21;
+
+/** Puts the scratch table's occurrences [from, to) in source order (by start; the order made in for equal starts). */
+function sortOccurrences(from: number, to: number): void {
+  let sorted = true;
+  for (let i = from + 1; i < to && sorted; i++) sorted = (scratch[(i - 1) * STRIDE] as number) <= (scratch[i * STRIDE] as number);
+  if (sorted) return;
+  const data = scratch;
+  const n = to - from;
+  const copy = data.slice(from * STRIDE, to * STRIDE);
+  let order: ArrayLike<number>;
+  if (n < PLACES) {
+    // A typed array sorts numbers natively, without a comparator call per comparison.
+    const keys = new Float64Array(n);
+    for (let k = 0; k < n; k++) keys[k] = (copy[k * STRIDE] as number) * PLACES + k;
+    keys.sort();
+    for (let k = 0; k < n; k++) keys[k] = (keys[k] as number) % PLACES;
+    order = keys;
+  } else {
+    const places = Array.from({ length: n }, (_, k) => k);
+    order = places.sort((a, b) => (copy[a * STRIDE] as number) - (copy[b * STRIDE] as number) || a - b);
+  }
+  let at = from * STRIDE;
+  for (let k = 0; k < n; k++) {
+    const src = (order[k] as number) * STRIDE;
+    data[at++] = copy[src] as number;
+    data[at++] = copy[src + 1] as number;
+    data[at++] = copy[src + 2] as number;
+    data[at++] = copy[src + 3] as number;
+  }
+}
+
+/** The `i`-th occurrence of the file, in source order. */
+export function occurrenceOf(index: FileIndex, i: number): Occurrence {
+  const data = index.occurrenceData;
+  const at = i * STRIDE;
+  const refAndWrite = data[at + 3] as number;
+  return {
+    name: index.names[data[at + 2] as number] as string,
+    start: data[at] as number,
+    end: data[at + 1] as number,
+    write: (refAndWrite & 1) === 1,
+    ref: index.refs[refAndWrite >> 1] ?? FREE,
+  };
+}
+
+/** Whether the file mentions `name`. */
+export function mentions(index: FileIndex, name: string): boolean {
+  return index.nameIds.has(name);
+}
+
+/** The occurrences of `name` in the file, in source order. */
+export function occurrencesNamed(index: FileIndex, name: string): Occurrence[] {
+  const id = index.nameIds.get(name);
+  const out: Occurrence[] = [];
+  if (id === undefined) return out;
+  const data = index.occurrenceData;
+  for (let i = 0, at = 2; i < index.occurrenceCount; i++, at += STRIDE) if (data[at] === id) out.push(occurrenceOf(index, i));
+  return out;
+}
+
+/** Every occurrence of the file, in source order. */
+export function allOccurrences(index: FileIndex): Occurrence[] {
+  const out: Occurrence[] = [];
+  for (let i = 0; i < index.occurrenceCount; i++) out.push(occurrenceOf(index, i));
+  return out;
 }
 
 export function rangeOf(index: FileIndex, node: { start: number; end: number }): Range {
@@ -329,24 +699,19 @@ function childAt(scope: Scope, offset: number): Scope | undefined {
 
 /** The occurrence at `offset` (a cursor right after a name counts), if any. */
 export function occurrenceAt(index: FileIndex, offset: number): Occurrence | undefined {
-  // Sorted on the first question (most files are never asked one).
-  if (!index.sorted) {
-    index.occurrences.sort((a, b) => a.start - b.start);
-    index.sorted = true;
-  }
-  const list = index.occurrences;
+  const data = index.occurrenceData;
+  const startOf = (i: number): number => data[i * STRIDE] as number;
+  const endOf = (i: number): number => data[i * STRIDE + 1] as number;
   let low = 0;
-  let high = list.length - 1;
+  let high = index.occurrenceCount - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
-    const o = list[mid];
-    if (!o) break;
-    if (o.end < offset) low = mid + 1;
-    else if (o.start > offset) high = mid - 1;
+    if (endOf(mid) < offset) low = mid + 1;
+    else if (startOf(mid) > offset) high = mid - 1;
     else {
       // Between two names (`a+b` has none, but `a.b` ends one where the next starts): prefer the one starting here.
-      const next = list[mid + 1];
-      return o.end === offset && next && next.start === offset ? next : o;
+      const next = mid + 1 < index.occurrenceCount && endOf(mid) === offset && startOf(mid + 1) === offset;
+      return occurrenceOf(index, next ? mid + 1 : mid);
     }
   }
   return undefined;
