@@ -177,6 +177,27 @@ class IndexBuilder {
   private readonly resolverRoot: Scope;
   private readonly resolver: ScopeResolver;
   private readonly spans: WeakMap<A.Stmt, Span> | undefined;
+  /** The nodes of the statement being walked that mention names, and the assignment targets among them. */
+  private readonly mentions: A.AnyNode[] = [];
+  private readonly writeTargets = new Set<A.AnyNode>();
+  /** The name offsets of the declarations made so far: a name there is not a reference too. */
+  private readonly declStarts = new Set<number>();
+  private readonly gather = (node: A.AnyNode): void => {
+    switch (node.kind) {
+      case 'Identifier':
+      case 'NamedType':
+      case 'ImplDecl':
+      case 'PipelineDecl':
+      case 'Member':
+        this.mentions.push(node);
+        return;
+      case 'Assign':
+        this.writeTargets.add(node.target);
+        return;
+      default:
+        return;
+    }
+  };
 
   constructor(
     private readonly file: string,
@@ -200,8 +221,8 @@ class IndexBuilder {
       addTopLevelBindings(stmt, this.top);
     }
     rootFrom.push(root.bindings.length);
-    const signature = root.bindings.map(signatureOf);
-    for (const b of root.bindings) this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, signature.length));
+    for (const [j, b] of root.bindings.entries()) this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, j));
+    const signature = this.spans || previous?.reuse ? root.bindings.map(signatureOf) : [];
     const reuse = previous?.reuse && sameSignatures(previous.reuse.root, signature) ? { index: previous, from: previous.reuse } : undefined;
     const copier = reuse && new SpanCopier(this, reuse.index, reuse.from);
 
@@ -290,28 +311,12 @@ class IndexBuilder {
   private indexStatement(stmt: A.Stmt, rootFrom: number, rootTo: number): Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'> {
     // One pass builds the statement's scopes and gathers the nodes that mention names; those are resolved once the
     // scopes are complete (a function may call one declared later in its block).
-    const mentions: A.AnyNode[] = [];
-    const writeTargets = new Set<A.AnyNode>();
+    const { mentions, writeTargets, declStarts } = this;
+    mentions.length = 0;
     const own: FileScopes = { root: { start: this.top.root.start, end: this.top.root.end, bindings: [], children: [] }, imports: [], wildcardImports: [] };
-    addStatementScopes(stmt, own, (node) => {
-      switch (node.kind) {
-        case 'Identifier':
-        case 'NamedType':
-        case 'ImplDecl':
-        case 'PipelineDecl':
-        case 'Member':
-          mentions.push(node);
-          return;
-        case 'Assign':
-          writeTargets.add(node.target);
-          return;
-        default:
-          return;
-      }
-    });
+    addStatementScopes(stmt, own, this.gather);
     this.resolverRoot.children = own.root.children;
     const first = this.count;
-    const declStarts = new Set<number>();
     const root = this.top.root;
     // Its top-level bindings are the file's (own.root's are the same bindings made again).
     for (let j = rootFrom; j < rootTo; j++) {
@@ -360,20 +365,19 @@ class IndexBuilder {
         case 'Member': {
           // `ns.name` (or `ns.inner.name`) where `ns` is a namespace import: a reference to the module's `name`.
           if (!node.property) break;
-          const via: string[] = [];
+          let via: string[] | undefined;
           let base: A.Expr = node.object;
-          while (base.kind === 'Member' && base.property && via.length < MAX_NAMESPACE_CHAIN) {
-            via.unshift(base.property.text);
+          while (base.kind === 'Member' && base.property && (via?.length ?? 0) < MAX_NAMESPACE_CHAIN) {
+            (via ??= []).unshift(base.property.text);
             base = base.object;
           }
           if (base.kind !== 'Identifier') break;
           const namespace = this.resolver.resolve(base.name, base.start);
           if (namespace?.kind === 'namespace' && namespace.modulePath !== undefined) {
             const p = node.property;
-            const ref =
-              via.length > 0
-                ? this.addRef({ kind: 'imported', modulePath: namespace.modulePath, via }, INDEPENDENT)
-                : this.memberOf(namespace, namespace.modulePath);
+            const ref = via
+              ? this.addRef({ kind: 'imported', modulePath: namespace.modulePath, via }, INDEPENDENT)
+              : this.memberOf(namespace, namespace.modulePath);
             this.addOccurrence(p.text, p, false, ref);
           }
           break;
