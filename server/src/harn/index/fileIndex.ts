@@ -91,6 +91,8 @@ export interface FileIndex {
   importPaths: string[];
   /** What indexing the file's next version may take from this one (an index made `reusable` only). */
   reuse: Reuse | undefined;
+  /** How many top-level statements were taken from the previous index rather than walked. */
+  reusedStatements: number;
 }
 
 /** A ref's dependence on where things are: on nothing, on its statement's place, or on a top-level binding's (≥ 0). */
@@ -157,6 +159,7 @@ let scratch = new Int32Array(STRIDE * 4096);
 
 class IndexBuilder {
   private count = 0;
+  private reusedStatements = 0;
   private readonly names: string[] = [];
   private readonly nameIds = new Map<string, number>();
   private readonly refs: LocalRef[] = [FREE];
@@ -238,6 +241,7 @@ class IndexBuilder {
       const nestedFrom = this.declarations.length;
       if (copier && old && old.rootFrom === from && old.rootTo === to) {
         copier.copy(old, stmt.start - old.start);
+        this.reusedStatements++;
         imports = old;
       } else {
         imports = this.indexStatement(stmt, from, to);
@@ -294,6 +298,7 @@ class IndexBuilder {
       wildcardImports: this.wildcardImports,
       pubWildcardImports: this.pubWildcardImports,
       importPaths: this.importPaths,
+      reusedStatements: this.reusedStatements,
       reuse: this.spans && { root: signature, refPlaces: this.refPlaces, symbols: this.symbols, spans: this.spans },
     };
   }
