@@ -81,7 +81,10 @@ export interface FileIndex {
   nameIds: ReadonlyMap<string, number>;
   /** What the occurrences refer to, one entry per binding (an occurrence holds its index). */
   refs: readonly LocalRef[];
-  declarations: IndexedDeclaration[];
+  /** The declarations, DECLARATION_STRIDE integers each: read them as `declarations` (made on the first read). */
+  declarationData: Int32Array;
+  declarationCount: number;
+  readonly declarations: readonly IndexedDeclaration[];
   symbols: IndexedSymbol[];
   exports: Map<string, Export>;
   /** `import "…"` module paths (everything they export is visible here), and those that are `pub` (re-exported). */
@@ -94,6 +97,27 @@ export interface FileIndex {
   /** How many top-level statements were taken from the previous index rather than walked. */
   reusedStatements: number;
 }
+
+/** Integers per declaration in FileIndex.declarationData: start, scope start, scope end, name id, kind × 2 + 1 if top-level. */
+const DECLARATION_STRIDE = 5;
+
+const BINDING_KINDS: readonly BindingKind[] = [
+  'function',
+  'pipeline',
+  'tool',
+  'skill',
+  'evalPack',
+  'struct',
+  'enum',
+  'type',
+  'interface',
+  'variable',
+  'constant',
+  'parameter',
+  'import',
+  'namespace',
+];
+const KIND_CODES = new Map(BINDING_KINDS.map((kind, code) => [kind, code]));
 
 /** A ref's dependence on where things are: on nothing, on its statement's place, or on a top-level binding's (≥ 0). */
 const INDEPENDENT = -2;
@@ -154,8 +178,45 @@ export function indexFile(file: string, analysis: HarnAnalysis, options: IndexOp
 const FREE: LocalRef = { kind: 'free' };
 const NONE: readonly string[] = [];
 
-/** The growing occurrence table, shared by every build (one file is indexed at a time); each index copies its part. */
+/** The growing occurrence and declaration tables, shared by every build (one file is indexed at a time); each index copies its part. */
 let scratch = new Int32Array(STRIDE * 4096);
+let declarationScratch = new Int32Array(DECLARATION_STRIDE * 1024);
+
+/** `table`, or a copy twice as large when it holds fewer than `length` integers. */
+function room(table: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  if (length <= table.length) return table;
+  const grown = new Int32Array(Math.max(length, table.length * 2));
+  grown.set(table);
+  return grown;
+}
+
+/** The declarations of an index as objects. */
+function declarationsOf(index: FileIndex): IndexedDeclaration[] {
+  const out: IndexedDeclaration[] = [];
+  for (let i = 0; i < index.declarationCount; i++) out.push(declarationOf(index, i));
+  return out;
+}
+
+function declarationOf(index: FileIndex, i: number): IndexedDeclaration {
+  const data = index.declarationData;
+  const at = i * DECLARATION_STRIDE;
+  const kindAndTop = data[at + 4] as number;
+  return {
+    name: index.names[data[at + 3] as number] as string,
+    kind: BINDING_KINDS[kindAndTop >> 1] ?? 'variable',
+    start: data[at] as number,
+    scopeStart: data[at + 1] as number,
+    scopeEnd: data[at + 2] as number,
+    topLevel: (kindAndTop & 1) === 1,
+  };
+}
+
+/** The declaration whose name starts at `start`, if any (the first, as `declarations.find` gives it). */
+export function declarationAt(index: FileIndex, start: number): IndexedDeclaration | undefined {
+  const data = index.declarationData;
+  for (let i = 0; i < index.declarationCount; i++) if (data[i * DECLARATION_STRIDE] === start) return declarationOf(index, i);
+  return undefined;
+}
 
 class IndexBuilder {
   private count = 0;
@@ -166,7 +227,7 @@ class IndexBuilder {
   private readonly refPlaces: number[] = [INDEPENDENT];
   private readonly refOfBinding = new Map<Binding, number>();
   private readonly refOfNamespace = new Map<Binding, number>();
-  private readonly declarations: IndexedDeclaration[] = [];
+  private declarationCount = 0;
   private readonly symbols: IndexedSymbol[] = [];
   private outlineSize = 0;
   private readonly importPaths: string[] = [];
@@ -238,7 +299,7 @@ class IndexBuilder {
       const outlineFrom = this.outlineSize;
       let imports: Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'>;
       this.addTopLevelDeclarations(from, to);
-      const nestedFrom = this.declarations.length;
+      const nestedFrom = this.declarationCount;
       if (copier && old && old.rootFrom === from && old.rootTo === to) {
         copier.copy(old, stmt.start - old.start);
         this.reusedStatements++;
@@ -254,7 +315,7 @@ class IndexBuilder {
         occurrenceFrom,
         occurrenceTo: this.count,
         declarationFrom: nestedFrom,
-        declarationTo: this.declarations.length,
+        declarationTo: this.declarationCount,
         symbolFrom,
         symbolTo: this.symbols.length,
         outlineSize: this.outlineSize - outlineFrom,
@@ -284,6 +345,7 @@ class IndexBuilder {
       symbols = [];
       addSymbolsTo(symbols, this.analysis.outline, undefined);
     }
+    let declarations: IndexedDeclaration[] | undefined;
     return {
       file: this.file,
       lineIndex: this.analysis.lineIndex,
@@ -292,7 +354,11 @@ class IndexBuilder {
       names: this.names,
       nameIds: this.nameIds,
       refs: this.refs,
-      declarations: this.declarations,
+      declarationData: declarationScratch.slice(0, this.declarationCount * DECLARATION_STRIDE),
+      declarationCount: this.declarationCount,
+      get declarations(): readonly IndexedDeclaration[] {
+        return (declarations ??= declarationsOf(this));
+      },
       symbols,
       exports,
       wildcardImports: this.wildcardImports,
@@ -308,7 +374,7 @@ class IndexBuilder {
     for (let j = from; j < to; j++) {
       const b = root.bindings[j] as Binding;
       if (b.kind === 'import') continue;
-      this.declarations.push({ name: b.name, kind: b.kind, start: b.nameNode.start, scopeStart: root.start, scopeEnd: root.end, topLevel: true });
+      this.addDeclaration(b.nameNode.start, root.start, root.end, this.nameId(b.name), (KIND_CODES.get(b.kind) ?? 0) * 2 + 1);
     }
   }
 
@@ -339,7 +405,7 @@ class IndexBuilder {
         }
         declStarts.add(nameNode.start);
         this.addOccurrence(b.name, nameNode, true, this.refOf(b));
-        this.declarations.push({ name: b.name, kind: b.kind, start: nameNode.start, scopeStart: scope.start, scopeEnd: scope.end, topLevel: false });
+        this.addDeclaration(nameNode.start, scope.start, scope.end, this.nameId(b.name), (KIND_CODES.get(b.kind) ?? 0) * 2);
       }
       for (const child of scope.children) visitScope(child);
     };
@@ -434,11 +500,7 @@ class IndexBuilder {
 
   push(start: number, end: number, nameId: number, refAndWrite: number): void {
     let at = this.count * STRIDE;
-    if (at + STRIDE > scratch.length) {
-      const grown = new Int32Array(scratch.length * 2);
-      grown.set(scratch);
-      scratch = grown;
-    }
+    scratch = room(scratch, at + STRIDE);
     scratch[at++] = start;
     scratch[at++] = end;
     scratch[at++] = nameId;
@@ -476,12 +538,27 @@ class IndexBuilder {
     return id;
   }
 
-  addShiftedDeclaration(d: IndexedDeclaration, delta: number): void {
-    this.declarations.push({ ...d, start: d.start + delta, scopeStart: d.scopeStart + delta, scopeEnd: d.scopeEnd + delta });
+  addDeclaration(start: number, scopeStart: number, scopeEnd: number, nameId: number, kindAndTop: number): void {
+    const at = this.declarationCount * DECLARATION_STRIDE;
+    const data = (declarationScratch = room(declarationScratch, at + DECLARATION_STRIDE));
+    data[at] = start;
+    data[at + 1] = scopeStart;
+    data[at + 2] = scopeEnd;
+    data[at + 3] = nameId;
+    data[at + 4] = kindAndTop;
+    this.declarationCount++;
   }
 
   addShiftedSymbol(s: IndexedSymbol, delta: number): void {
-    this.symbols.push({ ...s, start: s.start + delta, end: s.end + delta, selectionStart: s.selectionStart + delta, selectionEnd: s.selectionEnd + delta });
+    this.symbols.push({
+      name: s.name,
+      kind: s.kind,
+      start: s.start + delta,
+      end: s.end + delta,
+      selectionStart: s.selectionStart + delta,
+      selectionEnd: s.selectionEnd + delta,
+      container: s.container,
+    });
   }
 
   addOutlineSize(size: number): void {
@@ -508,18 +585,33 @@ class SpanCopier {
     const data = this.from.occurrenceData;
     for (let i = span.occurrenceFrom; i < span.occurrenceTo; i++) {
       const at = i * STRIDE;
-      const oldName = data[at + 2] as number;
-      let name = this.nameIds[oldName] as number;
-      if (name < 0) this.nameIds[oldName] = name = this.into.nameId(this.from.names[oldName] as string);
+      const name = this.name(data[at + 2] as number);
       const refAndWrite = data[at + 3] as number;
       const oldRef = refAndWrite >> 1;
       let ref = this.refIds[oldRef] as number;
       if (ref < 0) this.refIds[oldRef] = ref = this.refFor(oldRef, delta);
       this.into.push((data[at] as number) + delta, (data[at + 1] as number) + delta, name, ref * 2 + (refAndWrite & 1));
     }
-    for (let i = span.declarationFrom; i < span.declarationTo; i++) this.into.addShiftedDeclaration(this.from.declarations[i] as IndexedDeclaration, delta);
+    const declarations = this.from.declarationData;
+    for (let i = span.declarationFrom; i < span.declarationTo; i++) {
+      const at = i * DECLARATION_STRIDE;
+      const start = (declarations[at] as number) + delta;
+      this.into.addDeclaration(
+        start,
+        (declarations[at + 1] as number) + delta,
+        (declarations[at + 2] as number) + delta,
+        this.name(declarations[at + 3] as number),
+        declarations[at + 4] as number,
+      );
+    }
     for (let i = span.symbolFrom; i < span.symbolTo; i++) this.into.addShiftedSymbol(this.reuse.symbols[i] as IndexedSymbol, delta);
     this.into.addOutlineSize(span.outlineSize);
+  }
+
+  private name(oldName: number): number {
+    let name = this.nameIds[oldName] as number;
+    if (name < 0) this.nameIds[oldName] = name = this.into.nameId(this.from.names[oldName] as string);
+    return name;
   }
 
   private refFor(oldRef: number, delta: number): number {

@@ -5,7 +5,7 @@
 
 import { BUILTINS } from '../builtins';
 import { Range } from '../../text/lineIndex';
-import { FileIndex, IndexedDeclaration, mentions, Occurrence, occurrenceAt, occurrencesNamed, rangeOf } from './fileIndex';
+import { declarationAt, FileIndex, IndexedDeclaration, mentions, Occurrence, occurrenceAt, occurrencesNamed, rangeOf } from './fileIndex';
 
 /** What a name refers to, workspace-wide: a declaration (its file and name offset) or a builtin. */
 export type DeclId = string;
@@ -164,7 +164,8 @@ export class WorkspaceIndex {
 
   declarationOf(id: DeclId): { file: string; declaration: IndexedDeclaration } | undefined {
     const parsed = parseDeclId(id);
-    const declaration = parsed && this.files.get(parsed.file)?.declarations.find((d) => d.start === parsed.start);
+    const fileIndex = parsed && this.files.get(parsed.file);
+    const declaration = parsed && fileIndex && declarationAt(fileIndex, parsed.start);
     return parsed && declaration ? { file: parsed.file, declaration } : undefined;
   }
 
