@@ -411,6 +411,7 @@ class IndexBuilder {
     };
     for (const child of own.root.children) visitScope(child);
 
+    const firstReference = this.count;
     // References: identifiers, type names, `impl X for Y`, `extends`, namespace members.
     const reference = (name: A.Name | A.Identifier, write = false): void => {
       if (declStarts.has(name.start)) return;
@@ -457,7 +458,11 @@ class IndexBuilder {
           break;
       }
     }
-    sortOccurrences(first, this.count);
+    // Each list is nearly in source order already (a scope's bindings, then its children's; the walk's order):
+    // each is sorted by insertion, then the two are merged.
+    sortOccurrences(first, firstReference);
+    sortOccurrences(firstReference, this.count);
+    mergeOccurrences(first, firstReference, this.count);
 
     const importPaths: string[] = [];
     for (const decl of own.imports) {
@@ -660,11 +665,42 @@ function addSymbolsTo(into: IndexedSymbol[], list: readonly OutlineSymbol[], con
 /** Sort keys hold an occurrence's start and its place among those sorted (which keeps equal starts in order). */
 const PLACES = 2 ** 21;
 
-/** Puts the scratch table's occurrences [from, to) in source order (by start; the order made in for equal starts). */
+/**
+ * Puts the scratch table's occurrences [from, to) in source order (by start; equal starts stay in the order they
+ * were made in). By insertion, as long as they are nearly in order; else by a sort of numeric keys.
+ */
 function sortOccurrences(from: number, to: number): void {
-  let sorted = true;
-  for (let i = from + 1; i < to && sorted; i++) sorted = (scratch[(i - 1) * STRIDE] as number) <= (scratch[i * STRIDE] as number);
-  if (sorted) return;
+  const data = scratch;
+  let budget = 8 * (to - from) + 64;
+  for (let i = from + 1; i < to; i++) {
+    const at = i * STRIDE;
+    const start = data[at] as number;
+    if ((data[at - STRIDE] as number) <= start) continue;
+    const end = data[at + 1] as number;
+    const name = data[at + 2] as number;
+    const ref = data[at + 3] as number;
+    let j = at - STRIDE;
+    while (j >= from * STRIDE && (data[j] as number) > start) {
+      data[j + STRIDE] = data[j] as number;
+      data[j + STRIDE + 1] = data[j + 1] as number;
+      data[j + STRIDE + 2] = data[j + 2] as number;
+      data[j + STRIDE + 3] = data[j + 3] as number;
+      j -= STRIDE;
+      budget--;
+    }
+    data[j + STRIDE] = start;
+    data[j + STRIDE + 1] = end;
+    data[j + STRIDE + 2] = name;
+    data[j + STRIDE + 3] = ref;
+    if (budget < 0) {
+      // Far from sorted (insertion would take quadratic time): the rest by keys.
+      sortByKeys(from, to);
+      return;
+    }
+  }
+}
+
+function sortByKeys(from: number, to: number): void {
   const data = scratch;
   const n = to - from;
   const copy = data.slice(from * STRIDE, to * STRIDE);
@@ -680,14 +716,45 @@ function sortOccurrences(from: number, to: number): void {
     const places = Array.from({ length: n }, (_, k) => k);
     order = places.sort((a, b) => (copy[a * STRIDE] as number) - (copy[b * STRIDE] as number) || a - b);
   }
-  let at = from * STRIDE;
-  for (let k = 0; k < n; k++) {
+  data.set(reordered(copy, order), from * STRIDE);
+}
+
+function reordered(records: Int32Array, order: ArrayLike<number>): Int32Array {
+  const out = new Int32Array(records.length);
+  let at = 0;
+  for (let k = 0; k < order.length; k++) {
     const src = (order[k] as number) * STRIDE;
-    data[at++] = copy[src] as number;
-    data[at++] = copy[src + 1] as number;
-    data[at++] = copy[src + 2] as number;
-    data[at++] = copy[src + 3] as number;
+    out[at++] = records[src] as number;
+    out[at++] = records[src + 1] as number;
+    out[at++] = records[src + 2] as number;
+    out[at++] = records[src + 3] as number;
   }
+  return out;
+}
+
+/** Merges the sorted runs [from, middle) and [middle, to) of the scratch table (the first run first on equal starts). */
+function mergeOccurrences(from: number, middle: number, to: number): void {
+  const data = scratch;
+  if (from === middle || middle === to || (data[(middle - 1) * STRIDE] as number) <= (data[middle * STRIDE] as number)) return;
+  const left = data.slice(from * STRIDE, middle * STRIDE);
+  let l = 0;
+  let r = middle * STRIDE;
+  let at = from * STRIDE;
+  const leftEnd = left.length;
+  const rightEnd = to * STRIDE;
+  while (l < leftEnd && r < rightEnd) {
+    const records = (left[l] as number) <= (data[r] as number) ? left : data;
+    const src = records === left ? l : r;
+    data[at] = records[src] as number;
+    data[at + 1] = records[src + 1] as number;
+    data[at + 2] = records[src + 2] as number;
+    data[at + 3] = records[src + 3] as number;
+    if (records === left) l += STRIDE;
+    else r += STRIDE;
+    at += STRIDE;
+  }
+  // What is left of the right run is in place already.
+  if (l < leftEnd) data.set(left.subarray(l), at);
 }
 
 /** The `i`-th occurrence of the file, in source order. */
