@@ -85,8 +85,42 @@ interface Build {
 /** The nodes under `node`'s fields other than `handled` (the ones the scope builder walks itself), to `visit`. */
 function visitOthers(node: A.AnyNode, handled: readonly string[], visit: NodeVisitor | undefined): void {
   if (!visit) return;
-  const walkVisiting = (child: A.AnyNode): void => A.walk(child, (n) => void visit(n));
-  A.forEachChild(node, walkVisiting, handled);
+  const from = pending.length;
+  A.forEachChild(node, pushPending, handled);
+  // Each child walked in turn, in source order.
+  const children = pending.splice(from);
+  for (const child of children) walkPending(child, (n) => (visit(n), true));
+}
+
+/**
+ * The nodes still to walk, for every walk of the builder: a walk started inside another (a scope's body inside an
+ * expression) works above it and leaves it as it found it. One stack, not one (and a closure) per walk: a file
+ * has a walk per statement.
+ */
+const pending: A.AnyNode[] = [];
+const pushPending = (child: A.AnyNode): void => {
+  pending.push(child);
+};
+
+/** A.walk's order (a parent, then its children in source order) over the shared stack; `enter` false skips the children. */
+function walkPending(root: A.AnyNode, enter: (node: A.AnyNode) => boolean): void {
+  const base = pending.length;
+  pending.push(root);
+  try {
+    while (pending.length > base) {
+      const node = pending.pop() as A.AnyNode;
+      if (!enter(node)) continue;
+      const from = pending.length;
+      A.forEachChild(node, pushPending);
+      for (let low = from, high = pending.length - 1; low < high; low++, high--) {
+        const first = pending[low] as A.AnyNode;
+        pending[low] = pending[high] as A.AnyNode;
+        pending[high] = first;
+      }
+    }
+  } finally {
+    pending.length = base;
+  }
 }
 
 /** A body block: the node itself to `visit` (its statements are walked by addStatements). */
@@ -187,13 +221,12 @@ function addParams(params: A.Param[], scope: Scope): void {
 
 /**
  * Walks a node for the scopes it opens (bodies, blocks, closures) and the bindings they hold. Nodes that open no
- * scope are walked by A.walk (an explicit stack: an expression chain nests as deep as it is long); recursion
+ * scope are walked as A.walk walks them (an explicit stack: an expression chain nests as deep as it is long); recursion
  * happens only into the scopes, which the parser's nesting limit bounds.
  */
 function addNested(root: A.AnyNode, scope: Scope, file: Build): void {
-  const visit = file.visit;
-  A.walk(root, (node) => {
-    visit?.(node);
+  walkPending(root, (node) => {
+    file.visit?.(node);
     return !addScopeOf(node, scope, file);
   });
 }

@@ -306,7 +306,8 @@ class IndexBuilder {
         imports = old;
       } else {
         imports = this.indexStatement(stmt, from, to);
-        this.addSymbols(statementOutline(stmt, this.analysis.text), undefined);
+        // Without the source: workspace symbols show no details, and reading them (whitespace collapsed) is costly.
+        this.addSymbols(statementOutline(stmt, ''), undefined);
       }
       this.spans?.set(stmt, {
         start: stmt.start,
@@ -346,15 +347,20 @@ class IndexBuilder {
       addSymbolsTo(symbols, this.analysis.outline, undefined);
     }
     let declarations: IndexedDeclaration[] | undefined;
+    // Both tables in one buffer (a typed array's memory is allocated apart, and at a cost, for each buffer).
+    const occurrenceLength = this.count * STRIDE;
+    const tables = new Int32Array(occurrenceLength + this.declarationCount * DECLARATION_STRIDE);
+    tables.set(scratch.subarray(0, occurrenceLength));
+    tables.set(declarationScratch.subarray(0, this.declarationCount * DECLARATION_STRIDE), occurrenceLength);
     return {
       file: this.file,
       lineIndex: this.analysis.lineIndex,
-      occurrenceData: scratch.slice(0, this.count * STRIDE),
+      occurrenceData: tables.subarray(0, occurrenceLength),
       occurrenceCount: this.count,
       names: this.names,
       nameIds: this.nameIds,
       refs: this.refs,
-      declarationData: declarationScratch.slice(0, this.declarationCount * DECLARATION_STRIDE),
+      declarationData: tables.subarray(occurrenceLength),
       declarationCount: this.declarationCount,
       get declarations(): readonly IndexedDeclaration[] {
         return (declarations ??= declarationsOf(this));
