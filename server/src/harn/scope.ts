@@ -102,6 +102,94 @@ const pushPending = (child: A.AnyNode): void => {
   pending.push(child);
 };
 
+/**
+ * The children A.forEachChild finds (in its order), for the commonest kinds read field by field: its `for…in` over
+ * a node's fields, for every node, cost more than the rest of the builder. The other kinds go through it.
+ */
+function pushChildren(node: A.AnyNode): void {
+  switch (node.kind) {
+    case 'Identifier':
+    case 'Name':
+    case 'Int':
+    case 'Nil':
+    case 'Bool':
+      return;
+    case 'Argument':
+      pushDefined(node.name);
+      pushDefined(node.value);
+      return;
+    case 'Call':
+      pushDefined(node.callee);
+      for (const t of node.typeArgs) pending.push(t);
+      for (const a of node.args) pending.push(a);
+      return;
+    case 'String':
+      // Text parts are not nodes; a hole stands for its expression.
+      for (const part of node.parts) if (part.kind === 'Hole' && part.expr) pending.push(part.expr);
+      return;
+    case 'ExprStmt':
+      pushDefined(node.expr);
+      return;
+    case 'DictEntry':
+      pushDefined(node.key);
+      pushDefined(node.value);
+      return;
+    case 'Member':
+      pushDefined(node.object);
+      pushDefined(node.property);
+      return;
+    case 'Binary':
+      pushDefined(node.left);
+      pushDefined(node.right);
+      return;
+    case 'Block':
+      for (const stmt of node.statements) pending.push(stmt);
+      return;
+    case 'LetDecl':
+      pushDefined(node.pattern);
+      pushDefined(node.type);
+      pushDefined(node.init);
+      return;
+    case 'Dict':
+      for (const e of node.entries) pending.push(e);
+      return;
+    case 'Param':
+      pushDefined(node.name);
+      pushDefined(node.type);
+      pushDefined(node.defaultValue);
+      return;
+    case 'NamedType':
+      pushDefined(node.name);
+      for (const t of node.args) pending.push(t);
+      return;
+    case 'Return':
+      pushDefined(node.value);
+      return;
+    case 'List':
+      for (const e of node.elements) pending.push(e);
+      return;
+    case 'If':
+      pushDefined(node.condition);
+      pushDefined(node.then);
+      pushDefined(node.otherwise);
+      return;
+    case 'Index':
+      pushDefined(node.object);
+      pushDefined(node.index);
+      return;
+    case 'Assign':
+      pushDefined(node.target);
+      pushDefined(node.value);
+      return;
+    default:
+      A.forEachChild(node, pushPending);
+  }
+}
+
+function pushDefined(node: A.AnyNode | undefined): void {
+  if (node) pending.push(node);
+}
+
 /** A.walk's order (a parent, then its children in source order) over the shared stack; `enter` false skips the children. */
 function walkPending(root: A.AnyNode, enter: (node: A.AnyNode) => boolean): void {
   const base = pending.length;
@@ -111,7 +199,7 @@ function walkPending(root: A.AnyNode, enter: (node: A.AnyNode) => boolean): void
       const node = pending.pop() as A.AnyNode;
       if (!enter(node)) continue;
       const from = pending.length;
-      A.forEachChild(node, pushPending);
+      pushChildren(node);
       for (let low = from, high = pending.length - 1; low < high; low++, high--) {
         const first = pending[low] as A.AnyNode;
         pending[low] = pending[high] as A.AnyNode;
@@ -145,14 +233,12 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
 }
 
 /**
- * One top-level statement's part of buildScopes: its bindings in `root.bindings` (in the file's order when called
- * for each statement in turn), the scopes it opens in `root.children`, its imports, every node of it to `visit`.
- * The workspace index builds a file's scopes statement by statement (and only the edited one again).
+ * One top-level statement's part of buildScopes, but for its own bindings (addTopLevelBindings): the scopes it
+ * opens in `into.root.children`, their bindings, the imports inside it, every node of it to `visit`. The workspace
+ * index builds a file's scopes statement by statement (and only the edited one again).
  */
 export function addStatementScopes(stmt: A.Stmt, into: FileScopes, visit?: NodeVisitor): void {
-  const build = { scopes: into, visit };
-  addBindingsOf(stmt, into.root, build);
-  addNested(stmt, into.root, build);
+  addNested(stmt, into.root, { scopes: into, visit });
 }
 
 /** The bindings a top-level statement adds to the root scope (and its imports), without walking inside it. */

@@ -175,8 +175,37 @@ export function indexFile(file: string, analysis: HarnAnalysis, options: IndexOp
   return new IndexBuilder(file, analysis, options.reusable === true || options.previous !== undefined).build(previous);
 }
 
+/** A FileIndex whose declaration objects are made when first read (most files are never asked). */
+class PackedFileIndex implements FileIndex {
+  private declarationObjects: IndexedDeclaration[] | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly lineIndex: LineIndex,
+    readonly occurrenceData: Int32Array,
+    readonly occurrenceCount: number,
+    readonly names: readonly string[],
+    readonly nameIds: ReadonlyMap<string, number>,
+    readonly refs: readonly LocalRef[],
+    readonly declarationData: Int32Array,
+    readonly declarationCount: number,
+    readonly symbols: IndexedSymbol[],
+    readonly exports: Map<string, Export>,
+    readonly wildcardImports: string[],
+    readonly pubWildcardImports: string[],
+    readonly importPaths: string[],
+    readonly reuse: Reuse | undefined,
+    readonly reusedStatements: number,
+  ) {}
+
+  get declarations(): readonly IndexedDeclaration[] {
+    return (this.declarationObjects ??= declarationsOf(this));
+  }
+}
+
 const FREE: LocalRef = { kind: 'free' };
-const NONE: readonly string[] = [];
+type Imports = Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'>;
+const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardImports: [] };
 
 /** The growing occurrence and declaration tables, shared by every build (one file is indexed at a time); each index copies its part. */
 let scratch = new Int32Array(STRIDE * 4096);
@@ -241,6 +270,8 @@ class IndexBuilder {
   private readonly resolverRoot: Scope;
   private readonly resolver: ScopeResolver;
   private readonly spans: WeakMap<A.Stmt, Span> | undefined;
+  /** The scopes the statement being walked opens (emptied for each). */
+  private readonly own: FileScopes = { root: { start: 0, end: 0, bindings: [], children: [] }, imports: [], wildcardImports: [] };
   /** The nodes of the statement being walked that mention names, and the assignment targets among them. */
   private readonly mentions: A.AnyNode[] = [];
   private readonly writeTargets = new Set<A.AnyNode>();
@@ -280,24 +311,31 @@ class IndexBuilder {
     const root = this.top.root;
     // Every statement's top-level bindings first: a function may call one declared later in the file.
     const rootFrom: number[] = [];
+    const importFrom: number[] = [];
+    const wildcardFrom: number[] = [];
     for (const stmt of statements) {
       rootFrom.push(root.bindings.length);
+      importFrom.push(this.top.imports.length);
+      wildcardFrom.push(this.top.wildcardImports.length);
       addTopLevelBindings(stmt, this.top);
     }
     rootFrom.push(root.bindings.length);
+    importFrom.push(this.top.imports.length);
+    wildcardFrom.push(this.top.wildcardImports.length);
     for (const [j, b] of root.bindings.entries()) this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, j));
     const signature = this.spans || previous?.reuse ? root.bindings.map(signatureOf) : [];
     const reuse = previous?.reuse && sameSignatures(previous.reuse.root, signature) ? { index: previous, from: previous.reuse } : undefined;
     const copier = reuse && new SpanCopier(this, reuse.index, reuse.from);
 
-    for (const [i, stmt] of statements.entries()) {
+    for (let i = 0; i < statements.length; i++) {
+      const stmt = statements[i] as A.Stmt;
       const from = rootFrom[i] as number;
       const to = rootFrom[i + 1] as number;
       const old = reuse?.from.spans.get(stmt);
       const occurrenceFrom = this.count;
       const symbolFrom = this.symbols.length;
       const outlineFrom = this.outlineSize;
-      let imports: Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'>;
+      let imports: Imports;
       this.addTopLevelDeclarations(from, to);
       const nestedFrom = this.declarationCount;
       if (copier && old && old.rootFrom === from && old.rootTo === to) {
@@ -305,7 +343,8 @@ class IndexBuilder {
         this.reusedStatements++;
         imports = old;
       } else {
-        imports = this.indexStatement(stmt, from, to);
+        this.indexStatement(stmt, from, to);
+        imports = this.importsOf(importFrom[i] as number, importFrom[i + 1] as number, wildcardFrom[i] as number, wildcardFrom[i + 1] as number);
         // Without the source: workspace symbols show no details, and reading them (whitespace collapsed) is costly.
         this.addSymbols(statementOutline(stmt, ''), undefined);
       }
@@ -346,33 +385,29 @@ class IndexBuilder {
       symbols = [];
       addSymbolsTo(symbols, this.analysis.outline, undefined);
     }
-    let declarations: IndexedDeclaration[] | undefined;
     // Both tables in one buffer (a typed array's memory is allocated apart, and at a cost, for each buffer).
     const occurrenceLength = this.count * STRIDE;
     const tables = new Int32Array(occurrenceLength + this.declarationCount * DECLARATION_STRIDE);
     tables.set(scratch.subarray(0, occurrenceLength));
     tables.set(declarationScratch.subarray(0, this.declarationCount * DECLARATION_STRIDE), occurrenceLength);
-    return {
-      file: this.file,
-      lineIndex: this.analysis.lineIndex,
-      occurrenceData: tables.subarray(0, occurrenceLength),
-      occurrenceCount: this.count,
-      names: this.names,
-      nameIds: this.nameIds,
-      refs: this.refs,
-      declarationData: tables.subarray(occurrenceLength),
-      declarationCount: this.declarationCount,
-      get declarations(): readonly IndexedDeclaration[] {
-        return (declarations ??= declarationsOf(this));
-      },
+    return new PackedFileIndex(
+      this.file,
+      this.analysis.lineIndex,
+      tables.subarray(0, occurrenceLength),
+      this.count,
+      this.names,
+      this.nameIds,
+      this.refs,
+      tables.subarray(occurrenceLength),
+      this.declarationCount,
       symbols,
       exports,
-      wildcardImports: this.wildcardImports,
-      pubWildcardImports: this.pubWildcardImports,
-      importPaths: this.importPaths,
-      reusedStatements: this.reusedStatements,
-      reuse: this.spans && { root: signature, refPlaces: this.refPlaces, symbols: this.symbols, spans: this.spans },
-    };
+      this.wildcardImports,
+      this.pubWildcardImports,
+      this.importPaths,
+      this.spans && { root: signature, refPlaces: this.refPlaces, symbols: this.symbols, spans: this.spans },
+      this.reusedStatements,
+    );
   }
 
   private addTopLevelDeclarations(from: number, to: number): void {
@@ -385,12 +420,16 @@ class IndexBuilder {
   }
 
   /** Walks one top-level statement: its scopes, declarations, occurrences and imports. */
-  private indexStatement(stmt: A.Stmt, rootFrom: number, rootTo: number): Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'> {
+  private indexStatement(stmt: A.Stmt, rootFrom: number, rootTo: number): void {
     // One pass builds the statement's scopes and gathers the nodes that mention names; those are resolved once the
     // scopes are complete (a function may call one declared later in its block).
     const { mentions, writeTargets, declStarts } = this;
     mentions.length = 0;
-    const own: FileScopes = { root: { start: this.top.root.start, end: this.top.root.end, bindings: [], children: [] }, imports: [], wildcardImports: [] };
+    const own = this.own;
+    own.root.bindings.length = 0;
+    own.root.children.length = 0;
+    own.imports.length = 0;
+    own.wildcardImports.length = 0;
     addStatementScopes(stmt, own, this.gather);
     this.resolverRoot.children = own.root.children;
     const first = this.count;
@@ -401,44 +440,25 @@ class IndexBuilder {
       if (b.kind !== 'import') declStarts.add(b.nameNode.start);
       this.addOccurrence(b.name, b.nameNode, b.kind !== 'import', this.refOf(b, j));
     }
-    // Declarations: every binding of every scope. An imported name is a reference to the module's, not a declaration.
-    const visitScope = (scope: Scope): void => {
-      for (const b of scope.bindings) {
-        const { nameNode } = b;
-        if (b.kind === 'import') {
-          this.addOccurrence(b.name, nameNode, false, this.refOf(b));
-          continue;
-        }
-        declStarts.add(nameNode.start);
-        this.addOccurrence(b.name, nameNode, true, this.refOf(b));
-        this.addDeclaration(nameNode.start, scope.start, scope.end, this.nameId(b.name), (KIND_CODES.get(b.kind) ?? 0) * 2);
-      }
-      for (const child of scope.children) visitScope(child);
-    };
-    for (const child of own.root.children) visitScope(child);
+    for (const child of own.root.children) this.declareScope(child);
 
     const firstReference = this.count;
     // References: identifiers, type names, `impl X for Y`, `extends`, namespace members.
-    const reference = (name: A.Name | A.Identifier, write = false): void => {
-      if (declStarts.has(name.start)) return;
-      const text = name.kind === 'Name' ? name.text : name.name;
-      if (text.length === 0) return;
-      this.addOccurrence(text, name, write, this.refOf(this.resolver.resolve(text, name.start)));
-    };
+
     for (const node of mentions) {
       switch (node.kind) {
         case 'Identifier':
-          reference(node, writeTargets.has(node));
+          this.reference(node, writeTargets.has(node));
           break;
         case 'NamedType':
-          reference(node.name);
+          this.reference(node.name, false);
           break;
         case 'ImplDecl':
-          if (node.name) reference(node.name);
-          if (node.traitName) reference(node.traitName);
+          if (node.name) this.reference(node.name, false);
+          if (node.traitName) this.reference(node.traitName, false);
           break;
         case 'PipelineDecl':
-          if (node.extendsName) reference(node.extendsName);
+          if (node.extendsName) this.reference(node.extendsName, false);
           break;
         case 'Member': {
           // `ns.name` (or `ns.inner.name`) where `ns` is a namespace import: a reference to the module's `name`.
@@ -469,25 +489,56 @@ class IndexBuilder {
     sortOccurrences(first, firstReference);
     sortOccurrences(firstReference, this.count);
     mergeOccurrences(first, firstReference, this.count);
+  }
 
-    const importPaths: string[] = [];
-    for (const decl of own.imports) {
-      const modulePath = importModulePath(decl);
-      if (modulePath !== undefined) importPaths.push(modulePath);
+  /** Declarations: every binding of every scope. An imported name is a reference to the module's, not a declaration. */
+  private declareScope(scope: Scope): void {
+    for (const b of scope.bindings) {
+      const { nameNode } = b;
+      if (b.kind === 'import') {
+        this.addOccurrence(b.name, nameNode, false, this.refOf(b));
+        continue;
+      }
+      this.declStarts.add(nameNode.start);
+      this.addOccurrence(b.name, nameNode, true, this.refOf(b));
+      this.addDeclaration(nameNode.start, scope.start, scope.end, this.nameId(b.name), (KIND_CODES.get(b.kind) ?? 0) * 2);
     }
+    for (const child of scope.children) this.declareScope(child);
+  }
+
+  private reference(name: A.Name | A.Identifier, write: boolean): void {
+    if (this.declStarts.has(name.start)) return;
+    const text = name.kind === 'Name' ? name.text : name.name;
+    if (text.length === 0) return;
+    this.addOccurrence(text, name, write, this.refOf(this.resolver.resolve(text, name.start)));
+  }
+
+  /** A statement's imports: its own (the top-level pass's, [from, to)), then those inside it (the walk's). */
+  private importsOf(from: number, to: number, wildcardFrom: number, wildcardTo: number): Imports {
+    const own = this.own;
+    if (from === to && wildcardFrom === wildcardTo && own.imports.length === 0) return NO_IMPORTS;
+    const importPaths: string[] = [];
     const wildcardImports: string[] = [];
     const pubWildcardImports: string[] = [];
-    for (const decl of own.wildcardImports) {
-      const modulePath = decl.path?.value;
-      if (modulePath === undefined) continue;
-      wildcardImports.push(modulePath);
-      if (decl.isPub) pubWildcardImports.push(modulePath);
-    }
-    return {
-      importPaths: importPaths.length > 0 ? importPaths : NONE,
-      wildcardImports: wildcardImports.length > 0 ? wildcardImports : NONE,
-      pubWildcardImports: pubWildcardImports.length > 0 ? pubWildcardImports : NONE,
+    const add = (decls: readonly A.ImportDecl[]): void => {
+      for (const decl of decls) {
+        const modulePath = importModulePath(decl);
+        if (modulePath !== undefined) importPaths.push(modulePath);
+      }
     };
+    const addWildcards = (decls: readonly A.ImportDecl[]): void => {
+      for (const decl of decls) {
+        const modulePath = decl.path?.value;
+        if (modulePath === undefined) continue;
+        wildcardImports.push(modulePath);
+        if (decl.isPub) pubWildcardImports.push(modulePath);
+      }
+    };
+    add(this.top.imports.slice(from, to));
+    add(own.imports);
+    addWildcards(this.top.wildcardImports.slice(wildcardFrom, wildcardTo));
+    addWildcards(own.wildcardImports);
+    return { importPaths, wildcardImports, pubWildcardImports };
   }
 
   private addSymbols(list: readonly OutlineSymbol[], container: string | undefined): void {
