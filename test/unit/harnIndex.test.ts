@@ -326,6 +326,10 @@ describe('harn index: one pass building the scopes and reading the names', { ski
       assert.equal(seen.size, walked, `${name}: the visitor saw nodes the walk does not reach`);
       nodes += walked;
       assert.deepEqual(scopeShape(scopes.root), scopeShape(buildScopes(file).root), name);
+      // The resolvers find a child scope by binary search: siblings in source order, none inside another.
+      const inOrder = (scope: Scope): boolean =>
+        scope.children.every((c, i) => i === 0 || (scope.children[i - 1] as Scope).end <= c.start) && scope.children.every(inOrder);
+      assert.ok(inOrder(scopes.root), `${name}: child scopes in source order`);
     }
     assert.ok(nodes > 100_000, `${nodes} nodes`);
   });
