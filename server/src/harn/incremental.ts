@@ -7,7 +7,7 @@
 
 import * as A from './ast';
 import { LineIndex } from '../text/lineIndex';
-import { Comment, lexRange, OffsetDiagnostic } from './lexer';
+import { lexRange, OffsetDiagnostic } from './lexer';
 import { MAX_DIAGNOSTICS, mergeDiagnostics, ParseResult, parseStatementAt } from './parser';
 import { Token, TokenKind } from './tokens';
 
@@ -36,14 +36,11 @@ const holeFreeBoundaries = new WeakMap<ParseResult, boolean>();
  * The parse of `text` reusing `previous` (which it consumes: its tokens and the statements after the edit are
  * shifted in place), or undefined when the edit may change more than one top-level statement.
  */
-export function reparseStatement(previous: PreviousParse, text: string, lineIndex: LineIndex): Reparse | undefined {
-  const oldText = previous.text;
+export function reparseStatement(previous: PreviousParse, text: string, lineIndex: LineIndex, change = changedRange(previous.text, text)): Reparse | undefined {
   const old = previous.parsed;
-  const prefix = commonPrefixLength(oldText, text);
-  const suffix = commonSuffixLength(oldText, text, Math.min(oldText.length, text.length) - prefix);
-  const changeStart = prefix;
-  const oldChangeEnd = oldText.length - suffix;
-  const delta = text.length - oldText.length;
+  const changeStart = change.from;
+  const oldChangeEnd = change.oldTo;
+  const delta = change.newTo - change.oldTo;
 
   const statements = old.file.statements;
   const k = lastStartingAtOrBefore(statements, changeStart);
@@ -83,26 +80,12 @@ export function reparseStatement(previous: PreviousParse, text: string, lineInde
   if (lexed.end !== newEnd || !lexed.neutral || !newLast || !isPunct(newLast, '}') || newLast.end !== newEnd) return undefined;
   if (!bracketBalanced(lexed.tokens, 0, lexed.tokens.length) || !holesBalanced(lexed.tokens)) return undefined;
 
-  // Splice tokens and comments (new arrays; the objects after the statement shifted in place).
-  const newTokens = tokens.slice(0, first);
-  for (const t of lexed.tokens) newTokens.push(t);
-  for (let i = last + 1; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
-    t.start += delta;
-    t.end += delta;
-    newTokens.push(t);
-  }
+  // Splice tokens and comments in place (`previous` is consumed), shifting the objects after the statement.
+  const newTokens = spliceShifted(tokens, first, last + 1, lexed.tokens, delta);
   const comments = old.comments;
   const commentFrom = firstStartingAtOrAfter(comments, stmt.start);
   const commentTo = firstStartingAtOrAfter(comments, stmt.end);
-  const newComments = comments.slice(0, commentFrom);
-  for (const c of lexed.comments) newComments.push(c);
-  for (let i = commentTo; i < comments.length; i++) {
-    const c = comments[i] as Comment;
-    c.start += delta;
-    c.end += delta;
-    newComments.push(c);
-  }
+  const newComments = spliceShifted(comments, commentFrom, commentTo, lexed.comments, delta);
 
   // Re-parse it, as parseFile would at that token (the window's brackets are balanced, so matching them alone
   // gives the whole file's answer).
@@ -114,16 +97,9 @@ export function reparseStatement(previous: PreviousParse, text: string, lineInde
   if (diagnostics.length - (ownTo - ownFrom) + own.length > MAX_DIAGNOSTICS) return undefined;
 
   // Proven: splice the diagnostics, shift the statements after the edited one.
-  const newDiagnostics = diagnostics.slice(0, ownFrom);
-  for (const d of own) newDiagnostics.push(d);
-  for (let i = ownTo; i < diagnostics.length; i++) {
-    const d = diagnostics[i] as OffsetDiagnostic;
-    const oldStart = d.start;
-    d.start += delta;
-    d.end += delta;
-    requotePosition(d, oldStart, previous.lineIndex, lineIndex);
-    newDiagnostics.push(d);
-  }
+  const newDiagnostics = spliceShifted(diagnostics, ownFrom, ownTo, own, delta);
+  for (let i = ownFrom + own.length; i < newDiagnostics.length; i++)
+    requotePosition(newDiagnostics[i] as OffsetDiagnostic, delta, previous.lineIndex, lineIndex);
   const newStatements = statements.slice(0, k);
   newStatements.push(parsed.stmt);
   for (let i = k + 1; i < statements.length; i++) {
@@ -138,12 +114,34 @@ export function reparseStatement(previous: PreviousParse, text: string, lineInde
 }
 
 /** Lexer messages quote the `line:column` of their start (`Unterminated string at 3:9`): requoted after a shift. */
-function requotePosition(d: OffsetDiagnostic, oldStart: number, oldLines: LineIndex, newLines: LineIndex): void {
+function requotePosition(d: OffsetDiagnostic, delta: number, oldLines: LineIndex, newLines: LineIndex): void {
   if (!QUOTED_POSITION.test(d.message)) return;
-  const before = oldLines.positionAt(oldStart);
+  const before = oldLines.positionAt(d.start - delta);
   const after = newLines.positionAt(d.start);
   if (before.line === after.line && before.character === after.character) return;
   d.message = d.message.replace(` at ${before.line + 1}:${before.character + 1}`, ` at ${after.line + 1}:${after.character + 1}`);
+}
+
+/**
+ * `items` with [from, to) replaced by `replacement` and every item after it shifted by `delta`: in place (a
+ * splice is a memory move), unless the replacement is too long to pass as arguments.
+ */
+function spliceShifted<T extends { start: number; end: number }>(items: T[], from: number, to: number, replacement: T[], delta: number): T[] {
+  let result: T[];
+  if (replacement.length <= 10_000) {
+    items.splice(from, to - from, ...replacement);
+    result = items;
+  } else {
+    result = items.slice(0, from).concat(replacement, items.slice(to));
+  }
+  if (delta !== 0) {
+    for (let i = from + replacement.length; i < result.length; i++) {
+      const item = result[i] as T;
+      item.start += delta;
+      item.end += delta;
+    }
+  }
+  return result;
 }
 
 const QUOTED_POSITION = / at \d+:\d+/;
@@ -270,6 +268,13 @@ function boundariesHoleFree(parsed: ParseResult): boolean {
 }
 
 // ------------------------------------------------------------------------------------------ searching
+
+/** The edit that turns `oldText` into `text`: [from, oldTo) of the one replaced by [from, newTo) of the other. */
+export function changedRange(oldText: string, text: string): { from: number; oldTo: number; newTo: number } {
+  const prefix = commonPrefixLength(oldText, text);
+  const suffix = commonSuffixLength(oldText, text, Math.min(oldText.length, text.length) - prefix);
+  return { from: prefix, oldTo: oldText.length - suffix, newTo: text.length - suffix };
+}
 
 function commonPrefixLength(a: string, b: string): number {
   const max = Math.min(a.length, b.length);
