@@ -183,6 +183,32 @@ describe('HarnAnalysis.edited', () => {
     assert.ok(incremental >= steps * 0.05, `incremental in ${incremental} of ${steps} steps`);
   });
 
+  test('equals a full parse after one odd edit inside a statement of a clean file', { skip: corpusSkip }, (t) => {
+    // Most of these take the single-statement path with unusual text: quotes, holes, comments, CRLF, astral characters.
+    const clean = files
+      .map(readCorpus)
+      .filter((s) => s.length < 30_000)
+      .slice(0, 300)
+      .concat([generatedFile(1, 10), generatedFile(2, 10)]);
+    let steps = 0;
+    let incremental = 0;
+    const inside = fc.record({
+      place: fc.constant('insideBody' as const),
+      fraction: fc.double({ min: 0, max: 1, noNaN: true }),
+      remove: fc.constantFrom(0, 0, 1, 2, 5),
+      insert: fc.oneof(fc.constantFrom(...CHARS), fc.constantFrom(...SNIPPETS)),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: clean.length - 1 }), fc.array(inside, { minLength: 1, maxLength: 3 }), (index, edits) => {
+        steps += edits.length;
+        incremental += runSequence(clean[index] as string, edits);
+      }),
+      { numRuns: 400 },
+    );
+    t.diagnostic(`incremental in ${incremental} of ${steps} steps`);
+    assert.ok(incremental >= steps * 0.25, `incremental in ${incremental} of ${steps} steps`);
+  });
+
   test('takes the single-statement path when typing inside function bodies', (t) => {
     let steps = 0;
     let incremental = 0;
@@ -218,7 +244,7 @@ describe('HarnAnalysis.edited', () => {
   describe('re-reads one statement, or the file when it must', () => {
     const source = 'fn a() {\n  let x = 1\n  log(x)\n}\n\nfn b() {\n  let y = 2\n}\n\nfn c() {\n  return 3\n}\n';
     const inBody = source.indexOf('log(x)');
-    const cases: { name: string; insert: string; at: number; expect: 'statement' | 'full' }[] = [
+    const cases: { name: string; insert: string; remove?: number; at: number; expect: 'statement' | 'full' }[] = [
       { name: 'a letter inside a body', insert: 'z', at: inBody, expect: 'statement' },
       { name: 'a new line inside a body', insert: '\n  ', at: inBody, expect: 'statement' },
       { name: 'a balanced call inside a body', insert: 'f(1)\n  ', at: inBody, expect: 'statement' },
@@ -230,8 +256,16 @@ describe('HarnAnalysis.edited', () => {
       { name: 'an open `(`', insert: 'f(', at: inBody, expect: 'full' },
       { name: 'an open `${` hole', insert: '"${', at: inBody, expect: 'full' },
       { name: 'text between two declarations', insert: 'x', at: source.indexOf('fn b'), expect: 'full' },
-      { name: 'the header of a declaration', insert: 'x', at: source.indexOf('() {\n  let y'), expect: 'full' },
-      { name: 'the closing brace of a body', insert: ' ', at: source.indexOf('}\n\nfn b') + 1, expect: 'full' },
+      { name: 'the name of a declaration', insert: 'x', at: source.indexOf('() {\n  let y'), expect: 'full' },
+      { name: 'the parameters of a declaration', insert: 'x', at: source.indexOf('() {\n  let y') + 1, expect: 'statement' },
+      { name: 'a blank line between declarations', insert: '\n', at: source.indexOf('fn b'), expect: 'statement' },
+      { name: 'a comment between declarations', insert: '// note\n', at: source.indexOf('\nfn b'), expect: 'statement' },
+      { name: 'a doc comment above a declaration (its doc changes)', insert: '/** B. */\n', at: source.indexOf('fn b'), expect: 'full' },
+      { name: 'a space before a declaration (no longer at column 0)', insert: ' ', at: source.indexOf('fn b'), expect: 'full' },
+      { name: 'the line breaks before a declaration removed', insert: '', remove: 2, at: source.indexOf('}\n\nfn b') + 1, expect: 'full' },
+      { name: 'text at the end of the file after the last declaration', insert: '\n\n', at: source.length, expect: 'statement' },
+      { name: 'the closing brace of a body deleted', insert: '', remove: 1, at: source.indexOf('}\n\nfn b'), expect: 'full' },
+      { name: 'a space after the closing brace of a body', insert: ' ', at: source.indexOf('}\n\nfn b') + 1, expect: 'statement' },
       {
         name: '`fn` at column 0 inside a body that stays closed (a nested declaration)',
         insert: 'fn inner() {}\n',
@@ -241,12 +275,20 @@ describe('HarnAnalysis.edited', () => {
     ];
     for (const c of cases) {
       test(c.name, () => {
-        const text = source.slice(0, c.at) + c.insert + source.slice(c.at);
+        const text = source.slice(0, c.at) + c.insert + source.slice(c.at + (c.remove ?? 0));
         const analysis = HarnAnalysis.edited(new HarnAnalysis(source), text);
         assertSameAsFull(analysis, c.name);
         assert.equal(analysis.reparsed === 'full' ? 'full' : 'statement', c.expect);
       });
     }
+
+    test('a declaration at column 0 that closes a block left open stays at column 0', () => {
+      const open = 'fn a() {\n  let x = 1\n\nfn b() {\n  log(2)\n}\n';
+      const analysis = HarnAnalysis.edited(new HarnAnalysis(open), open.replace('\nfn b', '\n fn b'));
+      assertSameAsFull(analysis, 'column 0');
+      assert.equal(analysis.reparsed, 'full');
+      assert.equal(analysis.file.statements.length, 1);
+    });
 
     test('reuses the statements around the edited one, shifting those after it', () => {
       const previous = new HarnAnalysis(source);

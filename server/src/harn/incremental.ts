@@ -8,7 +8,7 @@
 import * as A from './ast';
 import { LineIndex } from '../text/lineIndex';
 import { lexRange, OffsetDiagnostic } from './lexer';
-import { MAX_DIAGNOSTICS, mergeDiagnostics, ParseResult, parseStatementAt } from './parser';
+import { docCommentBefore, MAX_DIAGNOSTICS, mergeDiagnostics, ParseResult, parseStatementAt } from './parser';
 import { Token, TokenKind } from './tokens';
 
 export interface Reparse {
@@ -38,46 +38,61 @@ const holeFreeBoundaries = new WeakMap<ParseResult, boolean>();
  */
 export function reparseStatement(previous: PreviousParse, text: string, lineIndex: LineIndex, change = changedRange(previous.text, text)): Reparse | undefined {
   const old = previous.parsed;
-  const changeStart = change.from;
-  const oldChangeEnd = change.oldTo;
-  const delta = change.newTo - change.oldTo;
-
+  // A capped list, the once-per-file nesting report and string holes across statements: left to a full parse.
+  if (old.diagnostics.length > MAX_DIAGNOSTICS || !boundariesHoleFree(old)) return undefined;
+  for (const d of old.diagnostics) if (d.code === 'nesting_too_deep') return undefined;
   const statements = old.file.statements;
-  const k = lastStartingAtOrBefore(statements, changeStart);
+  const k = lastStartingAtOrBefore(statements, change.from);
   const stmt = statements[k];
-  if (!stmt || !(stmt.start < changeStart && oldChangeEnd < stmt.end)) return undefined;
+  if (stmt && stmt.start < change.from && change.oldTo < stmt.end) return reparseOne(previous, text, lineIndex, change, k);
+  // Else the edit may lie between two statements: after the one ending at or before it.
+  return relexGap(previous, text, lineIndex, change, stmt && stmt.end <= change.from ? k : k - 1);
+}
 
+type Change = { from: number; oldTo: number; newTo: number };
+
+/** The edit lies inside statements[k], after its first three tokens and before its last: that statement is read again. */
+function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex, change: Change, k: number): Reparse | undefined {
+  const old = previous.parsed;
+  const statements = old.file.statements;
+  const stmt = statements[k] as A.Stmt;
+  const delta = change.newTo - change.oldTo;
   const tokens = old.tokens;
   const first = firstStartingAtOrAfter(tokens, stmt.start);
   const last = firstStartingAtOrAfter(tokens, stmt.end) - 1;
   const firstToken = tokens[first];
   const lastToken = tokens[last];
-  if (!firstToken || !lastToken || firstToken.start !== stmt.start || !isPunct(lastToken, '}') || lastToken.end !== stmt.end) return undefined;
-  // The edit lies inside the statement's outermost braces, whose tokens (and all before and after) stay.
-  const open = matchingOpen(tokens, first, last);
-  if (open === undefined || (tokens[open] as Token).end > changeStart || oldChangeEnd > lastToken.start) return undefined;
+  const third = tokens[first + 2];
+  if (!firstToken || !lastToken || !third || firstToken.start !== stmt.start || lastToken.end !== stmt.end || last < first + 3) return undefined;
+  // What the parser reads of a statement before it never goes past its first two tokens when it starts a line with
+  // a word or `@` and does not follow a `?` (whose ternary look-ahead scans the rest of the line); its last token
+  // stays, so where the statement ends is read from the same tokens.
+  if (change.from < third.end || change.oldTo > lastToken.start || lastToken.kind === TokenKind.Invalid) return undefined;
+  if (!firstToken.nlBefore || !(firstToken.kind === TokenKind.Keyword || firstToken.kind === TokenKind.Identifier || isPunct(firstToken, '@'))) {
+    return undefined;
+  }
+  const before = tokens[first - 1];
+  if (before && isPunct(before, '?')) return undefined;
+  // Balanced before and after, the statement leaves the bracket matching of every other token as it was.
   if (!bracketBalanced(tokens, first, last + 1)) return undefined;
-  if (!boundariesHoleFree(old)) return undefined;
 
   // Diagnostics: the statement's own lie strictly after its first token and before its end. One at its first
-  // token may come from the statement before it (a failed separator check): those cases are left to a full parse,
-  // as is a capped list and the once-per-file nesting report.
+  // token may come from the statement before it (a failed separator check): left to a full parse.
   const diagnostics = old.diagnostics;
-  if (diagnostics.length > MAX_DIAGNOSTICS) return undefined;
-  const ownFrom = firstDiagnosticAtOrAfter(diagnostics, stmt.start);
+  const ownFrom = firstStartingAtOrAfter(diagnostics, stmt.start);
   let ownTo = ownFrom;
   for (let i = 0; i < ownFrom; i++) if ((diagnostics[i] as OffsetDiagnostic).end > stmt.start) return undefined;
   for (; ownTo < diagnostics.length && (diagnostics[ownTo] as OffsetDiagnostic).start <= stmt.end; ownTo++) {
     const d = diagnostics[ownTo] as OffsetDiagnostic;
     if (d.start <= firstToken.end || d.start >= stmt.end || d.end > stmt.end) return undefined;
   }
-  for (const d of diagnostics) if (d.code === 'nesting_too_deep') return undefined;
 
-  // Re-lex the statement.
+  // Re-lex the statement: it must end with the same token at the same (shifted) place.
   const newEnd = stmt.end + delta;
   const lexed = lexRange(text, stmt.start, newEnd, firstToken.nlBefore, lineIndex);
   const newLast = lexed.tokens[lexed.tokens.length - 1];
-  if (lexed.end !== newEnd || !lexed.neutral || !newLast || !isPunct(newLast, '}') || newLast.end !== newEnd) return undefined;
+  if (lexed.end !== newEnd || !lexed.neutral || !newLast || newLast.end !== newEnd) return undefined;
+  if (newLast.kind !== lastToken.kind || newLast.value !== lastToken.value || newLast.start !== lastToken.start + delta) return undefined;
   if (!bracketBalanced(lexed.tokens, 0, lexed.tokens.length) || !holesBalanced(lexed.tokens)) return undefined;
 
   // Splice tokens and comments in place (`previous` is consumed), shifting the objects after the statement.
@@ -88,7 +103,7 @@ export function reparseStatement(previous: PreviousParse, text: string, lineInde
   const newComments = spliceShifted(comments, commentFrom, commentTo, lexed.comments, delta);
 
   // Re-parse it, as parseFile would at that token (the window's brackets are balanced, so matching them alone
-  // gives the whole file's answer).
+  // gives the whole file's answer; the tokens after it are there for the parser's look-ahead).
   const windowEnd = first + lexed.tokens.length;
   const parsed = parseStatementAt(text, newTokens, newComments, first, windowEnd, commentFrom);
   if (parsed.next !== windowEnd || parsed.stmt.start !== stmt.start || parsed.stmt.end !== newEnd || parsed.nestingReported) return undefined;
@@ -98,8 +113,7 @@ export function reparseStatement(previous: PreviousParse, text: string, lineInde
 
   // Proven: splice the diagnostics, shift the statements after the edited one.
   const newDiagnostics = spliceShifted(diagnostics, ownFrom, ownTo, own, delta);
-  for (let i = ownFrom + own.length; i < newDiagnostics.length; i++)
-    requotePosition(newDiagnostics[i] as OffsetDiagnostic, delta, previous.lineIndex, lineIndex);
+  requotePositions(newDiagnostics, ownFrom + own.length, delta, previous.lineIndex, lineIndex);
   const newStatements = statements.slice(0, k);
   newStatements.push(parsed.stmt);
   for (let i = k + 1; i < statements.length; i++) {
@@ -107,10 +121,81 @@ export function reparseStatement(previous: PreviousParse, text: string, lineInde
     shiftStatement(s, delta);
     newStatements.push(s);
   }
-  const file: A.SourceFile = { kind: 'SourceFile', statements: newStatements, start: 0, end: text.length };
-  const result: ParseResult = { file, tokens: newTokens, comments: newComments, diagnostics: newDiagnostics };
-  holeFreeBoundaries.set(result, true);
-  return { parsed: result, from: stmt.start, to: newEnd };
+  return finish(text, newStatements, newTokens, newComments, newDiagnostics, stmt.start, newEnd);
+}
+
+/**
+ * The edit lies between statements[k] and the next one (whitespace and comments): when it still holds no token, the
+ * tokens after it keep their line breaks and the next statement its doc comment, every statement is reused.
+ */
+function relexGap(previous: PreviousParse, text: string, lineIndex: LineIndex, change: Change, k: number): Reparse | undefined {
+  const old = previous.parsed;
+  const statements = old.file.statements;
+  const before = statements[k];
+  const after = statements[k + 1];
+  // Before the first statement a BOM or shebang may be involved: left to a full parse.
+  if (!before || change.from < before.end) return undefined;
+  const tokens = old.tokens;
+  const nextIndex = firstStartingAtOrAfter(tokens, before.end);
+  const next = tokens[nextIndex] as Token;
+  // The last token before the gap must not read into it: an unterminated string runs to the end of its line, and
+  // most tokens decide where they end by the character after them (`/` then `/*` is a line comment), which an
+  // edit right at the gap's start changes; a closing bracket is never more than itself.
+  const lastBefore = tokens[nextIndex - 1];
+  if (!lastBefore || !lastBefore.terminated || lastBefore.end !== before.end) return undefined;
+  if (change.from === before.end && !(isPunct(lastBefore, '}') || isPunct(lastBefore, ')') || isPunct(lastBefore, ']'))) return undefined;
+  if (change.oldTo > next.start || (after && next.start !== after.start)) return undefined;
+  const delta = change.newTo - change.oldTo;
+  const newNextStart = next.kind === TokenKind.EOF ? text.length : next.start + delta;
+  const lexed = lexRange(text, before.end, newNextStart, false, lineIndex);
+  if (lexed.tokens.length > 0 || lexed.end !== newNextStart || lexed.diagnostics.length > 0) return undefined;
+  if (next.kind !== TokenKind.EOF) {
+    // The next token keeps its line break (statement separators) and whether it starts at column 0 (where a
+    // declaration closes a block left open before it).
+    if (lexed.nlBeforeEnd !== next.nlBefore) return undefined;
+    if ((previous.text.charCodeAt(next.start - 1) === 10) !== (text.charCodeAt(newNextStart - 1) === 10)) return undefined;
+  }
+  const diagnostics = old.diagnostics;
+  const gapFrom = firstStartingAtOrAfter(diagnostics, before.end);
+  if (gapFrom < diagnostics.length && (diagnostics[gapFrom] as OffsetDiagnostic).start < next.start) return undefined;
+  for (let i = 0; i < gapFrom; i++) if ((diagnostics[i] as OffsetDiagnostic).end > before.end) return undefined;
+
+  const comments = old.comments;
+  const commentFrom = firstStartingAtOrAfter(comments, before.end);
+  const commentTo = firstStartingAtOrAfter(comments, next.start);
+  const newComments = spliceShifted(comments, commentFrom, commentTo, lexed.comments, delta);
+  // The next statement's doc comment is read from these comments: if it changed, the statement would too.
+  if (after && 'doc' in after && docCommentBefore(text, newComments, after.start + delta, commentFrom) !== after.doc) return undefined;
+
+  const newTokens = spliceShifted(tokens, nextIndex, nextIndex, [], delta);
+  const newDiagnostics = spliceShifted(diagnostics, gapFrom, gapFrom, [], delta);
+  requotePositions(newDiagnostics, gapFrom, delta, previous.lineIndex, lineIndex);
+  const newStatements = statements.slice(0, k + 1);
+  for (let i = k + 1; i < statements.length; i++) {
+    const s = statements[i] as A.Stmt;
+    shiftStatement(s, delta);
+    newStatements.push(s);
+  }
+  return finish(text, newStatements, newTokens, newComments, newDiagnostics, before.end, newNextStart);
+}
+
+function finish(
+  text: string,
+  statements: A.Stmt[],
+  tokens: Token[],
+  comments: ParseResult['comments'],
+  diagnostics: OffsetDiagnostic[],
+  from: number,
+  to: number,
+): Reparse {
+  const file: A.SourceFile = { kind: 'SourceFile', statements, start: 0, end: text.length };
+  const parsed: ParseResult = { file, tokens, comments, diagnostics };
+  holeFreeBoundaries.set(parsed, true);
+  return { parsed, from, to };
+}
+
+function requotePositions(diagnostics: OffsetDiagnostic[], from: number, delta: number, oldLines: LineIndex, newLines: LineIndex): void {
+  for (let i = from; i < diagnostics.length; i++) requotePosition(diagnostics[i] as OffsetDiagnostic, delta, oldLines, newLines);
 }
 
 /** Lexer messages quote the `line:column` of their start (`Unterminated string at 3:9`): requoted after a shift. */
@@ -214,16 +299,6 @@ function bracketBalanced(tokens: Token[], from: number, to: number): boolean {
   return depth === 0;
 }
 
-/** The index of the bracket that tokens[last] closes, searching back to `first`. */
-function matchingOpen(tokens: Token[], first: number, last: number): number | undefined {
-  let depth = 0;
-  for (let i = last; i >= first; i--) {
-    depth -= bracketDelta(tokens[i] as Token);
-    if (depth === 0) return i;
-  }
-  return undefined;
-}
-
 /** Whether every `${` hole the tokens open they also close, and no line break cuts one. */
 function holesBalanced(tokens: Token[]): boolean {
   let depth = 0;
@@ -312,8 +387,4 @@ function firstStartingAtOrAfter(items: readonly { start: number }[], offset: num
     else high = mid;
   }
   return low;
-}
-
-function firstDiagnosticAtOrAfter(diagnostics: OffsetDiagnostic[], offset: number): number {
-  return firstStartingAtOrAfter(diagnostics, offset);
 }
