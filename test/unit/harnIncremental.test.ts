@@ -260,7 +260,7 @@ describe('HarnAnalysis.edited', () => {
       { name: 'the parameters of a declaration', insert: 'x', at: source.indexOf('() {\n  let y') + 1, expect: 'statement' },
       { name: 'a blank line between declarations', insert: '\n', at: source.indexOf('fn b'), expect: 'statement' },
       { name: 'a comment between declarations', insert: '// note\n', at: source.indexOf('\nfn b'), expect: 'statement' },
-      { name: 'a doc comment above a declaration (its doc changes)', insert: '/** B. */\n', at: source.indexOf('fn b'), expect: 'full' },
+      { name: 'a doc comment above a declaration (read again for its doc)', insert: '/** B. */\n', at: source.indexOf('fn b'), expect: 'statement' },
       { name: 'a space before a declaration (no longer at column 0)', insert: ' ', at: source.indexOf('fn b'), expect: 'full' },
       { name: 'the line breaks before a declaration removed', insert: '', remove: 2, at: source.indexOf('}\n\nfn b') + 1, expect: 'full' },
       { name: 'text at the end of the file after the last declaration', insert: '\n\n', at: source.length, expect: 'statement' },
@@ -282,6 +282,19 @@ describe('HarnAnalysis.edited', () => {
       });
     }
 
+    test('typing in a doc comment gives the declaration below it its new doc, as a new object', () => {
+      const documented = source.replace('fn b', '/** Bee */\nfn b');
+      const previous = new HarnAnalysis(documented);
+      const b = previous.file.statements[1];
+      const c = previous.file.statements[2];
+      const analysis = HarnAnalysis.edited(previous, documented.replace('Bee */', 'Beer */'));
+      assertSameAsFull(analysis, 'doc');
+      assert.notEqual(analysis.reparsed, 'full');
+      assert.notEqual(analysis.file.statements[1], b);
+      assert.equal(analysis.file.statements[2], c);
+      assert.equal((analysis.file.statements[1] as { doc?: string }).doc, 'Beer');
+    });
+
     test('a declaration at column 0 that closes a block left open stays at column 0', () => {
       const open = 'fn a() {\n  let x = 1\n\nfn b() {\n  log(2)\n}\n';
       const analysis = HarnAnalysis.edited(new HarnAnalysis(open), open.replace('\nfn b', '\n fn b'));
@@ -293,8 +306,15 @@ describe('HarnAnalysis.edited', () => {
     test('reuses the statements around the edited one, shifting those after it', () => {
       const previous = new HarnAnalysis(source);
       const [a, b, c] = previous.file.statements;
+      const [scopeA, scopeB, scopeC] = previous.scopes.root.children;
       const text = source.slice(0, inBody) + 'zz' + source.slice(inBody);
       const analysis = HarnAnalysis.edited(previous, text);
+      // The scopes of the reused statements are reused too (shifted), the edited one's built again.
+      const [scopeA2, scopeB2, scopeC2] = analysis.scopes.root.children;
+      assert.notEqual(scopeA2, scopeA);
+      assert.equal(scopeB2, scopeB);
+      assert.equal(scopeC2, scopeC);
+      assert.equal(scopeB2?.start, source.indexOf('fn b') + 2);
       assert.deepEqual(analysis.reparsed, { from: 0, to: source.indexOf('}\n\nfn b') + 3 });
       const [a2, b2, c2] = analysis.file.statements;
       assert.notEqual(a2, a);

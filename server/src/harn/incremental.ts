@@ -164,19 +164,36 @@ function relexGap(previous: PreviousParse, text: string, lineIndex: LineIndex, c
   const commentFrom = firstStartingAtOrAfter(comments, before.end);
   const commentTo = firstStartingAtOrAfter(comments, next.start);
   const newComments = spliceShifted(comments, commentFrom, commentTo, lexed.comments, delta);
-  // The next statement's doc comment is read from these comments: if it changed, the statement would too.
-  if (after && 'doc' in after && docCommentBefore(text, newComments, after.start + delta, commentFrom) !== after.doc) return undefined;
+  // The next statement's doc comment is read from these comments: when it changed (typing in a doc comment), the
+  // statement is parsed again from its unchanged tokens, which it needs to be balanced and free of diagnostics for.
+  const docChanged = after !== undefined && 'doc' in after && docCommentBefore(text, newComments, after.start + delta, commentFrom) !== after.doc;
+  const afterLast = after ? firstStartingAtOrAfter(tokens, after.end) - 1 : -1;
+  if (docChanged) {
+    const afterDiagnostics = gapFrom < diagnostics.length && (diagnostics[gapFrom] as OffsetDiagnostic).start <= (after as A.Stmt).end;
+    if (afterDiagnostics || !bracketBalanced(tokens, nextIndex, afterLast + 1)) return undefined;
+  }
 
   const newTokens = spliceShifted(tokens, nextIndex, nextIndex, [], delta);
+  let reread: A.Stmt | undefined;
+  if (docChanged) {
+    const parsed = parseStatementAt(text, newTokens, newComments, nextIndex, afterLast + 1, commentFrom);
+    const end = (after as A.Stmt).end + delta;
+    if (parsed.next !== afterLast + 1 || parsed.stmt.end !== end || parsed.diagnostics.length > 0 || parsed.nestingReported) return undefined;
+    reread = parsed.stmt;
+  }
   const newDiagnostics = spliceShifted(diagnostics, gapFrom, gapFrom, [], delta);
   requotePositions(newDiagnostics, gapFrom, delta, previous.lineIndex, lineIndex);
   const newStatements = statements.slice(0, k + 1);
   for (let i = k + 1; i < statements.length; i++) {
     const s = statements[i] as A.Stmt;
+    if (reread && i === k + 1) {
+      newStatements.push(reread);
+      continue;
+    }
     shiftStatement(s, delta);
     newStatements.push(s);
   }
-  return finish(text, newStatements, newTokens, newComments, newDiagnostics, before.end, newNextStart);
+  return finish(text, newStatements, newTokens, newComments, newDiagnostics, before.end, reread ? reread.end : newNextStart);
 }
 
 function finish(
