@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import { semanticTokens } from '../../server/src/harn/semanticTokens';
 import { LineIndex } from '../../server/src/text/lineIndex';
+import { HarnWorkspace, OpenDocument } from '../../server/src/workspace/harnWorkspace';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
 import { prng } from '../support/random';
 
@@ -352,5 +353,21 @@ describe('HarnAnalysis.edited', () => {
       assert.match(analysis.parsed.diagnostics[0]?.message ?? '', /at 13:12/);
       assertSameAsFull(analysis, 'requoted');
     });
+  });
+
+  test('HarnWorkspace.analysisOf reads each new version of an open document from the one before', () => {
+    const source = 'fn a() {\n  log(1)\n}\n\nfn b() {\n  log(2)\n}\n';
+    let doc: OpenDocument = { uri: 'file:///ws/main.harn', version: 1, getText: () => source };
+    const workspace = new HarnWorkspace({ get: (uri) => (uri === doc.uri ? doc : undefined) }, () => ['/ws']);
+    const first = workspace.analysisOf(doc);
+    assert.equal(first.reparsed, 'full');
+    assert.equal(workspace.analysisOf(doc), first, 'the same version is analysed once');
+    const b = first.file.statements[1];
+    const text = source.replace('log(1)', 'log(1, 2)');
+    doc = { uri: doc.uri, version: 2, getText: () => text };
+    const second = workspace.analysisOf(doc);
+    assert.deepEqual(second.reparsed, { from: 0, to: source.indexOf('}') + 4 });
+    assert.equal(second.file.statements[1], b);
+    assertSameAsFull(second, 'workspace');
   });
 });
