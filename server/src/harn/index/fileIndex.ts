@@ -434,7 +434,7 @@ class IndexBuilder {
     this.resolverRoot.children = own.root.children;
     const first = this.count;
     const root = this.top.root;
-    // Its top-level bindings are the file's (own.root's are the same bindings made again).
+    // Its own top-level bindings, from the file's root scope (the walk above adds the nested ones only).
     for (let j = rootFrom; j < rootTo; j++) {
       const b = root.bindings[j] as Binding;
       if (b.kind !== 'import') declStarts.add(b.nameNode.start);
