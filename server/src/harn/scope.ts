@@ -139,9 +139,10 @@ function visitOthers(node: A.AnyNode, handled: readonly string[], visit: NodeVis
   if (!visit) return;
   const from = pending.length;
   A.forEachChild(node, pushPending, handled);
-  // Each child walked in turn, in source order.
-  const children = pending.splice(from);
-  for (const child of children) walkPending(child, (n) => (visit(n), true));
+  // Each child walked in turn, in source order (each walk works above them and leaves them as they are).
+  const to = pending.length;
+  for (let i = from; i < to; i++) walkPending(pending[i] as A.AnyNode, visit);
+  pending.length = from;
 }
 
 /**
@@ -242,14 +243,18 @@ function pushDefined(node: A.AnyNode | undefined): void {
   if (node) pending.push(node);
 }
 
-/** A.walk's order (a parent, then its children in source order) over the shared stack; `enter` false skips the children. */
-function walkPending(root: A.AnyNode, enter: (node: A.AnyNode) => boolean): void {
+/**
+ * A.walk's order (a parent, then its children in source order) over the shared stack; `enter` false skips the
+ * children (`visit`, when there is one, is handed every node first).
+ */
+function walkPending(root: A.AnyNode, visit: NodeVisitor | undefined, enter?: (node: A.AnyNode) => boolean): void {
   const base = pending.length;
   pending.push(root);
   try {
     while (pending.length > base) {
       const node = pending.pop() as A.AnyNode;
-      if (!enter(node)) continue;
+      visit?.(node);
+      if (enter && !enter(node)) continue;
       const from = pending.length;
       pushChildren(node);
       for (let low = from, high = pending.length - 1; low < high; low++, high--) {
@@ -364,10 +369,7 @@ function addParams(params: A.Param[], scope: Scope): void {
  * happens only into the scopes, which the parser's nesting limit bounds.
  */
 function addNested(root: A.AnyNode, scope: Scope, file: Build): void {
-  walkPending(root, (node) => {
-    file.visit?.(node);
-    return !addScopeOf(node, scope, file);
-  });
+  walkPending(root, file.visit, (node) => !addScopeOf(node, scope, file));
 }
 
 /** The scope a node opens, with its bindings; false for a node that opens none (its children are walked). */

@@ -322,7 +322,10 @@ class IndexBuilder {
     rootFrom.push(root.bindings.length);
     importFrom.push(this.top.imports.length);
     wildcardFrom.push(this.top.wildcardImports.length);
-    for (const [j, b] of root.bindings.entries()) this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, j));
+    for (let j = 0; j < root.bindings.length; j++) {
+      const b = root.bindings[j] as Binding;
+      this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, j));
+    }
     const signature = this.spans || previous?.reuse ? root.bindings.map(signatureOf) : [];
     const reuse = previous?.reuse && sameSignatures(previous.reuse.root, signature) ? { index: previous, from: previous.reuse } : undefined;
     const copier = reuse && new SpanCopier(this, reuse.index, reuse.from);
