@@ -326,8 +326,10 @@ class IndexBuilder {
       const b = root.bindings[j] as Binding;
       this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, j));
     }
-    const signature = this.spans || previous?.reuse ? root.bindings.map(signatureOf) : [];
-    const reuse = previous?.reuse && sameSignatures(previous.reuse.root, signature) ? { index: previous, from: previous.reuse } : undefined;
+    // The same top-level bindings as the previous index's: its signature is kept (a keystroke makes none).
+    const same = previous?.reuse !== undefined && sameSignatures(previous.reuse.root, root.bindings);
+    const signature = same && previous?.reuse ? previous.reuse.root : this.spans ? root.bindings.map(signatureOf) : [];
+    const reuse = same && previous?.reuse ? { index: previous, from: previous.reuse } : undefined;
     const copier = reuse && new SpanCopier(this, reuse.index, reuse.from);
 
     for (let i = 0; i < statements.length; i++) {
@@ -373,7 +375,7 @@ class IndexBuilder {
     return this.finish(signature);
   }
 
-  private finish(signature: RootSignature[]): FileIndex {
+  private finish(signature: readonly RootSignature[]): FileIndex {
     const exports = new Map<string, Export>();
     for (const b of exportedBindings(this.analysis.file, this.top)) {
       if (exports.has(b.name)) continue;
@@ -691,15 +693,16 @@ class SpanCopier {
 }
 
 function signatureOf(b: Binding): RootSignature {
+  // As sameSignatures reads a binding.
   return { name: b.name, kind: b.kind, modulePath: b.modulePath, fromItsEnd: b.declaration.kind === 'LetDecl' };
 }
 
-function sameSignatures(a: readonly RootSignature[], b: readonly RootSignature[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as RootSignature;
-    const y = b[i] as RootSignature;
-    if (x.name !== y.name || x.kind !== y.kind || x.modulePath !== y.modulePath || x.fromItsEnd !== y.fromItsEnd) return false;
+function sameSignatures(signatures: readonly RootSignature[], bindings: readonly Binding[]): boolean {
+  if (signatures.length !== bindings.length) return false;
+  for (let i = 0; i < signatures.length; i++) {
+    const x = signatures[i] as RootSignature;
+    const b = bindings[i] as Binding;
+    if (x.name !== b.name || x.kind !== b.kind || x.modulePath !== b.modulePath || x.fromItsEnd !== (b.declaration.kind === 'LetDecl')) return false;
   }
   return true;
 }
