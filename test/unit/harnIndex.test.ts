@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import * as A from '../../server/src/harn/ast';
-import { FileIndex, indexFile, Occurrence, rangeOf, ScopeResolver } from '../../server/src/harn/index/fileIndex';
+import { allOccurrences, indexFile, Occurrence, occurrencesNamed, rangeOf, ScopeResolver } from '../../server/src/harn/index/fileIndex';
 import { highlightsAt, referencesAt } from '../../server/src/harn/index/references';
 import { prepareRenameAt, renameAt, RenameEdit } from '../../server/src/harn/index/rename';
 import { fuzzyScore, workspaceSymbols } from '../../server/src/harn/index/symbols';
@@ -62,7 +62,7 @@ describe('harn index: what a file contributes', () => {
     assert.ok(main);
     assert.deepEqual(main.importPaths, ['./mid']);
     assert.deepEqual(
-      (main.byName.get('count') ?? []).map((o) => o.write),
+      occurrencesNamed(main, 'count').map((o) => o.write),
       [true, true, false],
       'the declaration and the assignment target write; the read reads',
     );
@@ -76,7 +76,7 @@ describe('harn index: what a file contributes', () => {
   test('a CRLF file with a BOM gives UTF-16 ranges on the right lines', () => {
     const source = '\uFEFFfn a() {}\r\nfn b() { a() }\r\nlet x = "😀" + a\r\n';
     const fileIndex = indexFile('/ws/crlf.harn', new HarnAnalysis(source));
-    const ranges = (fileIndex.byName.get('a') ?? []).map((o) => rangeOf(fileIndex, o));
+    const ranges = occurrencesNamed(fileIndex, 'a').map((o) => rangeOf(fileIndex, o));
     assert.deepEqual(
       ranges.map((r) => r.start.line),
       [0, 1, 2],
@@ -326,20 +326,31 @@ describe('harn index: one pass building the scopes and reading the names', { ski
       assert.equal(seen.size, walked, `${name}: the visitor saw nodes the walk does not reach`);
       nodes += walked;
       assert.deepEqual(scopeShape(scopes.root), scopeShape(buildScopes(file).root), name);
+      // The resolvers find a child scope by binary search: siblings in source order, none inside another.
+      const inOrder = (scope: Scope): boolean =>
+        scope.children.every((c, i) => i === 0 || (scope.children[i - 1] as Scope).end <= c.start) && scope.children.every(inOrder);
+      assert.ok(inOrder(scopes.root), `${name}: child scopes in source order`);
     }
     assert.ok(nodes > 100_000, `${nodes} nodes`);
   });
 
-  test('indexing a fresh analysis (one pass) gives what indexing one whose scopes are built gives (a walk of its own)', () => {
+  test("resolved statement by statement, every local occurrence is what scope.ts's resolveName gives over the whole file", () => {
+    let checked = 0;
     for (const [name, text] of sources()) {
-      const fresh = indexFile('/f.harn', new HarnAnalysis(text));
-      const built = new HarnAnalysis(text);
-      void built.scopes;
-      const separate = indexFile('/f.harn', built);
-      const sortedOccurrences = (o: FileIndex): Occurrence[] => [...o.occurrences].sort((a, b) => a.start - b.start || a.end - b.end);
-      assert.deepEqual(sortedOccurrences(fresh), sortedOccurrences(separate), name);
-      assert.deepEqual(fresh.declarations, separate.declarations, name);
+      const analysis = new HarnAnalysis(text);
+      const index = indexFile('/f.harn', analysis);
+      const declared = new Set(index.declarations.map((d) => d.start));
+      for (const o of allOccurrences(index)) {
+        if (o.ref.kind !== 'local') continue;
+        checked++;
+        // A declaration is its own ref; a reference's is the binding resolveName finds from its offset.
+        const expected = declared.has(o.start) ? o.start : resolveName(analysis.scopes, o.name, o.start)?.nameNode.start;
+        if (o.ref.declStart !== expected) assert.fail(`${name}: ${o.name} at ${o.start} refers to ${o.ref.declStart}, resolveName says ${expected}`);
+      }
+      const sorted = allOccurrences(index).every((o, i, all) => i === 0 || (all[i - 1] as Occurrence).start <= o.start);
+      assert.ok(sorted, `${name}: occurrences in source order`);
     }
+    assert.ok(checked > 10_000, `${checked} local occurrences`);
   });
 });
 

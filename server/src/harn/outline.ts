@@ -57,6 +57,16 @@ export function outline(file: A.SourceFile, source: string): OutlineSymbol[] {
   return cappedOutline(file, source).symbols;
 }
 
+/**
+ * One top-level statement's outline symbols, uncapped (the workspace index outlines a file statement by statement).
+ * Details are read from `source`: '' leaves them without the source's text.
+ */
+export function statementOutline(stmt: A.Stmt, source: string): OutlineSymbol[] {
+  const symbols: OutlineSymbol[] = [];
+  collectStatement(stmt, { source, budget: new SymbolBudget(Number.POSITIVE_INFINITY) }, symbols, true);
+  return symbols;
+}
+
 interface Ctx {
   source: string;
   budget: SymbolBudget;

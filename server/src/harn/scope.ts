@@ -72,14 +72,70 @@ export function buildScopes(file: A.SourceFile, visit?: NodeVisitor): FileScopes
   const root: Scope = { start: file.start, end: file.end, bindings: [], children: [] };
   const scopes: FileScopes = { root, wildcardImports: [], imports: [] };
   visit?.(file);
-  addStatements(file.statements, root, { scopes, visit, openUntil: file.end });
+  addStatements(file.statements, root, { scopes, visit, topLevel: true, openUntil: file.end });
   return scopes;
+}
+
+/**
+ * What a top-level statement adds below the file's root scope: the scopes it opens and the imports nested in it,
+ * as built when the statement started at `start`. HarnAnalysis.edited reuses unchanged statements (shifted in
+ * place), so their scopes are shifted too instead of rebuilt; a visitor needs the whole walk, so it always rebuilds.
+ */
+interface StatementScopes {
+  start: number;
+  /** How far past its start a body of it missing its `}` was allowed to reach (Build.openUntil): reused only for the same reach. */
+  reach: number;
+  children: Scope[];
+  imports: A.ImportDecl[];
+  wildcardImports: A.ImportDecl[];
+}
+
+const statementScopes = new WeakMap<A.Stmt, StatementScopes>();
+
+/** The scopes under a top-level statement: reused when it was seen before (shifted to where it is now), else built. */
+function addTopLevelNested(stmt: A.Stmt, root: Scope, file: Build): void {
+  const cached = file.visit ? undefined : statementScopes.get(stmt);
+  const known = cached && cached.reach === file.openUntil - stmt.start ? cached : undefined;
+  if (known) {
+    const delta = stmt.start - known.start;
+    if (delta !== 0) {
+      for (const scope of known.children) shiftScope(scope, delta);
+      known.start = stmt.start;
+    }
+    for (const scope of known.children) root.children.push(scope);
+    for (const i of known.imports) file.scopes.imports.push(i);
+    for (const i of known.wildcardImports) file.scopes.wildcardImports.push(i);
+    return;
+  }
+  const children = root.children.length;
+  const imports = file.scopes.imports.length;
+  const wildcardImports = file.scopes.wildcardImports.length;
+  addNested(stmt, root, { ...file, topLevel: false });
+  statementScopes.set(stmt, {
+    start: stmt.start,
+    reach: file.openUntil - stmt.start,
+    children: root.children.slice(children),
+    imports: file.scopes.imports.slice(imports),
+    wildcardImports: file.scopes.wildcardImports.slice(wildcardImports),
+  });
+}
+
+function shiftScope(scope: Scope, delta: number): void {
+  const stack = [scope];
+  for (let s = stack.pop(); s !== undefined; s = stack.pop()) {
+    s.start += delta;
+    s.end += delta;
+    for (const b of s.bindings) b.visibleFrom += delta;
+    for (const c of s.children) stack.push(c);
+  }
 }
 
 /** What the builder carries down: the scopes being built and the visitor, if any. */
 interface Build {
   scopes: FileScopes;
   visit: NodeVisitor | undefined;
+  /** Whether the statements being added are the file's own (see addTopLevelNested). */
+  topLevel: boolean;
   /** How far a scope whose block is missing its `}` reaches: up to the next statement of an enclosing block, or the end of the file. */
   openUntil: number;
 }
@@ -87,8 +143,135 @@ interface Build {
 /** The nodes under `node`'s fields other than `handled` (the ones the scope builder walks itself), to `visit`. */
 function visitOthers(node: A.AnyNode, handled: readonly string[], visit: NodeVisitor | undefined): void {
   if (!visit) return;
-  const walkVisiting = (child: A.AnyNode): void => A.walk(child, (n) => void visit(n));
-  A.forEachChild(node, walkVisiting, handled);
+  const from = pending.length;
+  A.forEachChild(node, pushPending, handled);
+  // Each child walked in turn, in source order (each walk works above them and leaves them as they are).
+  const to = pending.length;
+  for (let i = from; i < to; i++) walkPending(pending[i] as A.AnyNode, visit);
+  pending.length = from;
+}
+
+/**
+ * The nodes still to walk, for every walk of the builder: a walk started inside another (a scope's body inside an
+ * expression) works above it and leaves it as it found it. One stack, not one (and a closure) per walk: a file
+ * has a walk per statement.
+ */
+const pending: A.AnyNode[] = [];
+const pushPending = (child: A.AnyNode): void => {
+  pending.push(child);
+};
+
+/**
+ * The children A.forEachChild finds (in its order), for the commonest kinds read field by field: its `for…in` over
+ * a node's fields, for every node, cost more than the rest of the builder. The other kinds go through it.
+ */
+function pushChildren(node: A.AnyNode): void {
+  switch (node.kind) {
+    case 'Identifier':
+    case 'Name':
+    case 'Int':
+    case 'Nil':
+    case 'Bool':
+      return;
+    case 'Argument':
+      pushDefined(node.name);
+      pushDefined(node.value);
+      return;
+    case 'Call':
+      pushDefined(node.callee);
+      for (const t of node.typeArgs) pending.push(t);
+      for (const a of node.args) pending.push(a);
+      return;
+    case 'String':
+      // Text parts are not nodes; a hole stands for its expression.
+      for (const part of node.parts) if (part.kind === 'Hole' && part.expr) pending.push(part.expr);
+      return;
+    case 'ExprStmt':
+      pushDefined(node.expr);
+      return;
+    case 'DictEntry':
+      pushDefined(node.key);
+      pushDefined(node.value);
+      return;
+    case 'Member':
+      pushDefined(node.object);
+      pushDefined(node.property);
+      return;
+    case 'Binary':
+      pushDefined(node.left);
+      pushDefined(node.right);
+      return;
+    case 'Block':
+      for (const stmt of node.statements) pending.push(stmt);
+      return;
+    case 'LetDecl':
+      pushDefined(node.pattern);
+      pushDefined(node.type);
+      pushDefined(node.init);
+      return;
+    case 'Dict':
+      for (const e of node.entries) pending.push(e);
+      return;
+    case 'Param':
+      pushDefined(node.name);
+      pushDefined(node.type);
+      pushDefined(node.defaultValue);
+      return;
+    case 'NamedType':
+      pushDefined(node.name);
+      for (const t of node.args) pending.push(t);
+      return;
+    case 'Return':
+      pushDefined(node.value);
+      return;
+    case 'List':
+      for (const e of node.elements) pending.push(e);
+      return;
+    case 'If':
+      pushDefined(node.condition);
+      pushDefined(node.then);
+      pushDefined(node.otherwise);
+      return;
+    case 'Index':
+      pushDefined(node.object);
+      pushDefined(node.index);
+      return;
+    case 'Assign':
+      pushDefined(node.target);
+      pushDefined(node.value);
+      return;
+    default:
+      A.forEachChild(node, pushPending);
+  }
+}
+
+function pushDefined(node: A.AnyNode | undefined): void {
+  if (node) pending.push(node);
+}
+
+/**
+ * A.walk's order (a parent, then its children in source order) over the shared stack; `enter` false skips the
+ * children (`visit`, when there is one, is handed every node first).
+ */
+function walkPending(root: A.AnyNode, visit: NodeVisitor | undefined, enter?: (node: A.AnyNode) => boolean): void {
+  const base = pending.length;
+  pending.push(root);
+  try {
+    while (pending.length > base) {
+      const node = pending.pop() as A.AnyNode;
+      visit?.(node);
+      if (enter && !enter(node)) continue;
+      const from = pending.length;
+      pushChildren(node);
+      for (let low = from, high = pending.length - 1; low < high; low++, high--) {
+        const first = pending[low] as A.AnyNode;
+        pending[low] = pending[high] as A.AnyNode;
+        pending[high] = first;
+      }
+    }
+  } finally {
+    pending.length = base;
+  }
 }
 
 /** A body block: the node itself to `visit` (its statements are walked by addStatements). */
@@ -111,47 +294,69 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
     const stmt = statements[i] as A.Stmt;
     const next = statements[i + 1];
     file.openUntil = next ? Math.max(stmt.end, next.start - 1) : enclosingUntil;
-    const kind = DECLARATION_KINDS[stmt.kind];
-    if (kind && 'name' in stmt && stmt.name && typeof stmt.name === 'object') {
-      // Declarations are visible in their whole block (functions may call ones declared later).
-      scope.bindings.push({ name: stmt.name.text, kind, nameNode: stmt.name, declaration: stmt, visibleFrom: scope.start });
-    }
-    if (stmt.kind === 'LetDecl') {
-      const kindOfLet: BindingKind = stmt.keyword === 'var' ? 'variable' : 'constant';
-      for (const name of boundNames(stmt.pattern)) {
-        scope.bindings.push({ name: name.text, kind: kindOfLet, nameNode: name, declaration: stmt, visibleFrom: stmt.end });
-      }
-    }
-    if (stmt.kind === 'ImportDecl') {
-      file.scopes.imports.push(stmt);
-      if (stmt.namespace) {
-        // `import * as ui from "…"` binds one name: the module's exports are reached through it.
-        scope.bindings.push({
-          name: stmt.namespace.text,
-          kind: 'namespace',
-          nameNode: stmt.namespace,
-          declaration: stmt,
-          visibleFrom: scope.start,
-          modulePath: stmt.path?.value,
-        });
-      } else if (stmt.names) {
-        for (const name of stmt.names) {
-          scope.bindings.push({
-            name: name.text,
-            kind: 'import',
-            nameNode: name,
-            declaration: stmt,
-            visibleFrom: scope.start,
-            modulePath: importModulePath(stmt),
-          });
-        }
-      } else {
-        file.scopes.wildcardImports.push(stmt);
-      }
-    }
-    addNested(stmt, scope, file);
+    addBindingsOf(stmt, scope, file);
+    if (file.topLevel) addTopLevelNested(stmt, scope, file);
+    else addNested(stmt, scope, file);
   }
   file.openUntil = enclosingUntil;
+}
+
+/**
+ * One top-level statement's part of buildScopes, but for its own bindings (addTopLevelBindings): the scopes it
+ * opens in `into.root.children`, their bindings, the imports inside it, every node of it to `visit`. The workspace
+ * index builds a file's scopes statement by statement (and only the edited one again).
+ */
+export function addStatementScopes(stmt: A.Stmt, into: FileScopes, visit?: NodeVisitor): void {
+  // A body missing its `}` reaches no further than the statement here: only names are looked up in the index's
+  // scopes, and none lies in the blank after a statement.
+  addNested(stmt, into.root, { scopes: into, visit, topLevel: false, openUntil: stmt.end });
+}
+
+/** The bindings a top-level statement adds to the root scope (and its imports), without walking inside it. */
+export function addTopLevelBindings(stmt: A.Stmt, into: FileScopes): void {
+  addBindingsOf(stmt, into.root, { scopes: into, visit: undefined, topLevel: true, openUntil: stmt.end });
+}
+
+/** The bindings a statement adds to its block's scope (declarations, `let`, imports). */
+function addBindingsOf(stmt: A.Stmt, scope: Scope, file: Build): void {
+  const kind = DECLARATION_KINDS[stmt.kind];
+  if (kind && 'name' in stmt && stmt.name && typeof stmt.name === 'object') {
+    // Declarations are visible in their whole block (functions may call ones declared later).
+    scope.bindings.push({ name: stmt.name.text, kind, nameNode: stmt.name, declaration: stmt, visibleFrom: scope.start });
+  }
+  if (stmt.kind === 'LetDecl') {
+    const kindOfLet: BindingKind = stmt.keyword === 'var' ? 'variable' : 'constant';
+    for (const name of boundNames(stmt.pattern)) {
+      scope.bindings.push({ name: name.text, kind: kindOfLet, nameNode: name, declaration: stmt, visibleFrom: stmt.end });
+    }
+  }
+  if (stmt.kind === 'ImportDecl') {
+    file.scopes.imports.push(stmt);
+    if (stmt.namespace) {
+      // `import * as ui from "…"` binds one name: the module's exports are reached through it.
+      scope.bindings.push({
+        name: stmt.namespace.text,
+        kind: 'namespace',
+        nameNode: stmt.namespace,
+        declaration: stmt,
+        visibleFrom: scope.start,
+        modulePath: stmt.path?.value,
+      });
+    } else if (stmt.names) {
+      for (const name of stmt.names) {
+        scope.bindings.push({
+          name: name.text,
+          kind: 'import',
+          nameNode: name,
+          declaration: stmt,
+          visibleFrom: scope.start,
+          modulePath: importModulePath(stmt),
+        });
+      }
+    } else {
+      file.scopes.wildcardImports.push(stmt);
+    }
+  }
 }
 
 /** The module path of an import: its string, or for `import std::agent::{a}` the segments joined by `/` ("std/agent"), as upstream lowers it. */
@@ -182,15 +387,11 @@ function addParams(params: A.Param[], scope: Scope): void {
 
 /**
  * Walks a node for the scopes it opens (bodies, blocks, closures) and the bindings they hold. Nodes that open no
- * scope are walked by A.walk (an explicit stack: an expression chain nests as deep as it is long); recursion
+ * scope are walked as A.walk walks them (an explicit stack: an expression chain nests as deep as it is long); recursion
  * happens only into the scopes, which the parser's nesting limit bounds.
  */
 function addNested(root: A.AnyNode, scope: Scope, file: Build): void {
-  const visit = file.visit;
-  A.walk(root, (node) => {
-    visit?.(node);
-    return !addScopeOf(node, scope, file);
-  });
+  walkPending(root, file.visit, (node) => !addScopeOf(node, scope, file));
 }
 
 /** The scope a node opens, with its bindings; false for a node that opens none (its children are walked). */

@@ -74,7 +74,8 @@ export class HarnIndexer {
     this.dirty.delete(file);
     const open = this.documents.get(pathToUri(file));
     if (open) {
-      this.index.set(indexFile(file, this.workspace.analysisOf(open)));
+      // An open document changes by keystrokes: what its unchanged top-level statements contributed is kept.
+      this.index.set(indexFile(file, this.workspace.analysisOf(open), { previous: this.index.get(file), reusable: true }));
       return;
     }
     const read = await readFileBytes(file, { maxBytes: MAX_INDEXED_FILE_BYTES });

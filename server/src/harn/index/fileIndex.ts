@@ -1,12 +1,19 @@
 // What one `.harn` file contributes to the workspace index: every name it mentions (each occurrence with what it
 // refers to as far as the file alone can tell), the names it exports, the modules it imports and its declarations.
 // Pure: an analysis in, plain data out. A broken file contributes what its partial AST holds.
+//
+// Built top-level statement by top-level statement. The occurrences are packed (four integers each, names and refs
+// interned) since a workspace holds hundreds of thousands of them and objects for each cost the collector more
+// than the indexing itself. Given the previous index of the file, a statement the edit left alone (the same
+// object in the new analysis, see HarnAnalysis.edited) contributes what it did before, shifted, without a walk:
+// re-indexing after a keystroke in a function costs that function.
 
 import { HarnAnalysis } from '../analysis';
 import * as A from '../ast';
 import { LineIndex, Range } from '../../text/lineIndex';
-import { OutlineKind, OutlineSymbol } from '../outline';
-import { Binding, BindingKind, exportedBindings, FileScopes, importModulePath, Scope } from '../scope';
+import { MAX_OUTLINE_SYMBOLS } from '../../outlineCap';
+import { OutlineKind, OutlineSymbol, statementOutline } from '../outline';
+import { addStatementScopes, addTopLevelBindings, Binding, BindingKind, exportedBindings, FileScopes, importModulePath, Scope } from '../scope';
 
 /**
  * What an occurrence refers to, seen from its file: a binding declared in it (by the binding's name offset), a name
@@ -22,6 +29,7 @@ export type LocalRef =
 /** Namespace chains (`ui.forms.field`) are followed this deep, as re-exports are. */
 const MAX_NAMESPACE_CHAIN = 8;
 
+/** One occurrence, as the queries read it (made when asked from the packed form). */
 export interface Occurrence {
   name: string;
   start: number;
@@ -58,16 +66,25 @@ export type Export =
   /** `namespaceOf`: a re-exported namespace (`pub import * as forms from "…"`) stands for that module. */
   { kind: 'declared'; declStart: number; namespaceOf?: string } | { kind: 'reexported'; modulePath: string };
 
+/** Integers per occurrence in FileIndex.occurrenceData: start, end, name id, ref id × 2 + 1 for a write. */
+const STRIDE = 4;
+
 export interface FileIndex {
   file: string;
   /** Positions are computed when asked (most occurrences are never shown). */
   lineIndex: LineIndex;
-  /** In source order once `sorted` (occurrenceAt sorts them); each name's list in byName is in no particular order. */
-  occurrences: Occurrence[];
-  sorted: boolean;
-  /** The occurrences of each name. */
-  byName: Map<string, Occurrence[]>;
-  declarations: IndexedDeclaration[];
+  /** The occurrences in source order, STRIDE integers each: read them with occurrenceOf, occurrencesNamed, occurrenceAt. */
+  occurrenceData: Int32Array;
+  occurrenceCount: number;
+  /** Every name the file mentions, once (an occurrence holds its index); `nameIds` maps them back. */
+  names: readonly string[];
+  nameIds: ReadonlyMap<string, number>;
+  /** What the occurrences refer to, one entry per binding (an occurrence holds its index). */
+  refs: readonly LocalRef[];
+  /** The declarations, DECLARATION_STRIDE integers each: read them as `declarations` (made on the first read). */
+  declarationData: Int32Array;
+  declarationCount: number;
+  readonly declarations: readonly IndexedDeclaration[];
   symbols: IndexedSymbol[];
   exports: Map<string, Export>;
   /** `import "…"` module paths (everything they export is visible here), and those that are `pub` (re-exported). */
@@ -75,184 +92,768 @@ export interface FileIndex {
   pubWildcardImports: string[];
   /** Every module path the file imports. */
   importPaths: string[];
+  /** What indexing the file's next version may take from this one (an index made `reusable` only). */
+  reuse: Reuse | undefined;
+  /** How many top-level statements were taken from the previous index rather than walked. */
+  reusedStatements: number;
 }
 
-export function indexFile(file: string, analysis: HarnAnalysis): FileIndex {
-  // One pass over the tree builds the scopes and gathers the nodes that mention names; those are resolved once the
-  // scopes are complete (a function may call one declared later in its block).
-  const mentions: A.AnyNode[] = [];
-  const writeTargets = new Set<A.AnyNode>();
-  const scopes = analysis.scopesVisiting((node) => {
+/** Integers per declaration in FileIndex.declarationData: start, scope start, scope end, name id, kind × 2 + 1 if top-level. */
+const DECLARATION_STRIDE = 5;
+
+const BINDING_KINDS: readonly BindingKind[] = [
+  'function',
+  'pipeline',
+  'tool',
+  'skill',
+  'evalPack',
+  'struct',
+  'enum',
+  'type',
+  'interface',
+  'variable',
+  'constant',
+  'parameter',
+  'import',
+  'namespace',
+];
+const KIND_CODES = new Map(BINDING_KINDS.map((kind, code) => [kind, code]));
+
+/** A ref's dependence on where things are: on nothing, on its statement's place, or on a top-level binding's (≥ 0). */
+const INDEPENDENT = -2;
+const STATEMENT_LOCAL = -1;
+
+interface Reuse {
+  /** The top-level bindings every statement was resolved against. */
+  root: readonly RootSignature[];
+  /** For each ref: INDEPENDENT, STATEMENT_LOCAL (a binding inside the statement) or the top-level binding's index. */
+  refPlaces: readonly number[];
+  /** Uncapped (index.symbols is the capped outline's when the file has more than the outline shows). */
+  symbols: readonly IndexedSymbol[];
+  /** What each top-level statement contributed. Weak: the index does not keep the tree alive. */
+  spans: WeakMap<A.Stmt, Span>;
+}
+
+/** A top-level binding, as far as resolving names elsewhere in the file can tell. */
+interface RootSignature {
+  name: string;
+  kind: BindingKind;
+  modulePath: string | undefined;
+  /** A `let`: visible after its statement only. */
+  fromItsEnd: boolean;
+}
+
+/** What one top-level statement contributed to an index: ranges of its tables, offsets as they were then. */
+interface Span {
+  start: number;
+  /** Its top-level bindings: the indexes [rootFrom, rootTo) of the root scope's. */
+  rootFrom: number;
+  rootTo: number;
+  occurrenceFrom: number;
+  occurrenceTo: number;
+  /** Its nested declarations (the top-level ones are made again from the root scope). */
+  declarationFrom: number;
+  declarationTo: number;
+  symbolFrom: number;
+  symbolTo: number;
+  /** Its outline's size, all nodes (some are not workspace symbols): the outline's cap counts them. */
+  outlineSize: number;
+  importPaths: readonly string[];
+  wildcardImports: readonly string[];
+  pubWildcardImports: readonly string[];
+}
+
+export interface IndexOptions {
+  /** The index of the file's previous version: what the statements the edit left alone contributed is reused. */
+  previous?: FileIndex;
+  /** Keep what a next version may reuse (an open document's index); implied by `previous`. */
+  reusable?: boolean;
+}
+
+export function indexFile(file: string, analysis: HarnAnalysis, options: IndexOptions = {}): FileIndex {
+  const previous = options.previous?.file === file ? options.previous : undefined;
+  return new IndexBuilder(file, analysis, options.reusable === true || options.previous !== undefined).build(previous);
+}
+
+/** A FileIndex whose declaration objects are made when first read (most files are never asked). */
+class PackedFileIndex implements FileIndex {
+  private declarationObjects: IndexedDeclaration[] | undefined;
+
+  constructor(
+    readonly file: string,
+    readonly lineIndex: LineIndex,
+    readonly occurrenceData: Int32Array,
+    readonly occurrenceCount: number,
+    readonly names: readonly string[],
+    readonly nameIds: ReadonlyMap<string, number>,
+    readonly refs: readonly LocalRef[],
+    readonly declarationData: Int32Array,
+    readonly declarationCount: number,
+    readonly symbols: IndexedSymbol[],
+    readonly exports: Map<string, Export>,
+    readonly wildcardImports: string[],
+    readonly pubWildcardImports: string[],
+    readonly importPaths: string[],
+    readonly reuse: Reuse | undefined,
+    readonly reusedStatements: number,
+  ) {}
+
+  get declarations(): readonly IndexedDeclaration[] {
+    return (this.declarationObjects ??= declarationsOf(this));
+  }
+}
+
+const FREE: LocalRef = { kind: 'free' };
+type Imports = Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'>;
+const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardImports: [] };
+
+/** The growing occurrence and declaration tables, shared by every build (one file is indexed at a time); each index copies its part. */
+let scratch = new Int32Array(STRIDE * 4096);
+let declarationScratch = new Int32Array(DECLARATION_STRIDE * 1024);
+
+/** `table`, or a copy twice as large when it holds fewer than `length` integers. */
+function room(table: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  if (length <= table.length) return table;
+  const grown = new Int32Array(Math.max(length, table.length * 2));
+  grown.set(table);
+  return grown;
+}
+
+/** The declarations of an index as objects. */
+function declarationsOf(index: FileIndex): IndexedDeclaration[] {
+  const out: IndexedDeclaration[] = [];
+  for (let i = 0; i < index.declarationCount; i++) out.push(declarationOf(index, i));
+  return out;
+}
+
+function declarationOf(index: FileIndex, i: number): IndexedDeclaration {
+  const data = index.declarationData;
+  const at = i * DECLARATION_STRIDE;
+  const kindAndTop = data[at + 4] as number;
+  return {
+    name: index.names[data[at + 3] as number] as string,
+    kind: BINDING_KINDS[kindAndTop >> 1] ?? 'variable',
+    start: data[at] as number,
+    scopeStart: data[at + 1] as number,
+    scopeEnd: data[at + 2] as number,
+    topLevel: (kindAndTop & 1) === 1,
+  };
+}
+
+/** The declaration whose name starts at `start`, if any (the first, as `declarations.find` gives it). */
+export function declarationAt(index: FileIndex, start: number): IndexedDeclaration | undefined {
+  const data = index.declarationData;
+  for (let i = 0; i < index.declarationCount; i++) if (data[i * DECLARATION_STRIDE] === start) return declarationOf(index, i);
+  return undefined;
+}
+
+class IndexBuilder {
+  private count = 0;
+  private reusedStatements = 0;
+  private readonly names: string[] = [];
+  private readonly nameIds = new Map<string, number>();
+  private readonly refs: LocalRef[] = [FREE];
+  private readonly refPlaces: number[] = [INDEPENDENT];
+  private readonly refOfBinding = new Map<Binding, number>();
+  private readonly refOfNamespace = new Map<Binding, number>();
+  private declarationCount = 0;
+  private readonly symbols: IndexedSymbol[] = [];
+  private outlineSize = 0;
+  private readonly importPaths: string[] = [];
+  private readonly wildcardImports: string[] = [];
+  private readonly pubWildcardImports: string[] = [];
+  /** The file's top-level bindings and imports (every statement's, without walking inside them). */
+  private readonly top: FileScopes;
+  /** The ref of each top-level binding (0, FREE, for an import: those are refs of no place). */
+  private readonly rootRefs: number[] = [];
+  /** The scopes the statement being indexed opens, below the file's top-level bindings. */
+  private readonly resolverRoot: Scope;
+  private readonly resolver: ScopeResolver;
+  private readonly spans: WeakMap<A.Stmt, Span> | undefined;
+  /** The scopes the statement being walked opens (emptied for each). */
+  private readonly own: FileScopes = { root: { start: 0, end: 0, bindings: [], children: [] }, imports: [], wildcardImports: [] };
+  /** The nodes of the statement being walked that mention names, and the assignment targets among them. */
+  private readonly mentions: A.AnyNode[] = [];
+  private readonly writeTargets = new Set<A.AnyNode>();
+  /** The name offsets of the declarations made so far: a name there is not a reference too. */
+  private readonly declStarts = new Set<number>();
+  private readonly gather = (node: A.AnyNode): void => {
     switch (node.kind) {
       case 'Identifier':
       case 'NamedType':
       case 'ImplDecl':
       case 'PipelineDecl':
       case 'Member':
-        mentions.push(node);
+        this.mentions.push(node);
         return;
       case 'Assign':
-        writeTargets.add(node.target);
+        this.writeTargets.add(node.target);
         return;
       default:
         return;
     }
-  });
-  const { lineIndex } = analysis;
-  const occurrences: Occurrence[] = [];
-  const byName = new Map<string, Occurrence[]>();
-  // Each name's string once per file (the map's key): the index outlives the tree, and a name recurs.
-  const add = (name: string, node: A.NodeBase, write: boolean, ref: LocalRef): void => {
-    const list = byName.get(name);
-    const o: Occurrence = { name, start: node.start, end: node.end, write, ref };
-    if (list) {
-      o.name = (list[0] as Occurrence).name;
-      list.push(o);
-    } else byName.set(name, [o]);
-    occurrences.push(o);
   };
-  const declarations: IndexedDeclaration[] = [];
-  const declStarts = new Set<number>();
-  const resolver = new ScopeResolver(scopes);
-  const refs = new Refs();
 
-  // Declarations: every binding of every scope. An imported name is a reference to the module's, not a declaration.
-  const visitScope = (scope: Scope, topLevel: boolean): void => {
+  constructor(
+    private readonly file: string,
+    private readonly analysis: HarnAnalysis,
+    reusable: boolean,
+  ) {
+    const source = analysis.file;
+    this.top = { root: { start: source.start, end: source.end, bindings: [], children: [] }, imports: [], wildcardImports: [] };
+    this.resolverRoot = { start: source.start, end: source.end, bindings: this.top.root.bindings, children: [] };
+    this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] });
+    this.spans = reusable ? new WeakMap() : undefined;
+  }
+
+  build(previous: FileIndex | undefined): FileIndex {
+    const { statements } = this.analysis.file;
+    const root = this.top.root;
+    // Every statement's top-level bindings first: a function may call one declared later in the file.
+    const rootFrom: number[] = [];
+    const importFrom: number[] = [];
+    const wildcardFrom: number[] = [];
+    for (const stmt of statements) {
+      rootFrom.push(root.bindings.length);
+      importFrom.push(this.top.imports.length);
+      wildcardFrom.push(this.top.wildcardImports.length);
+      addTopLevelBindings(stmt, this.top);
+    }
+    rootFrom.push(root.bindings.length);
+    importFrom.push(this.top.imports.length);
+    wildcardFrom.push(this.top.wildcardImports.length);
+    for (let j = 0; j < root.bindings.length; j++) {
+      const b = root.bindings[j] as Binding;
+      this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, j));
+    }
+    // The same top-level bindings as the previous index's: its signature is kept (a keystroke makes none).
+    const same = previous?.reuse !== undefined && sameSignatures(previous.reuse.root, root.bindings);
+    const signature = same && previous?.reuse ? previous.reuse.root : this.spans ? root.bindings.map(signatureOf) : [];
+    const reuse = same && previous?.reuse ? { index: previous, from: previous.reuse } : undefined;
+    const copier = reuse && new SpanCopier(this, reuse.index, reuse.from);
+
+    for (let i = 0; i < statements.length; i++) {
+      const stmt = statements[i] as A.Stmt;
+      const from = rootFrom[i] as number;
+      const to = rootFrom[i + 1] as number;
+      const old = reuse?.from.spans.get(stmt);
+      const occurrenceFrom = this.count;
+      const symbolFrom = this.symbols.length;
+      const outlineFrom = this.outlineSize;
+      let imports: Imports;
+      this.addTopLevelDeclarations(from, to);
+      const nestedFrom = this.declarationCount;
+      if (copier && old && old.rootFrom === from && old.rootTo === to) {
+        copier.copy(old, stmt.start - old.start);
+        this.reusedStatements++;
+        imports = old;
+      } else {
+        this.indexStatement(stmt, from, to);
+        imports = this.importsOf(importFrom[i] as number, importFrom[i + 1] as number, wildcardFrom[i] as number, wildcardFrom[i + 1] as number);
+        // Without the source: workspace symbols show no details, and reading them (whitespace collapsed) is costly.
+        this.addSymbols(statementOutline(stmt, ''), undefined);
+      }
+      this.spans?.set(stmt, {
+        start: stmt.start,
+        rootFrom: from,
+        rootTo: to,
+        occurrenceFrom,
+        occurrenceTo: this.count,
+        declarationFrom: nestedFrom,
+        declarationTo: this.declarationCount,
+        symbolFrom,
+        symbolTo: this.symbols.length,
+        outlineSize: this.outlineSize - outlineFrom,
+        importPaths: imports.importPaths,
+        wildcardImports: imports.wildcardImports,
+        pubWildcardImports: imports.pubWildcardImports,
+      });
+      pushAll(this.importPaths, imports.importPaths);
+      pushAll(this.wildcardImports, imports.wildcardImports);
+      pushAll(this.pubWildcardImports, imports.pubWildcardImports);
+    }
+    return this.finish(signature);
+  }
+
+  private finish(signature: readonly RootSignature[]): FileIndex {
+    const exports = new Map<string, Export>();
+    for (const b of exportedBindings(this.analysis.file, this.top)) {
+      if (exports.has(b.name)) continue;
+      if (b.kind === 'import' && b.modulePath !== undefined) exports.set(b.name, { kind: 'reexported', modulePath: b.modulePath });
+      else if (b.kind === 'namespace' && b.modulePath !== undefined)
+        exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start, namespaceOf: b.modulePath });
+      else exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start });
+    }
+    let symbols = this.symbols;
+    if (this.outlineSize > MAX_OUTLINE_SYMBOLS) {
+      // The outline stops at its cap: workspace symbols list what it lists.
+      symbols = [];
+      addSymbolsTo(symbols, this.analysis.outline, undefined);
+    }
+    // Both tables in one buffer (a typed array's memory is allocated apart, and at a cost, for each buffer).
+    const occurrenceLength = this.count * STRIDE;
+    const tables = new Int32Array(occurrenceLength + this.declarationCount * DECLARATION_STRIDE);
+    tables.set(scratch.subarray(0, occurrenceLength));
+    tables.set(declarationScratch.subarray(0, this.declarationCount * DECLARATION_STRIDE), occurrenceLength);
+    return new PackedFileIndex(
+      this.file,
+      this.analysis.lineIndex,
+      tables.subarray(0, occurrenceLength),
+      this.count,
+      this.names,
+      this.nameIds,
+      this.refs,
+      tables.subarray(occurrenceLength),
+      this.declarationCount,
+      symbols,
+      exports,
+      this.wildcardImports,
+      this.pubWildcardImports,
+      this.importPaths,
+      this.spans && { root: signature, refPlaces: this.refPlaces, symbols: this.symbols, spans: this.spans },
+      this.reusedStatements,
+    );
+  }
+
+  private addTopLevelDeclarations(from: number, to: number): void {
+    const root = this.top.root;
+    for (let j = from; j < to; j++) {
+      const b = root.bindings[j] as Binding;
+      if (b.kind === 'import') continue;
+      this.addDeclaration(b.nameNode.start, root.start, root.end, this.nameId(b.name), (KIND_CODES.get(b.kind) ?? 0) * 2 + 1);
+    }
+  }
+
+  /** Walks one top-level statement: its scopes, declarations, occurrences and imports. */
+  private indexStatement(stmt: A.Stmt, rootFrom: number, rootTo: number): void {
+    // One pass builds the statement's scopes and gathers the nodes that mention names; those are resolved once the
+    // scopes are complete (a function may call one declared later in its block).
+    const { mentions, writeTargets, declStarts } = this;
+    mentions.length = 0;
+    const own = this.own;
+    own.root.bindings.length = 0;
+    own.root.children.length = 0;
+    own.imports.length = 0;
+    own.wildcardImports.length = 0;
+    addStatementScopes(stmt, own, this.gather);
+    this.resolverRoot.children = own.root.children;
+    const first = this.count;
+    const root = this.top.root;
+    // Its own top-level bindings, from the file's root scope (the walk above adds the nested ones only).
+    for (let j = rootFrom; j < rootTo; j++) {
+      const b = root.bindings[j] as Binding;
+      if (b.kind !== 'import') declStarts.add(b.nameNode.start);
+      this.addOccurrence(b.name, b.nameNode, b.kind !== 'import', this.refOf(b, j));
+    }
+    for (const child of own.root.children) this.declareScope(child);
+
+    const firstReference = this.count;
+    // References: identifiers, type names, `impl X for Y`, `extends`, namespace members.
+
+    for (const node of mentions) {
+      switch (node.kind) {
+        case 'Identifier':
+          this.reference(node, writeTargets.has(node));
+          break;
+        case 'NamedType':
+          this.reference(node.name, false);
+          break;
+        case 'ImplDecl':
+          if (node.name) this.reference(node.name, false);
+          if (node.traitName) this.reference(node.traitName, false);
+          break;
+        case 'PipelineDecl':
+          if (node.extendsName) this.reference(node.extendsName, false);
+          break;
+        case 'Member': {
+          // `ns.name` (or `ns.inner.name`) where `ns` is a namespace import: a reference to the module's `name`.
+          if (!node.property) break;
+          let via: string[] | undefined;
+          let base: A.Expr = node.object;
+          while (base.kind === 'Member' && base.property && (via?.length ?? 0) < MAX_NAMESPACE_CHAIN) {
+            (via ??= []).unshift(base.property.text);
+            base = base.object;
+          }
+          if (base.kind !== 'Identifier') break;
+          const namespace = this.resolver.resolve(base.name, base.start);
+          if (namespace?.kind === 'namespace' && namespace.modulePath !== undefined) {
+            const p = node.property;
+            const ref = via
+              ? this.addRef({ kind: 'imported', modulePath: namespace.modulePath, via }, INDEPENDENT)
+              : this.memberOf(namespace, namespace.modulePath);
+            this.addOccurrence(p.text, p, false, ref);
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    // Each list is nearly in source order already (a scope's bindings, then its children's; the walk's order):
+    // each is sorted by insertion, then the two are merged.
+    sortOccurrences(first, firstReference);
+    sortOccurrences(firstReference, this.count);
+    mergeOccurrences(first, firstReference, this.count);
+  }
+
+  /** Declarations: every binding of every scope. An imported name is a reference to the module's, not a declaration. */
+  private declareScope(scope: Scope): void {
     for (const b of scope.bindings) {
       const { nameNode } = b;
       if (b.kind === 'import') {
-        add(b.name, nameNode, false, refs.of(b));
+        this.addOccurrence(b.name, nameNode, false, this.refOf(b));
         continue;
       }
-      declStarts.add(nameNode.start);
-      add(b.name, nameNode, true, refs.of(b));
-      declarations.push({
-        name: b.name,
-        kind: b.kind,
-        start: nameNode.start,
-        scopeStart: scope.start,
-        scopeEnd: scope.end,
-        topLevel,
-      });
+      this.declStarts.add(nameNode.start);
+      this.addOccurrence(b.name, nameNode, true, this.refOf(b));
+      this.addDeclaration(nameNode.start, scope.start, scope.end, this.nameId(b.name), (KIND_CODES.get(b.kind) ?? 0) * 2);
     }
-    for (const child of scope.children) visitScope(child, false);
-  };
-  visitScope(scopes.root, true);
+    for (const child of scope.children) this.declareScope(child);
+  }
 
-  // References: identifiers, type names, `impl X for Y`, `extends`, namespace members.
-  const reference = (name: A.Name | A.Identifier, write = false): void => {
-    if (declStarts.has(name.start)) return;
+  private reference(name: A.Name | A.Identifier, write: boolean): void {
+    if (this.declStarts.has(name.start)) return;
     const text = name.kind === 'Name' ? name.text : name.name;
     if (text.length === 0) return;
-    add(text, name, write, refs.of(resolver.resolve(text, name.start)));
-  };
-  for (const node of mentions) {
-    switch (node.kind) {
-      case 'Identifier':
-        reference(node, writeTargets.has(node));
-        break;
-      case 'NamedType':
-        reference(node.name);
-        break;
-      case 'ImplDecl':
-        if (node.name) reference(node.name);
-        if (node.traitName) reference(node.traitName);
-        break;
-      case 'PipelineDecl':
-        if (node.extendsName) reference(node.extendsName);
-        break;
-      case 'Member': {
-        // `ns.name` (or `ns.inner.name`) where `ns` is a namespace import: a reference to the module's `name`.
-        if (!node.property) break;
-        const via: string[] = [];
-        let base: A.Expr = node.object;
-        while (base.kind === 'Member' && base.property && via.length < MAX_NAMESPACE_CHAIN) {
-          via.unshift(base.property.text);
-          base = base.object;
-        }
-        if (base.kind !== 'Identifier') break;
-        const namespace = resolver.resolve(base.name, base.start);
-        if (namespace?.kind === 'namespace' && namespace.modulePath !== undefined) {
-          const p = node.property;
-          const ref: LocalRef = via.length > 0 ? { kind: 'imported', modulePath: namespace.modulePath, via } : refs.memberOf(namespace, namespace.modulePath);
-          add(p.text, p, false, ref);
-        }
-        break;
+    this.addOccurrence(text, name, write, this.refOf(this.resolver.resolve(text, name.start)));
+  }
+
+  /** A statement's imports: its own (the top-level pass's, [from, to)), then those inside it (the walk's). */
+  private importsOf(from: number, to: number, wildcardFrom: number, wildcardTo: number): Imports {
+    const own = this.own;
+    if (from === to && wildcardFrom === wildcardTo && own.imports.length === 0) return NO_IMPORTS;
+    const importPaths: string[] = [];
+    const wildcardImports: string[] = [];
+    const pubWildcardImports: string[] = [];
+    const add = (decls: readonly A.ImportDecl[]): void => {
+      for (const decl of decls) {
+        const modulePath = importModulePath(decl);
+        if (modulePath !== undefined) importPaths.push(modulePath);
       }
-      default:
-        break;
-    }
-  }
-
-  const exports = new Map<string, Export>();
-  for (const b of exportedBindings(analysis.file, scopes)) {
-    if (exports.has(b.name)) continue;
-    if (b.kind === 'import' && b.modulePath !== undefined) exports.set(b.name, { kind: 'reexported', modulePath: b.modulePath });
-    else if (b.kind === 'namespace' && b.modulePath !== undefined)
-      exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start, namespaceOf: b.modulePath });
-    else exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start });
-  }
-  const wildcardImports: string[] = [];
-  const pubWildcardImports: string[] = [];
-  const importPaths: string[] = [];
-  for (const decl of scopes.imports) {
-    const modulePath = importModulePath(decl);
-    if (modulePath !== undefined) importPaths.push(modulePath);
-  }
-  for (const decl of scopes.wildcardImports) {
-    const modulePath = decl.path?.value;
-    if (modulePath === undefined) continue;
-    wildcardImports.push(modulePath);
-    if (decl.isPub) pubWildcardImports.push(modulePath);
-  }
-  const symbols: IndexedSymbol[] = [];
-  const addSymbols = (list: readonly OutlineSymbol[], container: string | undefined): void => {
-    for (const s of list) {
-      // Imports are other files' symbols; a local variable is not a workspace symbol.
-      if (s.kind === 'import' || (container !== undefined && s.kind === 'variable')) continue;
-      if (s.name.length > 0) {
-        symbols.push({
-          name: s.name,
-          kind: s.kind,
-          start: s.start,
-          end: s.end,
-          selectionStart: s.selectionStart,
-          selectionEnd: s.selectionEnd,
-          container,
-        });
+    };
+    const addWildcards = (decls: readonly A.ImportDecl[]): void => {
+      for (const decl of decls) {
+        const modulePath = decl.path?.value;
+        if (modulePath === undefined) continue;
+        wildcardImports.push(modulePath);
+        if (decl.isPub) pubWildcardImports.push(modulePath);
       }
-      addSymbols(s.children, s.name || container);
-    }
-  };
-  addSymbols(analysis.outline, undefined);
-  return { file, lineIndex, occurrences, sorted: false, byName, declarations, symbols, exports, wildcardImports, pubWildcardImports, importPaths };
-}
-
-const FREE: LocalRef = { kind: 'free' };
-
-/** One ref object per binding, shared by its occurrences (a file has many more occurrences than bindings). */
-class Refs {
-  private readonly ofBinding = new Map<Binding, LocalRef>();
-
-  of(binding: Binding | undefined): LocalRef {
-    if (!binding) return FREE;
-    let ref = this.ofBinding.get(binding);
-    if (!ref) {
-      if (binding.kind === 'import') ref = binding.modulePath === undefined ? FREE : { kind: 'imported', modulePath: binding.modulePath };
-      else ref = { kind: 'local', declStart: binding.nameNode.start };
-      this.ofBinding.set(binding, ref);
-    }
-    return ref;
+    };
+    add(this.top.imports.slice(from, to));
+    add(own.imports);
+    addWildcards(this.top.wildcardImports.slice(wildcardFrom, wildcardTo));
+    addWildcards(own.wildcardImports);
+    return { importPaths, wildcardImports, pubWildcardImports };
   }
 
-  private readonly ofNamespace = new Map<Binding, LocalRef>();
+  private addSymbols(list: readonly OutlineSymbol[], container: string | undefined): void {
+    this.outlineSize += addSymbolsTo(this.symbols, list, container);
+  }
+
+  nameId(name: string): number {
+    let id = this.nameIds.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      // Each name's string once per file: the index outlives the tree, and a name recurs.
+      this.names.push(name);
+      this.nameIds.set(name, id);
+    }
+    return id;
+  }
+
+  addOccurrence(name: string, node: A.NodeBase, write: boolean, ref: number): void {
+    this.push(node.start, node.end, this.nameId(name), ref * 2 + (write ? 1 : 0));
+  }
+
+  push(start: number, end: number, nameId: number, refAndWrite: number): void {
+    let at = this.count * STRIDE;
+    scratch = room(scratch, at + STRIDE);
+    scratch[at++] = start;
+    scratch[at++] = end;
+    scratch[at++] = nameId;
+    scratch[at] = refAndWrite;
+    this.count++;
+  }
+
+  addRef(ref: LocalRef, place: number): number {
+    this.refs.push(ref);
+    this.refPlaces.push(place);
+    return this.refs.length - 1;
+  }
+
+  /** The ref of the `rootIndex`-th top-level binding (after the build made them all). */
+  rootRef(rootIndex: number): number {
+    return this.rootRefs[rootIndex] ?? 0;
+  }
+
+  /** One ref per binding, shared by its occurrences (a file has many more occurrences than bindings). */
+  private refOf(binding: Binding | undefined, rootIndex = STATEMENT_LOCAL): number {
+    if (!binding) return 0;
+    let id = this.refOfBinding.get(binding);
+    if (id === undefined) {
+      if (binding.kind === 'import') id = binding.modulePath === undefined ? 0 : this.addRef({ kind: 'imported', modulePath: binding.modulePath }, INDEPENDENT);
+      else id = this.addRef({ kind: 'local', declStart: binding.nameNode.start }, rootIndex);
+      this.refOfBinding.set(binding, id);
+    }
+    return id;
+  }
 
   /** The ref of `ns.name`: a name of the module the namespace stands for. */
-  memberOf(namespace: Binding, modulePath: string): LocalRef {
-    let ref = this.ofNamespace.get(namespace);
-    if (!ref) this.ofNamespace.set(namespace, (ref = { kind: 'imported', modulePath }));
-    return ref;
+  private memberOf(namespace: Binding, modulePath: string): number {
+    let id = this.refOfNamespace.get(namespace);
+    if (id === undefined) this.refOfNamespace.set(namespace, (id = this.addRef({ kind: 'imported', modulePath }, INDEPENDENT)));
+    return id;
   }
+
+  addDeclaration(start: number, scopeStart: number, scopeEnd: number, nameId: number, kindAndTop: number): void {
+    const at = this.declarationCount * DECLARATION_STRIDE;
+    const data = (declarationScratch = room(declarationScratch, at + DECLARATION_STRIDE));
+    data[at] = start;
+    data[at + 1] = scopeStart;
+    data[at + 2] = scopeEnd;
+    data[at + 3] = nameId;
+    data[at + 4] = kindAndTop;
+    this.declarationCount++;
+  }
+
+  addShiftedSymbol(s: IndexedSymbol, delta: number): void {
+    this.symbols.push({
+      name: s.name,
+      kind: s.kind,
+      start: s.start + delta,
+      end: s.end + delta,
+      selectionStart: s.selectionStart + delta,
+      selectionEnd: s.selectionEnd + delta,
+      container: s.container,
+    });
+  }
+
+  addOutlineSize(size: number): void {
+    this.outlineSize += size;
+  }
+}
+
+/** Copies what statements contributed to a previous index into the one being built, shifted to where they are now. */
+class SpanCopier {
+  /** The previous index's name and ref ids → the new index's (-1: not met yet). */
+  private readonly nameIds: Int32Array;
+  private readonly refIds: Int32Array;
+
+  constructor(
+    private readonly into: IndexBuilder,
+    private readonly from: FileIndex,
+    private readonly reuse: Reuse,
+  ) {
+    this.nameIds = new Int32Array(from.names.length).fill(-1);
+    this.refIds = new Int32Array(from.refs.length).fill(-1);
+  }
+
+  copy(span: Span, delta: number): void {
+    const data = this.from.occurrenceData;
+    for (let i = span.occurrenceFrom; i < span.occurrenceTo; i++) {
+      const at = i * STRIDE;
+      const name = this.name(data[at + 2] as number);
+      const refAndWrite = data[at + 3] as number;
+      const oldRef = refAndWrite >> 1;
+      let ref = this.refIds[oldRef] as number;
+      if (ref < 0) this.refIds[oldRef] = ref = this.refFor(oldRef, delta);
+      this.into.push((data[at] as number) + delta, (data[at + 1] as number) + delta, name, ref * 2 + (refAndWrite & 1));
+    }
+    const declarations = this.from.declarationData;
+    for (let i = span.declarationFrom; i < span.declarationTo; i++) {
+      const at = i * DECLARATION_STRIDE;
+      const start = (declarations[at] as number) + delta;
+      this.into.addDeclaration(
+        start,
+        (declarations[at + 1] as number) + delta,
+        (declarations[at + 2] as number) + delta,
+        this.name(declarations[at + 3] as number),
+        declarations[at + 4] as number,
+      );
+    }
+    for (let i = span.symbolFrom; i < span.symbolTo; i++) this.into.addShiftedSymbol(this.reuse.symbols[i] as IndexedSymbol, delta);
+    this.into.addOutlineSize(span.outlineSize);
+  }
+
+  private name(oldName: number): number {
+    let name = this.nameIds[oldName] as number;
+    if (name < 0) this.nameIds[oldName] = name = this.into.nameId(this.from.names[oldName] as string);
+    return name;
+  }
+
+  private refFor(oldRef: number, delta: number): number {
+    const place = this.reuse.refPlaces[oldRef] ?? INDEPENDENT;
+    const ref = this.from.refs[oldRef] ?? FREE;
+    if (place >= 0) return this.into.rootRef(place);
+    if (ref === FREE) return 0;
+    if (place === INDEPENDENT || ref.kind !== 'local') return this.into.addRef(ref, INDEPENDENT);
+    // A binding inside the statement: it moved with it (a ref belongs to the one statement holding its binding).
+    return this.into.addRef({ kind: 'local', declStart: ref.declStart + delta }, STATEMENT_LOCAL);
+  }
+}
+
+function signatureOf(b: Binding): RootSignature {
+  // As sameSignatures reads a binding.
+  return { name: b.name, kind: b.kind, modulePath: b.modulePath, fromItsEnd: b.declaration.kind === 'LetDecl' };
+}
+
+function sameSignatures(signatures: readonly RootSignature[], bindings: readonly Binding[]): boolean {
+  if (signatures.length !== bindings.length) return false;
+  for (let i = 0; i < signatures.length; i++) {
+    const x = signatures[i] as RootSignature;
+    const b = bindings[i] as Binding;
+    if (x.name !== b.name || x.kind !== b.kind || x.modulePath !== b.modulePath || x.fromItsEnd !== (b.declaration.kind === 'LetDecl')) return false;
+  }
+  return true;
+}
+
+function pushAll(into: string[], items: readonly string[]): void {
+  for (const item of items) into.push(item);
+}
+
+/** Outline symbols as workspace symbols, flattened; returns how many outline nodes it read. */
+function addSymbolsTo(into: IndexedSymbol[], list: readonly OutlineSymbol[], container: string | undefined): number {
+  let read = 0;
+  for (const s of list) {
+    read++;
+    // Imports are other files' symbols; a local variable is not a workspace symbol.
+    if (s.kind !== 'import' && !(container !== undefined && s.kind === 'variable') && s.name.length > 0) {
+      into.push({ name: s.name, kind: s.kind, start: s.start, end: s.end, selectionStart: s.selectionStart, selectionEnd: s.selectionEnd, container });
+    }
+    read += addSymbolsTo(into, s.children, s.name || container);
+  }
+  return read;
+}
+
+/** Sort keys hold an occurrence's start and its place among those sorted (which keeps equal starts in order). */
+const PLACES = 2 ** 21;
+
+/**
+ * Puts the scratch table's occurrences [from, to) in source order (by start; equal starts stay in the order they
+ * were made in). By insertion, as long as they are nearly in order; else by a sort of numeric keys.
+ */
+function sortOccurrences(from: number, to: number): void {
+  const data = scratch;
+  let budget = 8 * (to - from) + 64;
+  for (let i = from + 1; i < to; i++) {
+    const at = i * STRIDE;
+    const start = data[at] as number;
+    if ((data[at - STRIDE] as number) <= start) continue;
+    const end = data[at + 1] as number;
+    const name = data[at + 2] as number;
+    const ref = data[at + 3] as number;
+    let j = at - STRIDE;
+    while (j >= from * STRIDE && (data[j] as number) > start) {
+      data[j + STRIDE] = data[j] as number;
+      data[j + STRIDE + 1] = data[j + 1] as number;
+      data[j + STRIDE + 2] = data[j + 2] as number;
+      data[j + STRIDE + 3] = data[j + 3] as number;
+      j -= STRIDE;
+      budget--;
+    }
+    data[j + STRIDE] = start;
+    data[j + STRIDE + 1] = end;
+    data[j + STRIDE + 2] = name;
+    data[j + STRIDE + 3] = ref;
+    if (budget < 0) {
+      // Far from sorted (insertion would take quadratic time): the rest by keys.
+      sortByKeys(from, to);
+      return;
+    }
+  }
+}
+
+function sortByKeys(from: number, to: number): void {
+  const data = scratch;
+  const n = to - from;
+  const copy = data.slice(from * STRIDE, to * STRIDE);
+  let order: ArrayLike<number>;
+  if (n < PLACES) {
+    // A typed array sorts numbers natively, without a comparator call per comparison.
+    const keys = new Float64Array(n);
+    for (let k = 0; k < n; k++) keys[k] = (copy[k * STRIDE] as number) * PLACES + k;
+    keys.sort();
+    for (let k = 0; k < n; k++) keys[k] = (keys[k] as number) % PLACES;
+    order = keys;
+  } else {
+    const places = Array.from({ length: n }, (_, k) => k);
+    order = places.sort((a, b) => (copy[a * STRIDE] as number) - (copy[b * STRIDE] as number) || a - b);
+  }
+  data.set(reordered(copy, order), from * STRIDE);
+}
+
+function reordered(records: Int32Array, order: ArrayLike<number>): Int32Array {
+  const out = new Int32Array(records.length);
+  let at = 0;
+  for (let k = 0; k < order.length; k++) {
+    const src = (order[k] as number) * STRIDE;
+    out[at++] = records[src] as number;
+    out[at++] = records[src + 1] as number;
+    out[at++] = records[src + 2] as number;
+    out[at++] = records[src + 3] as number;
+  }
+  return out;
+}
+
+/** Merges the sorted runs [from, middle) and [middle, to) of the scratch table (the first run first on equal starts). */
+function mergeOccurrences(from: number, middle: number, to: number): void {
+  const data = scratch;
+  if (from === middle || middle === to || (data[(middle - 1) * STRIDE] as number) <= (data[middle * STRIDE] as number)) return;
+  const left = data.slice(from * STRIDE, middle * STRIDE);
+  let l = 0;
+  let r = middle * STRIDE;
+  let at = from * STRIDE;
+  const leftEnd = left.length;
+  const rightEnd = to * STRIDE;
+  while (l < leftEnd && r < rightEnd) {
+    const records = (left[l] as number) <= (data[r] as number) ? left : data;
+    const src = records === left ? l : r;
+    data[at] = records[src] as number;
+    data[at + 1] = records[src + 1] as number;
+    data[at + 2] = records[src + 2] as number;
+    data[at + 3] = records[src + 3] as number;
+    if (records === left) l += STRIDE;
+    else r += STRIDE;
+    at += STRIDE;
+  }
+  // What is left of the right run is in place already.
+  if (l < leftEnd) data.set(left.subarray(l), at);
+}
+
+/** The `i`-th occurrence of the file, in source order. */
+export function occurrenceOf(index: FileIndex, i: number): Occurrence {
+  const data = index.occurrenceData;
+  const at = i * STRIDE;
+  const refAndWrite = data[at + 3] as number;
+  return {
+    name: index.names[data[at + 2] as number] as string,
+    start: data[at] as number,
+    end: data[at + 1] as number,
+    write: (refAndWrite & 1) === 1,
+    ref: index.refs[refAndWrite >> 1] ?? FREE,
+  };
+}
+
+/** Whether the file mentions `name`. */
+export function mentions(index: FileIndex, name: string): boolean {
+  return index.nameIds.has(name);
+}
+
+/** The occurrences of `name` in the file, in source order. */
+export function occurrencesNamed(index: FileIndex, name: string): Occurrence[] {
+  const id = index.nameIds.get(name);
+  const out: Occurrence[] = [];
+  if (id === undefined) return out;
+  const data = index.occurrenceData;
+  for (let i = 0, at = 2; i < index.occurrenceCount; i++, at += STRIDE) if (data[at] === id) out.push(occurrenceOf(index, i));
+  return out;
+}
+
+/** Every occurrence of the file, in source order. */
+export function allOccurrences(index: FileIndex): Occurrence[] {
+  const out: Occurrence[] = [];
+  for (let i = 0; i < index.occurrenceCount; i++) out.push(occurrenceOf(index, i));
+  return out;
 }
 
 export function rangeOf(index: FileIndex, node: { start: number; end: number }): Range {
@@ -329,24 +930,19 @@ function childAt(scope: Scope, offset: number): Scope | undefined {
 
 /** The occurrence at `offset` (a cursor right after a name counts), if any. */
 export function occurrenceAt(index: FileIndex, offset: number): Occurrence | undefined {
-  // Sorted on the first question (most files are never asked one).
-  if (!index.sorted) {
-    index.occurrences.sort((a, b) => a.start - b.start);
-    index.sorted = true;
-  }
-  const list = index.occurrences;
+  const data = index.occurrenceData;
+  const startOf = (i: number): number => data[i * STRIDE] as number;
+  const endOf = (i: number): number => data[i * STRIDE + 1] as number;
   let low = 0;
-  let high = list.length - 1;
+  let high = index.occurrenceCount - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
-    const o = list[mid];
-    if (!o) break;
-    if (o.end < offset) low = mid + 1;
-    else if (o.start > offset) high = mid - 1;
+    if (endOf(mid) < offset) low = mid + 1;
+    else if (startOf(mid) > offset) high = mid - 1;
     else {
       // Between two names (`a+b` has none, but `a.b` ends one where the next starts): prefer the one starting here.
-      const next = list[mid + 1];
-      return o.end === offset && next && next.start === offset ? next : o;
+      const next = mid + 1 < index.occurrenceCount && endOf(mid) === offset && startOf(mid + 1) === offset;
+      return occurrenceOf(index, next ? mid + 1 : mid);
     }
   }
   return undefined;

@@ -4,7 +4,7 @@
 
 import { Range } from '../../text/lineIndex';
 import { OutlineKind } from '../outline';
-import { FileIndex, IndexedSymbol, Occurrence, rangeOf } from './fileIndex';
+import { allOccurrences, FileIndex, IndexedSymbol, Occurrence, rangeOf } from './fileIndex';
 import { isDeclarationOccurrence } from './references';
 import { DeclId, declId, parseDeclId, Resolution, WorkspaceIndex } from './workspaceIndex';
 
@@ -75,7 +75,9 @@ export function topLevelCalls(index: WorkspaceIndex, file: string): CallEdge[] {
 
 function calleesOf(index: WorkspaceIndex, fileIndex: FileIndex, within: (o: Occurrence) => boolean): CallEdge[] {
   const memo = new Resolution();
-  const calls = fileIndex.occurrences.filter((o) => !o.write && within(o) && isCall(fileIndex, o)).sort((a, b) => a.start - b.start);
+  const calls = allOccurrences(fileIndex)
+    .filter((o) => !o.write && within(o) && isCall(fileIndex, o))
+    .sort((a, b) => a.start - b.start);
   const edges = new Map<DeclId, CallEdge | undefined>();
   for (const o of calls) {
     const calleeId = index.resolve(fileIndex, o, memo);

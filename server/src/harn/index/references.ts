@@ -2,7 +2,7 @@
 // the cursor refers to (the declaration included when asked), across files for a top-level declaration.
 
 import { Range } from '../../text/lineIndex';
-import { Occurrence, rangeOf } from './fileIndex';
+import { Occurrence, occurrencesNamed, rangeOf } from './fileIndex';
 import { Resolution, WorkspaceIndex } from './workspaceIndex';
 
 export interface ReferenceLocation {
@@ -51,6 +51,6 @@ export function highlightsAt(index: WorkspaceIndex, file: string, offset: number
   const { occurrence, id } = at;
   // A name the index cannot follow (an unresolved import) still highlights its own occurrence.
   if (!id) return [{ range: rangeOf(fileIndex, occurrence), write: occurrence.write }];
-  const same = (fileIndex.byName.get(occurrence.name) ?? []).filter((o) => index.resolve(fileIndex, o, memo) === id).sort((a, b) => a.start - b.start);
+  const same = occurrencesNamed(fileIndex, occurrence.name).filter((o) => index.resolve(fileIndex, o, memo) === id);
   return same.map((o) => ({ range: rangeOf(fileIndex, o), write: o.write }));
 }

@@ -6,7 +6,7 @@
 import { HarnAnalysis } from '../analysis';
 import { Range } from '../../text/lineIndex';
 import { KEYWORDS, TokenKind } from '../tokens';
-import { Occurrence, rangeOf } from './fileIndex';
+import { Occurrence, occurrencesNamed, rangeOf } from './fileIndex';
 import { isBuiltinId, LocatedOccurrence, parseDeclId, Resolution, WorkspaceIndex } from './workspaceIndex';
 
 export type Refusal = { refused: string };
@@ -103,7 +103,7 @@ function collisionOf(
     const from = local ? declared.declaration.scopeStart : 0;
     const to = local ? declared.declaration.scopeEnd : Number.POSITIVE_INFINITY;
     // The first one in the file, to point at.
-    const clash = (fileIndex.byName.get(newName) ?? [])
+    const clash = occurrencesNamed(fileIndex, newName)
       .filter((o) => o.start >= from && o.end <= to)
       .reduce<Occurrence | undefined>((first, o) => (first && first.start <= o.start ? first : o), undefined);
     if (clash) {

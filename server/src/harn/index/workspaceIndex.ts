@@ -5,7 +5,7 @@
 
 import { BUILTINS } from '../builtins';
 import { Range } from '../../text/lineIndex';
-import { FileIndex, IndexedDeclaration, Occurrence, occurrenceAt, rangeOf } from './fileIndex';
+import { declarationAt, FileIndex, IndexedDeclaration, mentions, Occurrence, occurrenceAt, occurrencesNamed, rangeOf } from './fileIndex';
 
 /** What a name refers to, workspace-wide: a declaration (its file and name offset) or a builtin. */
 export type DeclId = string;
@@ -88,7 +88,7 @@ export class WorkspaceIndex {
    */
   filesMentioning(name: string): FileIndex[] {
     this.sortedFiles ??= [...this.files.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-    return this.sortedFiles.filter((f) => f.byName.has(name));
+    return this.sortedFiles.filter((f) => mentions(f, name));
   }
 
   private resolved(file: string, modulePath: string): string | undefined {
@@ -164,7 +164,8 @@ export class WorkspaceIndex {
 
   declarationOf(id: DeclId): { file: string; declaration: IndexedDeclaration } | undefined {
     const parsed = parseDeclId(id);
-    const declaration = parsed && this.files.get(parsed.file)?.declarations.find((d) => d.start === parsed.start);
+    const fileIndex = parsed && this.files.get(parsed.file);
+    const declaration = parsed && fileIndex && declarationAt(fileIndex, parsed.start);
     return parsed && declaration ? { file: parsed.file, declaration } : undefined;
   }
 
@@ -179,7 +180,7 @@ export class WorkspaceIndex {
     const out: LocatedOccurrence[] = [];
     for (const index of files) {
       if (shouldStop()) return undefined;
-      const found = (index.byName.get(name) ?? []).filter((o) => this.resolve(index, o, memo) === id).sort((a, b) => a.start - b.start);
+      const found = occurrencesNamed(index, name).filter((o) => this.resolve(index, o, memo) === id);
       for (const occurrence of found) out.push({ file: index.file, occurrence, range: rangeOf(index, occurrence) });
     }
     return out;

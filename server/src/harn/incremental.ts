@@ -1,0 +1,471 @@
+// Incremental re-parse of one top-level statement after an edit (issue 15: per-keystroke work proportional
+// to the edited declaration). The edit must lie inside the statement's outermost `{ … }`, and the re-read
+// statement must be bracket- and string-balanced and end exactly where the old one did (shifted): then the
+// lexer state around it, the bracket matching the parser consults (neverClosed, closure-vs-dict) and the
+// parser's state between top-level statements are all unchanged, so the full parse would read the same. In
+// every case not proven so, `reparseStatement` answers undefined and the caller parses the whole file.
+
+import * as A from './ast';
+import { LineIndex } from '../text/lineIndex';
+import { lexRange, OffsetDiagnostic } from './lexer';
+import { docCommentBefore, MAX_DIAGNOSTICS, mergeDiagnostics, ParseResult, parseStatementAt } from './parser';
+import { Token, TokenKind } from './tokens';
+
+export interface Reparse {
+  parsed: ParseResult;
+  /** The new offsets of the statement that was re-read. */
+  from: number;
+  to: number;
+}
+
+/** The old version: its text, parse and line index (for the positions some lexer messages quote). */
+export interface PreviousParse {
+  text: string;
+  parsed: ParseResult;
+  lineIndex: LineIndex;
+}
+
+/**
+ * Parses for which every top-level statement starts outside every string hole (no `${` is left open across a
+ * statement boundary, and no hole is cut by a line break). Known for the full parses checked so far and for
+ * every result of reparseStatement (it keeps the property by construction).
+ */
+const holeFreeBoundaries = new WeakMap<ParseResult, boolean>();
+
+/**
+ * The parse of `text` reusing `previous` (which it consumes: its tokens and the statements after the edit are
+ * shifted in place), or undefined when the edit may change more than one top-level statement.
+ */
+export function reparseStatement(previous: PreviousParse, text: string, lineIndex: LineIndex, change = changedRange(previous.text, text)): Reparse | undefined {
+  const old = previous.parsed;
+  // A capped list, the once-per-file nesting report and string holes across statements: left to a full parse.
+  if (old.diagnostics.length > MAX_DIAGNOSTICS || !boundariesHoleFree(old)) return undefined;
+  for (const d of old.diagnostics) if (d.code === 'nesting_too_deep') return undefined;
+  const statements = old.file.statements;
+  const k = lastStartingAtOrBefore(statements, change.from);
+  const stmt = statements[k];
+  if (stmt && stmt.start < change.from && change.oldTo < stmt.end) return reparseOne(previous, text, lineIndex, change, k);
+  // Else the edit may lie between two statements: after the one ending at or before it.
+  return relexGap(previous, text, lineIndex, change, stmt && stmt.end <= change.from ? k : k - 1);
+}
+
+type Change = { from: number; oldTo: number; newTo: number };
+
+/** The edit lies inside statements[k], after its first three tokens and before its last: that statement is read again. */
+function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex, change: Change, k: number): Reparse | undefined {
+  const old = previous.parsed;
+  const statements = old.file.statements;
+  const stmt = statements[k] as A.Stmt;
+  const delta = change.newTo - change.oldTo;
+  const tokens = old.tokens;
+  const first = firstStartingAtOrAfter(tokens, stmt.start);
+  const last = firstStartingAtOrAfter(tokens, stmt.end) - 1;
+  const firstToken = tokens[first];
+  const lastToken = tokens[last];
+  const third = tokens[first + 2];
+  if (!firstToken || !lastToken || !third || firstToken.start !== stmt.start || lastToken.end !== stmt.end || last < first + 3) return undefined;
+  // What the parser reads of a statement before it never goes past its first two tokens when it starts a line with
+  // a word or `@` and does not follow a `?` (whose ternary look-ahead scans the rest of the line); its last token
+  // stays, so where the statement ends is read from the same tokens.
+  if (change.from < third.end || change.oldTo > lastToken.start || lastToken.kind === TokenKind.Invalid) return undefined;
+  if (!firstToken.nlBefore || !(firstToken.kind === TokenKind.Keyword || firstToken.kind === TokenKind.Identifier || isPunct(firstToken, '@'))) {
+    return undefined;
+  }
+  const before = tokens[first - 1];
+  if (before && isPunct(before, '?')) return undefined;
+  // Balanced before and after, the statement leaves the bracket matching of every other token as it was. So it does
+  // when every other statement is balanced and no bracket lies between statements: no other token can then reach
+  // its unmatched brackets, nor it theirs, and matching its own tokens alone gives the file's answer.
+  const wasBalanced = bracketBalanced(tokens, first, last + 1);
+  const unbalanced = unbalancedStatements(old);
+  const aloneUnbalanced = unbalanced.count === 0 || (unbalanced.count === 1 && unbalanced.only === stmt);
+  if (!wasBalanced && !aloneUnbalanced) return undefined;
+
+  // Diagnostics: the statement's own lie strictly after its first token and before its end. One at its first
+  // token may come from the statement before it (a failed separator check): left to a full parse.
+  const diagnostics = old.diagnostics;
+  const ownFrom = firstStartingAtOrAfter(diagnostics, stmt.start);
+  let ownTo = ownFrom;
+  for (let i = 0; i < ownFrom; i++) if ((diagnostics[i] as OffsetDiagnostic).end > stmt.start) return undefined;
+  for (; ownTo < diagnostics.length && (diagnostics[ownTo] as OffsetDiagnostic).start <= stmt.end; ownTo++) {
+    const d = diagnostics[ownTo] as OffsetDiagnostic;
+    if (d.start <= firstToken.end || d.start >= stmt.end || d.end > stmt.end) return undefined;
+  }
+
+  // Re-lex the statement: it must end with the same token at the same (shifted) place.
+  const newEnd = stmt.end + delta;
+  const lexed = lexRange(text, stmt.start, newEnd, firstToken.nlBefore, lineIndex);
+  const newLast = lexed.tokens[lexed.tokens.length - 1];
+  if (lexed.end !== newEnd || !lexed.neutral || !newLast || newLast.end !== newEnd) return undefined;
+  if (newLast.kind !== lastToken.kind || newLast.value !== lastToken.value || newLast.start !== lastToken.start + delta) return undefined;
+  const isBalanced = bracketBalanced(lexed.tokens, 0, lexed.tokens.length);
+  if (!(isBalanced && wasBalanced) && !aloneUnbalanced) return undefined;
+  if (!holesBalanced(lexed.tokens)) return undefined;
+
+  // Splice tokens and comments in place (`previous` is consumed), shifting the objects after the statement.
+  const newTokens = spliceShifted(tokens, first, last + 1, lexed.tokens, delta);
+  const comments = old.comments;
+  const commentFrom = firstStartingAtOrAfter(comments, stmt.start);
+  const commentTo = firstStartingAtOrAfter(comments, stmt.end);
+  const newComments = spliceShifted(comments, commentFrom, commentTo, lexed.comments, delta);
+
+  // Re-parse it, as parseFile would at that token (the window's brackets are balanced, so matching them alone
+  // gives the whole file's answer; the tokens after it are there for the parser's look-ahead).
+  const windowEnd = first + lexed.tokens.length;
+  const trailingArrow = !isBalanced && arrowOutsideBrackets(newTokens, windowEnd);
+  const parsed = parseStatementAt(text, newTokens, newComments, first, windowEnd, commentFrom, trailingArrow);
+  if (parsed.next !== windowEnd || parsed.stmt.start !== stmt.start || parsed.stmt.end !== newEnd || parsed.nestingReported) return undefined;
+  const own = mergeDiagnostics(lexed.diagnostics, parsed.diagnostics);
+  for (const d of own) if (d.start >= newEnd || d.end > newEnd) return undefined;
+  if (diagnostics.length - (ownTo - ownFrom) + own.length > MAX_DIAGNOSTICS) return undefined;
+
+  // Proven: splice the diagnostics, shift the statements after the edited one.
+  const newDiagnostics = spliceShifted(diagnostics, ownFrom, ownTo, own, delta);
+  requotePositions(newDiagnostics, ownFrom + own.length, delta, previous.lineIndex, lineIndex);
+  const newStatements = statements.slice(0, k);
+  newStatements.push(parsed.stmt);
+  for (let i = k + 1; i < statements.length; i++) {
+    const s = statements[i] as A.Stmt;
+    shiftStatement(s, delta);
+    newStatements.push(s);
+  }
+  const result = finish(text, newStatements, newTokens, newComments, newDiagnostics, stmt.start, newEnd);
+  // Either it was the only unbalanced statement (or none was), or it is balanced before and after: the others stay.
+  if (!isBalanced) unbalancedCache.set(result.parsed, { count: 1, only: parsed.stmt });
+  else if (!wasBalanced) unbalancedCache.set(result.parsed, { count: 0 });
+  else unbalancedCache.set(result.parsed, unbalanced);
+  return result;
+}
+
+/**
+ * The edit lies between statements[k] and the next one (whitespace and comments): when it still holds no token, the
+ * tokens after it keep their line breaks and the next statement its doc comment, every statement is reused.
+ */
+function relexGap(previous: PreviousParse, text: string, lineIndex: LineIndex, change: Change, k: number): Reparse | undefined {
+  const old = previous.parsed;
+  const statements = old.file.statements;
+  const before = statements[k];
+  const after = statements[k + 1];
+  // Before the first statement a BOM or shebang may be involved: left to a full parse.
+  if (!before || change.from < before.end) return undefined;
+  const unbalanced = unbalancedStatements(old);
+  const tokens = old.tokens;
+  const nextIndex = firstStartingAtOrAfter(tokens, before.end);
+  const next = tokens[nextIndex] as Token;
+  // The last token before the gap must not read into it: an unterminated string runs to the end of its line, and
+  // most tokens decide where they end by the character after them (`/` then `/*` is a line comment), which an
+  // edit right at the gap's start changes; a closing bracket is never more than itself.
+  const lastBefore = tokens[nextIndex - 1];
+  if (!lastBefore || !lastBefore.terminated || lastBefore.end !== before.end) return undefined;
+  if (change.from === before.end && !(isPunct(lastBefore, '}') || isPunct(lastBefore, ')') || isPunct(lastBefore, ']'))) return undefined;
+  if (change.oldTo > next.start || (after && next.start !== after.start)) return undefined;
+  const delta = change.newTo - change.oldTo;
+  const newNextStart = next.kind === TokenKind.EOF ? text.length : next.start + delta;
+  const lexed = lexRange(text, before.end, newNextStart, false, lineIndex);
+  if (lexed.tokens.length > 0 || lexed.end !== newNextStart || lexed.diagnostics.length > 0) return undefined;
+  if (next.kind !== TokenKind.EOF) {
+    // The next token keeps its line break (statement separators) and whether it starts at column 0 (where a
+    // declaration closes a block left open before it).
+    if (lexed.nlBeforeEnd !== next.nlBefore) return undefined;
+    if ((previous.text.charCodeAt(next.start - 1) === 10) !== (text.charCodeAt(newNextStart - 1) === 10)) return undefined;
+  }
+  const diagnostics = old.diagnostics;
+  const gapFrom = firstStartingAtOrAfter(diagnostics, before.end);
+  if (gapFrom < diagnostics.length && (diagnostics[gapFrom] as OffsetDiagnostic).start < next.start) return undefined;
+  for (let i = 0; i < gapFrom; i++) if ((diagnostics[i] as OffsetDiagnostic).end > before.end) return undefined;
+
+  const comments = old.comments;
+  const commentFrom = firstStartingAtOrAfter(comments, before.end);
+  const commentTo = firstStartingAtOrAfter(comments, next.start);
+  const newComments = spliceShifted(comments, commentFrom, commentTo, lexed.comments, delta);
+  // The next statement's doc comment is read from these comments: when it changed (typing in a doc comment), the
+  // statement is parsed again from its unchanged tokens, which it needs to be balanced and free of diagnostics for.
+  const docChanged = after !== undefined && 'doc' in after && docCommentBefore(text, newComments, after.start + delta, commentFrom) !== after.doc;
+  const afterLast = after ? firstStartingAtOrAfter(tokens, after.end) - 1 : -1;
+  if (docChanged) {
+    const afterDiagnostics = gapFrom < diagnostics.length && (diagnostics[gapFrom] as OffsetDiagnostic).start <= (after as A.Stmt).end;
+    if (afterDiagnostics || !bracketBalanced(tokens, nextIndex, afterLast + 1)) return undefined;
+  }
+
+  const newTokens = spliceShifted(tokens, nextIndex, nextIndex, [], delta);
+  let reread: A.Stmt | undefined;
+  if (docChanged) {
+    const parsed = parseStatementAt(text, newTokens, newComments, nextIndex, afterLast + 1, commentFrom);
+    const end = (after as A.Stmt).end + delta;
+    if (parsed.next !== afterLast + 1 || parsed.stmt.end !== end || parsed.diagnostics.length > 0 || parsed.nestingReported) return undefined;
+    reread = parsed.stmt;
+  }
+  const newDiagnostics = spliceShifted(diagnostics, gapFrom, gapFrom, [], delta);
+  requotePositions(newDiagnostics, gapFrom, delta, previous.lineIndex, lineIndex);
+  const newStatements = statements.slice(0, k + 1);
+  for (let i = k + 1; i < statements.length; i++) {
+    const s = statements[i] as A.Stmt;
+    if (reread && i === k + 1) {
+      newStatements.push(reread);
+      continue;
+    }
+    shiftStatement(s, delta);
+    newStatements.push(s);
+  }
+  const result = finish(text, newStatements, newTokens, newComments, newDiagnostics, before.end, reread ? reread.end : newNextStart);
+  // The same statements (a re-read one was balanced), the same tokens between them.
+  unbalancedCache.set(result.parsed, unbalanced);
+  return result;
+}
+
+function finish(
+  text: string,
+  statements: A.Stmt[],
+  tokens: Token[],
+  comments: ParseResult['comments'],
+  diagnostics: OffsetDiagnostic[],
+  from: number,
+  to: number,
+): Reparse {
+  const file: A.SourceFile = { kind: 'SourceFile', statements, start: 0, end: text.length };
+  const parsed: ParseResult = { file, tokens, comments, diagnostics };
+  holeFreeBoundaries.set(parsed, true);
+  return { parsed, from, to };
+}
+
+function requotePositions(diagnostics: OffsetDiagnostic[], from: number, delta: number, oldLines: LineIndex, newLines: LineIndex): void {
+  for (let i = from; i < diagnostics.length; i++) requotePosition(diagnostics[i] as OffsetDiagnostic, delta, oldLines, newLines);
+}
+
+/** Lexer messages quote the `line:column` of their start (`Unterminated string at 3:9`): requoted after a shift. */
+function requotePosition(d: OffsetDiagnostic, delta: number, oldLines: LineIndex, newLines: LineIndex): void {
+  if (!QUOTED_POSITION.test(d.message)) return;
+  const before = oldLines.positionAt(d.start - delta);
+  const after = newLines.positionAt(d.start);
+  if (before.line === after.line && before.character === after.character) return;
+  d.message = d.message.replace(` at ${before.line + 1}:${before.character + 1}`, ` at ${after.line + 1}:${after.character + 1}`);
+}
+
+/**
+ * `items` with [from, to) replaced by `replacement` and every item after it shifted by `delta`: in place (a
+ * splice is a memory move), unless the replacement is too long to pass as arguments.
+ */
+function spliceShifted<T extends { start: number; end: number }>(items: T[], from: number, to: number, replacement: T[], delta: number): T[] {
+  let result: T[];
+  if (replacement.length <= 10_000) {
+    items.splice(from, to - from, ...replacement);
+    result = items;
+  } else {
+    result = items.slice(0, from).concat(replacement, items.slice(to));
+  }
+  if (delta !== 0) {
+    for (let i = from + replacement.length; i < result.length; i++) {
+      const item = result[i] as T;
+      item.start += delta;
+      item.end += delta;
+    }
+  }
+  return result;
+}
+
+const QUOTED_POSITION = / at \d+:\d+/;
+
+// ------------------------------------------------------------------------------------------ shifting
+
+/**
+ * Every object of a statement's tree that carries offsets (nodes and string parts), listed once per statement:
+ * a statement is shifted on most keystrokes before it, and a flat loop is several times cheaper than a walk.
+ */
+const offsetHolders = new WeakMap<A.Stmt, { holders: A.NodeBase[]; skills: A.SkillDecl[] }>();
+
+/** Adds `delta` to every offset in `stmt`'s tree, in place. */
+export function shiftStatement(stmt: A.Stmt, delta: number): void {
+  let list = offsetHolders.get(stmt);
+  if (!list) {
+    list = collectOffsetHolders(stmt);
+    offsetHolders.set(stmt, list);
+  }
+  const holders = list.holders;
+  for (let i = 0; i < holders.length; i++) {
+    const o = holders[i] as A.NodeBase;
+    o.start += delta;
+    o.end += delta;
+  }
+  for (const skill of list.skills) skill.bodyStart += delta;
+}
+
+function collectOffsetHolders(stmt: A.Stmt): { holders: A.NodeBase[]; skills: A.SkillDecl[] } {
+  const holders: A.NodeBase[] = [];
+  const skills: A.SkillDecl[] = [];
+  // The parser builds a tree: no object is reachable twice (checked over the corpus and fuzzed variants of it, and
+  // the property tests compare every shifted tree with a fresh parse), so each is listed once without a visited
+  // set, which would cost four times the walk.
+  const stack: object[] = [stmt];
+  for (let o = stack.pop(); o !== undefined; o = stack.pop()) {
+    if (Array.isArray(o)) {
+      for (let i = 0; i < o.length; i++) {
+        const item: unknown = o[i];
+        if (item !== null && typeof item === 'object') stack.push(item);
+      }
+      continue;
+    }
+    const record = o as Record<string, unknown>;
+    if (typeof record.start === 'number' && typeof record.end === 'number') holders.push(o as A.NodeBase);
+    if (record.kind === 'SkillDecl') skills.push(o as A.SkillDecl);
+    for (const key in record) {
+      const value = record[key];
+      if (value !== null && typeof value === 'object') stack.push(value);
+    }
+  }
+  return { holders, skills };
+}
+
+// ------------------------------------------------------------------------------------------ checks
+
+function isPunct(t: Token, value: string): boolean {
+  return t.kind === TokenKind.Punct && t.value === value;
+}
+
+function bracketDelta(t: Token): number {
+  if (t.kind !== TokenKind.Punct) return 0;
+  const v = t.value;
+  if (v === '{' || v === '(' || v === '[') return 1;
+  if (v === '}' || v === ')' || v === ']') return -1;
+  return 0;
+}
+
+/** Whether tokens[from, to) close every bracket they open and no other (any closing bracket counts, as in the parser). */
+function bracketBalanced(tokens: Token[], from: number, to: number): boolean {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    depth += bracketDelta(tokens[i] as Token);
+    if (depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** Whether a `->` lies outside every bracket opened from tokens[from] on (which the tokens there never close). */
+function arrowOutsideBrackets(tokens: Token[], from: number): boolean {
+  let depth = 0;
+  for (let i = from; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (depth === 0 && isPunct(t, '->')) return true;
+    depth += bracketDelta(t);
+  }
+  return false;
+}
+
+/** Whether every `${` hole the tokens open they also close, and no line break cuts one. */
+function holesBalanced(tokens: Token[]): boolean {
+  let depth = 0;
+  for (const t of tokens) {
+    if (t.kind === TokenKind.StringHead) {
+      if (!t.terminated) return false;
+      depth++;
+    } else if (t.kind === TokenKind.StringMiddle) {
+      if (!t.terminated || depth === 0) return false;
+    } else if (t.kind === TokenKind.StringTail) {
+      if (depth === 0) return false;
+      depth--;
+    }
+  }
+  return depth === 0;
+}
+
+/** How many top-level statements are bracket-unbalanced (a bracket token between statements counts as one), and which when one. */
+interface Unbalanced {
+  count: number;
+  only?: A.Stmt;
+}
+
+const unbalancedCache = new WeakMap<ParseResult, Unbalanced>();
+
+function unbalancedStatements(parsed: ParseResult): Unbalanced {
+  const known = unbalancedCache.get(parsed);
+  if (known) return known;
+  const tokens = parsed.tokens;
+  let count = 0;
+  let only: A.Stmt | undefined;
+  let i = 0;
+  for (const stmt of parsed.file.statements) {
+    for (; i < tokens.length && (tokens[i] as Token).start < stmt.start; i++) if (bracketDelta(tokens[i] as Token) !== 0) count += 2;
+    const from = i;
+    while (i < tokens.length && (tokens[i] as Token).start < stmt.end) i++;
+    if (!bracketBalanced(tokens, from, i)) {
+      count++;
+      only = stmt;
+    }
+  }
+  for (; i < tokens.length; i++) if (bracketDelta(tokens[i] as Token) !== 0) count += 2;
+  const answer: Unbalanced = count === 1 ? { count, only } : { count };
+  unbalancedCache.set(parsed, answer);
+  return answer;
+}
+
+/** See holeFreeBoundaries; computed once per full parse, in one pass over its tokens. */
+function boundariesHoleFree(parsed: ParseResult): boolean {
+  const known = holeFreeBoundaries.get(parsed);
+  if (known !== undefined) return known;
+  let answer = true;
+  let depth = 0;
+  let next = 0;
+  const statements = parsed.file.statements;
+  for (const t of parsed.tokens) {
+    while (next < statements.length && (statements[next] as A.Stmt).start <= t.start) {
+      if (depth !== 0) answer = false;
+      next++;
+    }
+    if (t.kind === TokenKind.StringHead) {
+      if (!t.terminated) answer = false;
+      depth++;
+    } else if (t.kind === TokenKind.StringMiddle) {
+      if (!t.terminated) answer = false;
+    } else if (t.kind === TokenKind.StringTail) depth = Math.max(0, depth - 1);
+    if (!answer) break;
+  }
+  if (depth !== 0) answer = false;
+  holeFreeBoundaries.set(parsed, answer);
+  return answer;
+}
+
+// ------------------------------------------------------------------------------------------ searching
+
+/** The edit that turns `oldText` into `text`: [from, oldTo) of the one replaced by [from, newTo) of the other. */
+export function changedRange(oldText: string, text: string): { from: number; oldTo: number; newTo: number } {
+  const prefix = commonPrefixLength(oldText, text);
+  const suffix = commonSuffixLength(oldText, text, Math.min(oldText.length, text.length) - prefix);
+  return { from: prefix, oldTo: oldText.length - suffix, newTo: text.length - suffix };
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  // Whole chunks first: comparing slices is a memory compare, far cheaper than a loop over characters.
+  for (let chunk = 4096; chunk >= 16; chunk >>= 2) {
+    while (i + chunk <= max && a.slice(i, i + chunk) === b.slice(i, i + chunk)) i += chunk;
+  }
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** The common suffix of `a` and `b`, at most `max` long (so that it does not overlap the common prefix). */
+function commonSuffixLength(a: string, b: string, max: number): number {
+  let n = 0;
+  for (let chunk = 4096; chunk >= 16; chunk >>= 2) {
+    while (n + chunk <= max && a.slice(a.length - n - chunk, a.length - n) === b.slice(b.length - n - chunk, b.length - n)) n += chunk;
+  }
+  while (n < max && a.charCodeAt(a.length - 1 - n) === b.charCodeAt(b.length - 1 - n)) n++;
+  return n;
+}
+
+/** The index of the last item starting at or before `offset` (-1 when none); items are sorted by start. */
+function lastStartingAtOrBefore(items: readonly { start: number }[], offset: number): number {
+  return firstStartingAtOrAfter(items, offset + 1) - 1;
+}
+
+/** The index of the first item starting at or after `offset` (items.length when none); items are sorted by start. */
+function firstStartingAtOrAfter(items: readonly { start: number }[], offset: number): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((items[mid] as { start: number }).start < offset) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
