@@ -12,20 +12,30 @@ interface IndexedScope {
   children: Scope[];
 }
 
+/** Bindings by name, each name's in declaration order. */
+export function bindingsByName(bindings: readonly Binding[]): Map<string, Binding[]> {
+  const byName = new Map<string, Binding[]>();
+  for (const b of bindings) {
+    const list = byName.get(b.name);
+    if (list) list.push(b);
+    else byName.set(b.name, [b]);
+  }
+  return byName;
+}
+
 export class ScopeLookup {
   private readonly indexed = new Map<Scope, IndexedScope>();
 
-  constructor(private readonly scopes: FileScopes) {}
+  /** `rootByName`: the root's bindings already indexed (bindingsByName), shared by lookups over the same root bindings. */
+  constructor(
+    private readonly scopes: FileScopes,
+    private readonly rootByName?: Map<string, Binding[]>,
+  ) {}
 
   private index(scope: Scope): IndexedScope {
     let entry = this.indexed.get(scope);
     if (!entry) {
-      const byName = new Map<string, Binding[]>();
-      for (const b of scope.bindings) {
-        const list = byName.get(b.name);
-        if (list) list.push(b);
-        else byName.set(b.name, [b]);
-      }
+      const byName = scope === this.scopes.root && this.rootByName ? this.rootByName : bindingsByName(scope.bindings);
       const children = [...scope.children].sort((a, b) => a.start - b.start);
       entry = { scope, byName, children };
       this.indexed.set(scope, entry);
