@@ -7,15 +7,36 @@ import { walk } from './ast';
 import { buildScopes, FileScopes, NodeVisitor } from './scope';
 import { Token, TokenKind } from './tokens';
 
+/** What `HarnAnalysis.edited` re-parsed: the new offsets of the one top-level statement it re-read, or 'full'. */
+export type Reparsed = { from: number; to: number } | 'full';
+
 export class HarnAnalysis {
   readonly lineIndex: LineIndex;
   readonly parsed: ParseResult;
+  /** 'full' unless `edited` could re-read a single top-level statement (see incremental.ts). */
+  readonly reparsed: Reparsed;
   private scopesCache: FileScopes | undefined;
   private outlineCache: Outline | undefined;
 
-  constructor(readonly text: string) {
-    this.lineIndex = new LineIndex(text);
-    this.parsed = parse(text);
+  constructor(
+    readonly text: string,
+    reuse?: { lineIndex: LineIndex; parsed: ParseResult; reparsed: Reparsed },
+  ) {
+    this.lineIndex = reuse?.lineIndex ?? new LineIndex(text);
+    this.parsed = reuse?.parsed ?? parse(text);
+    this.reparsed = reuse?.reparsed ?? 'full';
+  }
+
+  /**
+   * The analysis of `text`, the next version of `previous.text` (any edit). When the edit falls inside one
+   * top-level statement and cannot change the structure around it, only that statement is re-lexed and
+   * re-parsed: every other top-level statement object is reused (those after it shifted in place), so a
+   * statement object seen in two analyses has the same source text in both. Otherwise a full parse.
+   * `previous` is consumed: it must not be used afterwards.
+   */
+  static edited(previous: HarnAnalysis, text: string): HarnAnalysis {
+    if (text === previous.text) return previous;
+    return new HarnAnalysis(text);
   }
 
   get file() {

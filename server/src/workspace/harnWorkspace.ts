@@ -42,7 +42,8 @@ export class HarnWorkspace implements ModuleHost {
   analysisOf(doc: OpenDocument): HarnAnalysis {
     const cached = this.openCache.get(doc.uri);
     if (cached && cached.version === doc.version) return cached.analysis;
-    const analysis = new HarnAnalysis(doc.getText());
+    // The previous version is consumed by `edited` (it reuses its unchanged statements).
+    const analysis = cached ? HarnAnalysis.edited(cached.analysis, doc.getText()) : new HarnAnalysis(doc.getText());
     this.openCache.set(doc.uri, { version: doc.version, analysis });
     return analysis;
   }
