@@ -9,6 +9,7 @@ import { harnSyntaxDiagnostics } from '../../server/src/diagnostics';
 import { toDocumentSymbols } from '../../server/src/providers/harnProvider';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import { parse } from '../../server/src/harn/parser';
+import { semanticTokensDelta } from './harnSemanticTokens';
 import { median, mulberry32, percentile } from './stats';
 
 type Metric = (name: string, value: number, unit: string, goal: string) => void;
@@ -28,6 +29,7 @@ export function runHarnBenchmarks(
 ): void {
   if (wanted('parse_vs_typescript')) parseVsTypescript(metric, childRate);
   if (wanted('keystroke_p95_ms')) keystroke(sources, metric);
+  if (wanted('semantic_tokens_delta_p95_ms')) semanticTokensDelta(sources, metric);
 }
 
 function typescriptLibs(): { name: string; text: string }[] {
@@ -81,7 +83,7 @@ function parseVsTypescript(metric: Metric, childRate: (side: 'harn' | 'typescrip
 }
 
 /** Concatenates clean corpus files into a file of about `lines` lines. */
-function assembleFile(sources: string[], lines: number): string {
+export function assembleFile(sources: string[], lines: number): string {
   const parts: string[] = [];
   let count = 0;
   for (const s of sources) {

@@ -44,7 +44,7 @@ export class ScopeLookup {
   }
 
   /** The child of `entry` holding `offset` (the first in source order, as scopeChainAt picks), if any. */
-  private childAt(entry: IndexedScope, offset: number): Scope | undefined {
+  private childAt(entry: IndexedScope, offset: number, endInclusive: boolean): Scope | undefined {
     const children = entry.children;
     let low = 0;
     let high = children.length - 1;
@@ -59,18 +59,31 @@ export class ScopeLookup {
     // Siblings touch at most at an end (`}` then the next start): prefer the earlier one, as scopeChainAt does.
     for (let i = Math.max(0, found - 1); i <= found; i++) {
       const c = children[i];
-      if (c && c.start <= offset && offset <= c.end) return c;
+      if (c && c.start <= offset && (offset < c.end || (endInclusive && offset === c.end))) return c;
     }
     return undefined;
   }
 
   /** What resolveName(scopes, name, offset) answers. */
   resolve(name: string, offset: number): Binding | undefined {
+    return this.resolveFrom(name, offset, true);
+  }
+
+  /**
+   * What the name starting at `start` refers to: as resolve, but a scope ending right where the name starts does not
+   * hold it (`}total`: `total` is after the block, not a cursor at its end), so that a name's meaning does not
+   * depend on the statement before it.
+   */
+  resolveNameAt(name: string, start: number): Binding | undefined {
+    return this.resolveFrom(name, start, false);
+  }
+
+  private resolveFrom(name: string, offset: number, endInclusive: boolean): Binding | undefined {
     const chain: IndexedScope[] = [];
     for (let scope: Scope | undefined = this.scopes.root; scope;) {
       const entry = this.index(scope);
       chain.push(entry);
-      scope = this.childAt(entry, offset);
+      scope = this.childAt(entry, offset, endInclusive);
     }
     for (let i = chain.length - 1; i >= 0; i--) {
       const list = chain[i]?.byName.get(name);

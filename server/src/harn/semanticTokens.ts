@@ -173,7 +173,7 @@ function addStatementTokens(stmt: A.Stmt, lookup: ScopeLookup, context: FileCont
   };
 
   const reference = (name: string, node: A.NodeBase): { type: TokenType; modifiers: TokenModifier[] } | undefined => {
-    const local = lookup.resolve(name, node.start);
+    const local = lookup.resolveNameAt(name, node.start);
     if (local) return bindingToken(local, imported);
     const viaImport = context.fromWildcard(name);
     if (viaImport) return bindingToken(viaImport, () => undefined);
@@ -184,7 +184,7 @@ function addStatementTokens(stmt: A.Stmt, lookup: ScopeLookup, context: FileCont
   // `ui.page`: a member of a namespace import is what the module exports under that name (unknown: no token).
   const namespaceBinding = (object: A.Expr): Binding | undefined => {
     if (object.kind !== 'Identifier') return undefined;
-    const b = lookup.resolve(object.name, object.start);
+    const b = lookup.resolveNameAt(object.name, object.start);
     return b?.kind === 'namespace' ? b : undefined;
   };
   const isNamespace = (object: A.Expr): boolean => namespaceBinding(object) !== undefined;
@@ -198,7 +198,7 @@ function addStatementTokens(stmt: A.Stmt, lookup: ScopeLookup, context: FileCont
 
   const typeName = (name: A.Name): void => {
     if (isTypeParam(name.text, name.start)) return add(name, 'typeParameter');
-    const local = lookup.resolve(name.text, name.start) ?? context.fromWildcard(name.text);
+    const local = lookup.resolveNameAt(name.text, name.start) ?? context.fromWildcard(name.text);
     if (local) {
       const token = bindingToken(local, imported);
       return add(name, token.type, token.modifiers);
@@ -375,8 +375,9 @@ interface StatementEntry {
   generation: number;
   /** Its index among the file's statements when computed. */
   ordinal: number;
-  /** Its tokens, offsets relative to the statement's start. */
+  /** Its tokens, at the offsets they had when the statement started at `base`. */
   tokens: SemanticToken[];
+  base: number;
   /** Its tokens encoded on their own (see encodeTokens): all but the first token's two deltas hold in any file. */
   encoded: number[];
   first: RelativePosition;
@@ -417,9 +418,10 @@ export class SemanticTokensCache {
     statements.forEach((stmt, i) => {
       const entry = entries[i];
       if (!entry) return;
+      const shift = stmt.start - entry.base;
       for (const t of entry.tokens) {
-        const start = t.start + stmt.start;
-        if (start >= from && start < to) out.push({ start, end: t.end + stmt.start, type: t.type, modifiers: t.modifiers });
+        const start = t.start + shift;
+        if (start >= from && start < to) out.push({ start, end: t.end + shift, type: t.type, modifiers: t.modifiers });
       }
     });
     return out;
@@ -514,7 +516,8 @@ export class SemanticTokensCache {
       const entry: StatementEntry = {
         generation: this.generation,
         ordinal,
-        tokens: tokens.map((t) => ({ ...t, start: t.start - stmt.start, end: t.end - stmt.start })),
+        tokens,
+        base: stmt.start,
         encoded: encoded.data,
         first: relative(origin, encoded.first),
         last: relative(origin, encoded.last),
