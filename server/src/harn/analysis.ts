@@ -2,6 +2,7 @@
 
 import { LineIndex } from '../text/lineIndex';
 import { cappedOutline, Outline, OutlineSymbol } from './outline';
+import { reparseStatement } from './incremental';
 import { parse, ParseResult } from './parser';
 import { walk } from './ast';
 import { buildScopes, FileScopes, NodeVisitor } from './scope';
@@ -36,7 +37,10 @@ export class HarnAnalysis {
    */
   static edited(previous: HarnAnalysis, text: string): HarnAnalysis {
     if (text === previous.text) return previous;
-    return new HarnAnalysis(text);
+    const lineIndex = new LineIndex(text);
+    const reparse = reparseStatement(previous, text, lineIndex);
+    if (!reparse) return new HarnAnalysis(text, { lineIndex, parsed: parse(text), reparsed: 'full' });
+    return new HarnAnalysis(text, { lineIndex, parsed: reparse.parsed, reparsed: { from: reparse.from, to: reparse.to } });
   }
 
   get file() {

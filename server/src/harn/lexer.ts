@@ -113,27 +113,48 @@ export function lex(source: string): LexResult {
   return new Lexer(source).run();
 }
 
+/** What lexRange read: the tokens (no EOF), comments and diagnostics of `source` from `from`, and where it stopped. */
+export interface RangeLexResult extends LexResult {
+  /** The offset after the last token or comment read: `to` when the range ends at a token boundary, else past it. */
+  end: number;
+  /** Whether the lexer was back in its ordinary state at `end` (no `${…}` hole of a string open). */
+  neutral: boolean;
+}
+
+/**
+ * Lexes `source` from `from` (which must be where the lexer of the whole file is in its ordinary state: a token
+ * start outside every string hole) until it reaches `to` or passes it. `nlBefore`: whether a line break precedes
+ * `from` (the first token's nlBefore). Offsets are absolute. `lineIndex`, when given, is the source's, for messages.
+ */
+export function lexRange(source: string, from: number, to: number, nlBefore: boolean, lineIndex?: LineIndex): RangeLexResult {
+  const lexer = new Lexer(source, lineIndex);
+  lexer.nlBefore = nlBefore;
+  const end = lexer.scan(from, to);
+  return { tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics, end, neutral: lexer.holes.length === 0 };
+}
+
 /**
  * The scanner. The hot loop keeps its position in a local variable; the rarer scanners (strings,
  * comments, errors) take a position and return the next one.
  */
 class Lexer {
-  private readonly tokens: Token[] = [];
-  private readonly comments: Comment[] = [];
-  private readonly diagnostics: OffsetDiagnostic[] = [];
-  private readonly holes: HoleFrame[] = [];
+  readonly tokens: Token[] = [];
+  readonly comments: Comment[] = [];
+  readonly diagnostics: OffsetDiagnostic[] = [];
+  readonly holes: HoleFrame[] = [];
   private readonly length: number;
-  private nlBefore = true;
-  private lineIndex: LineIndex | undefined;
+  nlBefore = true;
 
-  constructor(private readonly source: string) {
+  constructor(
+    private readonly source: string,
+    private lineIndex?: LineIndex,
+  ) {
     this.length = source.length;
   }
 
   run(): LexResult {
     const source = this.source;
     const length = this.length;
-    const holes = this.holes;
     let pos = 0;
 
     if (source.charCodeAt(0) === CH_BOM) pos = 1;
@@ -143,7 +164,22 @@ class Lexer {
       this.comments.push({ kind: 'line', start: 0, end: pos });
     }
 
-    while (pos < length) {
+    this.scan(pos, length);
+
+    // A hole still open at the end of the file belongs to an unterminated string.
+    for (const hole of this.holes) {
+      this.error(hole.stringStart, length, `Unterminated string at ${this.where(hole.stringStart)}`, 'unterminated_string');
+    }
+    this.tokens.push(makeToken(TokenKind.EOF, '', length, length, true));
+    return { tokens: this.tokens, comments: this.comments, diagnostics: this.diagnostics };
+  }
+
+  /** Reads tokens from `pos` until `stop` is reached or passed (a token or comment may run past it); returns where it stopped. */
+  scan(pos: number, stop: number): number {
+    const source = this.source;
+    const length = this.length;
+    const holes = this.holes;
+    while (pos < stop) {
       const c = source.charCodeAt(pos);
 
       // Whitespace and newlines. Line breaks are \n, \r\n and a lone \r, as in LineIndex and the editor.
@@ -276,13 +312,7 @@ class Lexer {
       }
       pos = this.invalid(pos, c);
     }
-
-    // A hole still open at the end of the file belongs to an unterminated string.
-    for (const hole of holes) {
-      this.error(hole.stringStart, length, `Unterminated string at ${this.where(hole.stringStart)}`, 'unterminated_string');
-    }
-    this.tokens.push(makeToken(TokenKind.EOF, '', length, length, true));
-    return { tokens: this.tokens, comments: this.comments, diagnostics: this.diagnostics };
+    return pos;
   }
 
   private push(kind: TokenKind, value: string, start: number, end: number): Token {

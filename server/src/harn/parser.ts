@@ -136,6 +136,33 @@ export function parse(source: string): ParseResult {
   return { file, tokens, comments, diagnostics };
 }
 
+/** What parseStatementAt read: the statement, where it stopped, and its own parser diagnostics. */
+export interface StatementParse {
+  stmt: A.Stmt;
+  /** The index of the first token after the statement. */
+  next: number;
+  diagnostics: OffsetDiagnostic[];
+  /** Whether the statement hit the nesting limit (which the parser reports only once per file). */
+  nestingReported: boolean;
+}
+
+/**
+ * Parses the one top-level statement that starts at token `first`, as parseFile would at that point. `tokens` and
+ * `comments` are the whole file's. Bracket matching is computed over the tokens `first`..`windowEnd` (exclusive)
+ * only: the caller makes sure that window is balanced on its own, so the answer is the whole file's.
+ * `commentIndex`: the index of the first comment ending after the previous statement (where docBefore starts).
+ */
+export function parseStatementAt(source: string, tokens: Token[], comments: Comment[], first: number, windowEnd: number, commentIndex: number): StatementParse {
+  const parser = new Parser(source, tokens, comments);
+  const stmt = parser.parseStatementFrom(first, windowEnd, commentIndex);
+  return { stmt, next: parser.position, diagnostics: parser.diagnostics, nestingReported: parser.nestingWasReported };
+}
+
+/** Lexer and parser diagnostics of one region, in source order, as parse() merges those of the whole file. */
+export function mergeDiagnostics(lexer: OffsetDiagnostic[], parser: OffsetDiagnostic[]): OffsetDiagnostic[] {
+  return mergeSorted(lexer, parser);
+}
+
 /**
  * Lexer and parser diagnostics in source order. A parser complaint about a token the lexer already
  * reported (an unterminated string read as a stray operand) says nothing more: it is dropped.
@@ -176,6 +203,8 @@ class Parser {
   private nestingReported = false;
   /** Lazily computed bracket matching (see `brackets()`). */
   private bracketInfo: { close: Int32Array; arrow: Uint8Array } | undefined;
+  /** The tokens brackets() matches: all of them, or a balanced window of them (parseStatementFrom). */
+  private bracketWindow: { from: number; to: number } | undefined;
   /**
    * Token indexes of `<` where a generic call was tried and failed. The attempt depends only on the
    * tokens, so it would fail again; without this, `a < b > (` nested n deep is re-read 2^n times.
@@ -367,6 +396,22 @@ class Parser {
   }
 
   // ------------------------------------------------------------------------------------------- file
+
+  get position(): number {
+    return this.pos;
+  }
+
+  get nestingWasReported(): boolean {
+    return this.nestingReported;
+  }
+
+  /** See parseStatementAt. */
+  parseStatementFrom(first: number, windowEnd: number, commentIndex: number): A.Stmt {
+    this.pos = first;
+    this.bracketWindow = { from: first, to: windowEnd };
+    this.commentCursor = commentIndex;
+    return this.parseStatementRecovering();
+  }
 
   parseFile(): A.SourceFile {
     const statements = this.parseStatementList(undefined);
@@ -1487,7 +1532,8 @@ class Parser {
     const close = new Int32Array(this.tokens.length).fill(-1);
     const arrow = new Uint8Array(this.tokens.length);
     const open: number[] = [];
-    for (let i = 0; i < this.tokens.length; i++) {
+    const window = this.bracketWindow;
+    for (let i = window?.from ?? 0, to = window?.to ?? this.tokens.length; i < to; i++) {
       const t = this.tokenAt(i);
       if (t.kind !== TokenKind.Punct) continue;
       const delta = this.bracketDelta(t);
