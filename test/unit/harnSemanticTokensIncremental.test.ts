@@ -86,11 +86,15 @@ function bodyOffsets(file: A.SourceFile): { start: number; end: number }[] {
 
 const CHARACTERS = 'xeL_1 (){}".\n';
 
+/** Typing that leaves brackets and strings balanced: what HarnAnalysis.edited can re-read one statement for. */
+const BALANCED = ['x', 'e', ' ', '_', '1', 'let q = 1\n', 'LIMIT', 'greet', ' + n', 'Shade.Dark'];
+
 /**
  * A random edit: mostly inside a function body, else anywhere; an insertion, a deletion or both, or with
  * `sameLength` one character replaced by another.
  */
-function randomEdit(rng: () => number, text: string, file: A.SourceFile, sameLength = false): { text: string; at: number; inBody: boolean } {
+function randomEdit(rng: () => number, text: string, file: A.SourceFile, editing: Editing = 'edited'): { text: string; at: number; inBody: boolean } {
+  const sameLength = editing === 'kept';
   if (sameLength && rng() < 0.15) {
     // What the other statements' colours depend on: a top-level name renamed, or `let` and `var` swapped.
     const stmt = file.statements[Math.floor(rng() * file.statements.length)];
@@ -108,8 +112,16 @@ function randomEdit(rng: () => number, text: string, file: A.SourceFile, sameLen
   const bodies = bodyOffsets(file);
   const body = rng() < 0.7 ? bodies[Math.floor(rng() * bodies.length)] : undefined;
   const at = body ? body.start + Math.floor(rng() * (body.end - body.start)) : Math.floor(rng() * text.length);
-  const cut = sameLength ? 1 : rng() < 0.35 ? 1 + Math.floor(rng() * 3) : 0;
-  const insert = sameLength ? CHARACTERS.charAt(Math.floor(rng() * CHARACTERS.length)) : rng() < 0.8 ? (PIECES[Math.floor(rng() * PIECES.length)] ?? '') : '';
+  let cut = sameLength ? 1 : rng() < 0.35 ? 1 + Math.floor(rng() * 3) : 0;
+  if (editing === 'balanced' && !/^[\w ]*$/.test(text.slice(at, at + cut))) cut = 0;
+  const insert =
+    editing === 'balanced'
+      ? (BALANCED[Math.floor(rng() * BALANCED.length)] ?? '')
+      : sameLength
+        ? CHARACTERS.charAt(Math.floor(rng() * CHARACTERS.length))
+        : rng() < 0.8
+          ? (PIECES[Math.floor(rng() * PIECES.length)] ?? '')
+          : '';
   const end = Math.min(text.length, at + cut);
   return { text: text.slice(0, at) + insert + text.slice(end), at, inBody: body !== undefined && end <= body.end };
 }
@@ -145,8 +157,8 @@ interface Run {
   reused: number;
 }
 
-/** How the next analysis is made: by HarnAnalysis.edited, or by keptAround on same-length edits. */
-type Editing = 'edited' | 'kept';
+/** How the next analysis is made: by HarnAnalysis.edited (on any edit, or on balanced ones only), or by keptAround on same-length edits. */
+type Editing = 'edited' | 'balanced' | 'kept';
 
 /**
  * Random edits of `files[MAIN_FILE]` (and, with `libEdits`, of /ws/lib.harn), checked at every step against a
@@ -167,10 +179,10 @@ function checkEdits(files: Map<string, string>, seed: number, steps: number, lib
       const lib = files.get('/ws/lib.harn') ?? '';
       files.set('/ws/lib.harn', randomEdit(rng, lib, new HarnAnalysis(lib).file).text);
     } else {
-      const edit = randomEdit(rng, text, analysis.file, editing === 'kept');
+      const edit = randomEdit(rng, text, analysis.file, editing);
       text = edit.text;
       files.set(MAIN_FILE, text);
-      const before = analysis.file.statements;
+      const before = [...analysis.file.statements];
       analysis = editing === 'kept' ? keptAround(analysis, text, edit.at) : HarnAnalysis.edited(analysis, text);
       const after = analysis.file.statements;
       // Every statement but the edited one kept: the cache must recompute that one only.
@@ -292,7 +304,7 @@ describe('semantic tokens per statement: the cache is hit', () => {
           [MAIN_FILE, generatedMain(prng(seed * 7), 60)],
           ['/ws/lib.harn', LIB],
         ]);
-        const run = checkEdits(files, seed, 150, false);
+        const run = checkEdits(files, seed, 150, false, 'balanced');
         bodyReuses += run.bodyReuses;
         steps += run.steps;
       }
