@@ -101,21 +101,28 @@ function bindingToken(binding: Binding, imported: (b: Binding) => Binding | unde
   return { type: BINDING_TYPES[target.kind], modifiers };
 }
 
+/** What the ModuleHost said about the names a file imports: valid while the host answers the same and the file's imports are the same. */
+interface HostAnswers {
+  /** By module path and name. */
+  exported: Map<string, Binding | undefined>;
+  /** The names the file's `import "path"`s bring in, once asked. */
+  wildcard: Map<string, Binding> | undefined;
+}
+
 /**
  * What classifying a statement's names needs beyond the statement itself: the file's top-level bindings and
- * wildcard imports, and the ModuleHost for imported names. One per computation, shared by its statements, so each
+ * wildcard imports, and the ModuleHost for imported names. Shared by the statements of a computation, so each
  * imported name is looked up once.
  */
 class FileContext {
   private importNames: Map<A.Name, Binding> | undefined;
-  private readonly exportedCache = new Map<string, Binding | undefined>();
-  private wildcard: Map<string, Binding> | undefined;
 
   constructor(
     private readonly file: string,
     readonly host: ModuleHost | undefined,
     private readonly rootBindings: readonly Binding[],
     private readonly wildcardImports: readonly A.ImportDecl[],
+    private readonly answers: HostAnswers = { exported: new Map(), wildcard: undefined },
   ) {}
 
   /** The binding an `import { name }` declares. */
@@ -128,10 +135,9 @@ class FileContext {
   exported(modulePath: string, name: string): Binding | undefined {
     if (!this.host) return undefined;
     const key = `${modulePath}\n${name}`;
-    if (!this.exportedCache.has(key)) {
-      this.exportedCache.set(key, findExported(this.host, this.host.resolveImport(this.file, modulePath), name, 0)?.binding);
-    }
-    return this.exportedCache.get(key);
+    const exported = this.answers.exported;
+    if (!exported.has(key)) exported.set(key, findExported(this.host, this.host.resolveImport(this.file, modulePath), name, 0)?.binding);
+    return exported.get(key);
   }
 
   /** What an imported name imports. */
@@ -141,16 +147,17 @@ class FileContext {
   fromWildcard(name: string): Binding | undefined {
     const host = this.host;
     if (!host) return undefined;
-    if (!this.wildcard) {
-      this.wildcard = new Map();
+    let wildcard = this.answers.wildcard;
+    if (!wildcard) {
+      wildcard = this.answers.wildcard = new Map();
       for (const decl of this.wildcardImports) {
         if (decl.path?.value === undefined) continue;
         for (const located of moduleExports(host, host.resolveImport(this.file, decl.path.value))) {
-          if (!this.wildcard.has(located.binding.name)) this.wildcard.set(located.binding.name, located.binding);
+          if (!wildcard.has(located.binding.name)) wildcard.set(located.binding.name, located.binding);
         }
       }
     }
-    return this.wildcard.get(name);
+    return wildcard.get(name);
   }
 }
 
@@ -397,11 +404,13 @@ type HostCall = { kind: 'resolve'; from: string; path: string; answer: string | 
 export class SemanticTokensCache {
   private entries = new WeakMap<A.Stmt, StatementEntry>();
   private generation = 0;
-  private environment: string | undefined;
+  /** The top-level parts of the statements, in order, the entries of this generation were computed with. */
+  private environment: readonly TopLevelPart[] | undefined;
   private file: string | undefined;
   private host: ModuleHost | undefined;
-  /** The host calls this generation's entries were computed from. */
+  /** The host calls this generation's entries were computed from, and what they told. */
   private hostCalls = new Map<string, HostCall>();
+  private hostAnswers: HostAnswers = { exported: new Map(), wildcard: undefined };
   /** What the last call did: statements classified again, and statements reused. */
   lastRun = { computed: 0, reused: 0 };
 
@@ -469,14 +478,14 @@ export class SemanticTokensCache {
       }
       parts.push(part);
     }
-    const environment = parts.map((p) => p.signature).join('\u0000');
-    if (file !== this.file || host !== this.host || environment !== this.environment || !this.hostAnswersSame()) {
+    if (file !== this.file || host !== this.host || !sameEnvironment(parts, this.environment) || !this.hostAnswersSame()) {
       this.generation++;
       this.hostCalls.clear();
+      this.hostAnswers = { exported: new Map(), wildcard: undefined };
       this.file = file;
       this.host = host;
-      this.environment = environment;
     }
+    this.environment = parts;
 
     let context: { context: FileContext; root: Scope; rootByName: Map<string, Binding[]> } | undefined;
     const contextNow = (): NonNullable<typeof context> => {
@@ -493,7 +502,7 @@ export class SemanticTokensCache {
       });
       const root: Scope = { start: analysis.file.start, end: analysis.file.end, bindings, children: [] };
       const recording = host && this.recording(host);
-      return (context = { context: new FileContext(file, recording, bindings, wildcardImports), root, rootByName: bindingsByName(bindings) });
+      return (context = { context: new FileContext(file, recording, bindings, wildcardImports, this.hostAnswers), root, rootByName: bindingsByName(bindings) });
     };
 
     const run = { computed: 0, reused: 0 };
@@ -555,6 +564,17 @@ export class SemanticTokensCache {
     }
     return true;
   }
+}
+
+/** Whether two files' top-level parts, statement by statement, say the same (the same part objects, or the same signatures). */
+function sameEnvironment(parts: readonly TopLevelPart[], previous: readonly TopLevelPart[] | undefined): boolean {
+  if (!previous || previous.length !== parts.length) return false;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const before = previous[i];
+    if (part !== before && part?.signature !== before?.signature) return false;
+  }
+  return true;
 }
 
 function relative(origin: RelativePosition, at: RelativePosition): RelativePosition {
