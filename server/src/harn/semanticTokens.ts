@@ -361,8 +361,10 @@ function statementScopes(stmt: A.Stmt): { part: TopLevelPart; children: Scope[] 
     visibleAfter: binding.visibleFrom > stmt.start ? binding.visibleFrom - stmt.start : undefined,
   }));
   const keyword = (b: Binding): string => (b.declaration.kind === 'LetDecl' ? b.declaration.keyword : '');
+  // Visible from the statement's end (a `let`) whatever its length: what other statements see is the order.
+  const visibility = (after: number | undefined): string => (after === undefined ? 'file' : after === stmt.end - stmt.start ? 'end' : String(after));
   const signature = [
-    ...bindings.map(({ binding: b, visibleAfter }) => `${b.kind} ${b.name} ${keyword(b)} ${b.modulePath ?? ''} ${visibleAfter ?? ''}`),
+    ...bindings.map(({ binding: b, visibleAfter }) => `${b.kind} ${b.name} ${keyword(b)} ${b.modulePath ?? ''} ${visibility(visibleAfter)}`),
     ...scopes.wildcardImports.map((d) => `* ${d.path?.value ?? ''}`),
   ].join('\n');
   return { part: { bindings, wildcardImports: scopes.wildcardImports, signature }, children: scopes.root.children };
