@@ -294,6 +294,25 @@ function editedReusesStatements(): boolean {
 
 describe('semantic tokens per statement: the cache is hit', () => {
   test(
+    "typing inside a top-level `let`'s closure recomputes that statement only (its binding is still visible from its end)",
+    { todo: editedReusesStatements() ? false : 'HarnAnalysis.edited re-parses the whole file for now' },
+    () => {
+      const cache = new SemanticTokensCache();
+      const text = 'let helper = fn(x) {\n  return x\n}\nfn a() { return helper(1) }\nlet later = helper\n';
+      let analysis = new HarnAnalysis(text);
+      cache.encoded(analysis, MAIN_FILE);
+      for (const typed of ['return x + 1', 'return x + 12', 'return helper']) {
+        const next = text.replace('return x', typed);
+        analysis = HarnAnalysis.edited(analysis, next);
+        assert.notEqual(analysis.reparsed, 'full');
+        const fresh = new HarnAnalysis(next);
+        assert.deepEqual(cache.encoded(analysis, MAIN_FILE), encodeTokens(semanticTokens(fresh, MAIN_FILE), fresh.lineIndex), typed);
+        assert.equal(cache.lastRun.computed, 1, typed);
+      }
+    },
+  );
+
+  test(
     'edits inside function bodies, through HarnAnalysis.edited, recompute one statement each',
     { todo: editedReusesStatements() ? false : 'HarnAnalysis.edited re-parses the whole file for now' },
     () => {
