@@ -2,7 +2,7 @@
 
 import { LineIndex } from '../text/lineIndex';
 import { cappedOutline, Outline, OutlineSymbol } from './outline';
-import { reparseStatement } from './incremental';
+import { changedRange, reparseStatement } from './incremental';
 import { parse, ParseResult } from './parser';
 import { walk } from './ast';
 import { buildScopes, FileScopes, NodeVisitor } from './scope';
@@ -36,9 +36,10 @@ export class HarnAnalysis {
    * `previous` is consumed: it must not be used afterwards.
    */
   static edited(previous: HarnAnalysis, text: string): HarnAnalysis {
-    if (text === previous.text) return previous;
-    const lineIndex = new LineIndex(text);
-    const reparse = reparseStatement(previous, text, lineIndex);
+    const change = changedRange(previous.text, text);
+    if (change.from === change.oldTo && change.from === change.newTo) return previous;
+    const lineIndex = LineIndex.edited(previous.lineIndex, text, change.from, change.oldTo, change.newTo);
+    const reparse = reparseStatement(previous, text, lineIndex, change);
     if (!reparse) return new HarnAnalysis(text, { lineIndex, parsed: parse(text), reparsed: 'full' });
     return new HarnAnalysis(text, { lineIndex, parsed: reparse.parsed, reparsed: { from: reparse.from, to: reparse.to } });
   }

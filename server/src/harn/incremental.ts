@@ -7,8 +7,8 @@
 
 import * as A from './ast';
 import { LineIndex } from '../text/lineIndex';
-import { Comment, lexRange, OffsetDiagnostic } from './lexer';
-import { MAX_DIAGNOSTICS, mergeDiagnostics, ParseResult, parseStatementAt } from './parser';
+import { lexRange, OffsetDiagnostic } from './lexer';
+import { docCommentBefore, MAX_DIAGNOSTICS, mergeDiagnostics, ParseResult, parseStatementAt } from './parser';
 import { Token, TokenKind } from './tokens';
 
 export interface Reparse {
@@ -36,76 +36,74 @@ const holeFreeBoundaries = new WeakMap<ParseResult, boolean>();
  * The parse of `text` reusing `previous` (which it consumes: its tokens and the statements after the edit are
  * shifted in place), or undefined when the edit may change more than one top-level statement.
  */
-export function reparseStatement(previous: PreviousParse, text: string, lineIndex: LineIndex): Reparse | undefined {
-  const oldText = previous.text;
+export function reparseStatement(previous: PreviousParse, text: string, lineIndex: LineIndex, change = changedRange(previous.text, text)): Reparse | undefined {
   const old = previous.parsed;
-  const prefix = commonPrefixLength(oldText, text);
-  const suffix = commonSuffixLength(oldText, text, Math.min(oldText.length, text.length) - prefix);
-  const changeStart = prefix;
-  const oldChangeEnd = oldText.length - suffix;
-  const delta = text.length - oldText.length;
-
+  // A capped list, the once-per-file nesting report and string holes across statements: left to a full parse.
+  if (old.diagnostics.length > MAX_DIAGNOSTICS || !boundariesHoleFree(old)) return undefined;
+  for (const d of old.diagnostics) if (d.code === 'nesting_too_deep') return undefined;
   const statements = old.file.statements;
-  const k = lastStartingAtOrBefore(statements, changeStart);
+  const k = lastStartingAtOrBefore(statements, change.from);
   const stmt = statements[k];
-  if (!stmt || !(stmt.start < changeStart && oldChangeEnd < stmt.end)) return undefined;
+  if (stmt && stmt.start < change.from && change.oldTo < stmt.end) return reparseOne(previous, text, lineIndex, change, k);
+  // Else the edit may lie between two statements: after the one ending at or before it.
+  return relexGap(previous, text, lineIndex, change, stmt && stmt.end <= change.from ? k : k - 1);
+}
 
+type Change = { from: number; oldTo: number; newTo: number };
+
+/** The edit lies inside statements[k], after its first three tokens and before its last: that statement is read again. */
+function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex, change: Change, k: number): Reparse | undefined {
+  const old = previous.parsed;
+  const statements = old.file.statements;
+  const stmt = statements[k] as A.Stmt;
+  const delta = change.newTo - change.oldTo;
   const tokens = old.tokens;
   const first = firstStartingAtOrAfter(tokens, stmt.start);
   const last = firstStartingAtOrAfter(tokens, stmt.end) - 1;
   const firstToken = tokens[first];
   const lastToken = tokens[last];
-  if (!firstToken || !lastToken || firstToken.start !== stmt.start || !isPunct(lastToken, '}') || lastToken.end !== stmt.end) return undefined;
-  // The edit lies inside the statement's outermost braces, whose tokens (and all before and after) stay.
-  const open = matchingOpen(tokens, first, last);
-  if (open === undefined || (tokens[open] as Token).end > changeStart || oldChangeEnd > lastToken.start) return undefined;
+  const third = tokens[first + 2];
+  if (!firstToken || !lastToken || !third || firstToken.start !== stmt.start || lastToken.end !== stmt.end || last < first + 3) return undefined;
+  // What the parser reads of a statement before it never goes past its first two tokens when it starts a line with
+  // a word or `@` and does not follow a `?` (whose ternary look-ahead scans the rest of the line); its last token
+  // stays, so where the statement ends is read from the same tokens.
+  if (change.from < third.end || change.oldTo > lastToken.start || lastToken.kind === TokenKind.Invalid) return undefined;
+  if (!firstToken.nlBefore || !(firstToken.kind === TokenKind.Keyword || firstToken.kind === TokenKind.Identifier || isPunct(firstToken, '@'))) {
+    return undefined;
+  }
+  const before = tokens[first - 1];
+  if (before && isPunct(before, '?')) return undefined;
+  // Balanced before and after, the statement leaves the bracket matching of every other token as it was.
   if (!bracketBalanced(tokens, first, last + 1)) return undefined;
-  if (!boundariesHoleFree(old)) return undefined;
 
   // Diagnostics: the statement's own lie strictly after its first token and before its end. One at its first
-  // token may come from the statement before it (a failed separator check): those cases are left to a full parse,
-  // as is a capped list and the once-per-file nesting report.
+  // token may come from the statement before it (a failed separator check): left to a full parse.
   const diagnostics = old.diagnostics;
-  if (diagnostics.length > MAX_DIAGNOSTICS) return undefined;
-  const ownFrom = firstDiagnosticAtOrAfter(diagnostics, stmt.start);
+  const ownFrom = firstStartingAtOrAfter(diagnostics, stmt.start);
   let ownTo = ownFrom;
   for (let i = 0; i < ownFrom; i++) if ((diagnostics[i] as OffsetDiagnostic).end > stmt.start) return undefined;
   for (; ownTo < diagnostics.length && (diagnostics[ownTo] as OffsetDiagnostic).start <= stmt.end; ownTo++) {
     const d = diagnostics[ownTo] as OffsetDiagnostic;
     if (d.start <= firstToken.end || d.start >= stmt.end || d.end > stmt.end) return undefined;
   }
-  for (const d of diagnostics) if (d.code === 'nesting_too_deep') return undefined;
 
-  // Re-lex the statement.
+  // Re-lex the statement: it must end with the same token at the same (shifted) place.
   const newEnd = stmt.end + delta;
   const lexed = lexRange(text, stmt.start, newEnd, firstToken.nlBefore, lineIndex);
   const newLast = lexed.tokens[lexed.tokens.length - 1];
-  if (lexed.end !== newEnd || !lexed.neutral || !newLast || !isPunct(newLast, '}') || newLast.end !== newEnd) return undefined;
+  if (lexed.end !== newEnd || !lexed.neutral || !newLast || newLast.end !== newEnd) return undefined;
+  if (newLast.kind !== lastToken.kind || newLast.value !== lastToken.value || newLast.start !== lastToken.start + delta) return undefined;
   if (!bracketBalanced(lexed.tokens, 0, lexed.tokens.length) || !holesBalanced(lexed.tokens)) return undefined;
 
-  // Splice tokens and comments (new arrays; the objects after the statement shifted in place).
-  const newTokens = tokens.slice(0, first);
-  for (const t of lexed.tokens) newTokens.push(t);
-  for (let i = last + 1; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
-    t.start += delta;
-    t.end += delta;
-    newTokens.push(t);
-  }
+  // Splice tokens and comments in place (`previous` is consumed), shifting the objects after the statement.
+  const newTokens = spliceShifted(tokens, first, last + 1, lexed.tokens, delta);
   const comments = old.comments;
   const commentFrom = firstStartingAtOrAfter(comments, stmt.start);
   const commentTo = firstStartingAtOrAfter(comments, stmt.end);
-  const newComments = comments.slice(0, commentFrom);
-  for (const c of lexed.comments) newComments.push(c);
-  for (let i = commentTo; i < comments.length; i++) {
-    const c = comments[i] as Comment;
-    c.start += delta;
-    c.end += delta;
-    newComments.push(c);
-  }
+  const newComments = spliceShifted(comments, commentFrom, commentTo, lexed.comments, delta);
 
   // Re-parse it, as parseFile would at that token (the window's brackets are balanced, so matching them alone
-  // gives the whole file's answer).
+  // gives the whole file's answer; the tokens after it are there for the parser's look-ahead).
   const windowEnd = first + lexed.tokens.length;
   const parsed = parseStatementAt(text, newTokens, newComments, first, windowEnd, commentFrom);
   if (parsed.next !== windowEnd || parsed.stmt.start !== stmt.start || parsed.stmt.end !== newEnd || parsed.nestingReported) return undefined;
@@ -114,16 +112,8 @@ export function reparseStatement(previous: PreviousParse, text: string, lineInde
   if (diagnostics.length - (ownTo - ownFrom) + own.length > MAX_DIAGNOSTICS) return undefined;
 
   // Proven: splice the diagnostics, shift the statements after the edited one.
-  const newDiagnostics = diagnostics.slice(0, ownFrom);
-  for (const d of own) newDiagnostics.push(d);
-  for (let i = ownTo; i < diagnostics.length; i++) {
-    const d = diagnostics[i] as OffsetDiagnostic;
-    const oldStart = d.start;
-    d.start += delta;
-    d.end += delta;
-    requotePosition(d, oldStart, previous.lineIndex, lineIndex);
-    newDiagnostics.push(d);
-  }
+  const newDiagnostics = spliceShifted(diagnostics, ownFrom, ownTo, own, delta);
+  requotePositions(newDiagnostics, ownFrom + own.length, delta, previous.lineIndex, lineIndex);
   const newStatements = statements.slice(0, k);
   newStatements.push(parsed.stmt);
   for (let i = k + 1; i < statements.length; i++) {
@@ -131,19 +121,129 @@ export function reparseStatement(previous: PreviousParse, text: string, lineInde
     shiftStatement(s, delta);
     newStatements.push(s);
   }
-  const file: A.SourceFile = { kind: 'SourceFile', statements: newStatements, start: 0, end: text.length };
-  const result: ParseResult = { file, tokens: newTokens, comments: newComments, diagnostics: newDiagnostics };
-  holeFreeBoundaries.set(result, true);
-  return { parsed: result, from: stmt.start, to: newEnd };
+  return finish(text, newStatements, newTokens, newComments, newDiagnostics, stmt.start, newEnd);
+}
+
+/**
+ * The edit lies between statements[k] and the next one (whitespace and comments): when it still holds no token, the
+ * tokens after it keep their line breaks and the next statement its doc comment, every statement is reused.
+ */
+function relexGap(previous: PreviousParse, text: string, lineIndex: LineIndex, change: Change, k: number): Reparse | undefined {
+  const old = previous.parsed;
+  const statements = old.file.statements;
+  const before = statements[k];
+  const after = statements[k + 1];
+  // Before the first statement a BOM or shebang may be involved: left to a full parse.
+  if (!before || change.from < before.end) return undefined;
+  const tokens = old.tokens;
+  const nextIndex = firstStartingAtOrAfter(tokens, before.end);
+  const next = tokens[nextIndex] as Token;
+  // The last token before the gap must not read into it: an unterminated string runs to the end of its line, and
+  // most tokens decide where they end by the character after them (`/` then `/*` is a line comment), which an
+  // edit right at the gap's start changes; a closing bracket is never more than itself.
+  const lastBefore = tokens[nextIndex - 1];
+  if (!lastBefore || !lastBefore.terminated || lastBefore.end !== before.end) return undefined;
+  if (change.from === before.end && !(isPunct(lastBefore, '}') || isPunct(lastBefore, ')') || isPunct(lastBefore, ']'))) return undefined;
+  if (change.oldTo > next.start || (after && next.start !== after.start)) return undefined;
+  const delta = change.newTo - change.oldTo;
+  const newNextStart = next.kind === TokenKind.EOF ? text.length : next.start + delta;
+  const lexed = lexRange(text, before.end, newNextStart, false, lineIndex);
+  if (lexed.tokens.length > 0 || lexed.end !== newNextStart || lexed.diagnostics.length > 0) return undefined;
+  if (next.kind !== TokenKind.EOF) {
+    // The next token keeps its line break (statement separators) and whether it starts at column 0 (where a
+    // declaration closes a block left open before it).
+    if (lexed.nlBeforeEnd !== next.nlBefore) return undefined;
+    if ((previous.text.charCodeAt(next.start - 1) === 10) !== (text.charCodeAt(newNextStart - 1) === 10)) return undefined;
+  }
+  const diagnostics = old.diagnostics;
+  const gapFrom = firstStartingAtOrAfter(diagnostics, before.end);
+  if (gapFrom < diagnostics.length && (diagnostics[gapFrom] as OffsetDiagnostic).start < next.start) return undefined;
+  for (let i = 0; i < gapFrom; i++) if ((diagnostics[i] as OffsetDiagnostic).end > before.end) return undefined;
+
+  const comments = old.comments;
+  const commentFrom = firstStartingAtOrAfter(comments, before.end);
+  const commentTo = firstStartingAtOrAfter(comments, next.start);
+  const newComments = spliceShifted(comments, commentFrom, commentTo, lexed.comments, delta);
+  // The next statement's doc comment is read from these comments: when it changed (typing in a doc comment), the
+  // statement is parsed again from its unchanged tokens, which it needs to be balanced and free of diagnostics for.
+  const docChanged = after !== undefined && 'doc' in after && docCommentBefore(text, newComments, after.start + delta, commentFrom) !== after.doc;
+  const afterLast = after ? firstStartingAtOrAfter(tokens, after.end) - 1 : -1;
+  if (docChanged) {
+    const afterDiagnostics = gapFrom < diagnostics.length && (diagnostics[gapFrom] as OffsetDiagnostic).start <= (after as A.Stmt).end;
+    if (afterDiagnostics || !bracketBalanced(tokens, nextIndex, afterLast + 1)) return undefined;
+  }
+
+  const newTokens = spliceShifted(tokens, nextIndex, nextIndex, [], delta);
+  let reread: A.Stmt | undefined;
+  if (docChanged) {
+    const parsed = parseStatementAt(text, newTokens, newComments, nextIndex, afterLast + 1, commentFrom);
+    const end = (after as A.Stmt).end + delta;
+    if (parsed.next !== afterLast + 1 || parsed.stmt.end !== end || parsed.diagnostics.length > 0 || parsed.nestingReported) return undefined;
+    reread = parsed.stmt;
+  }
+  const newDiagnostics = spliceShifted(diagnostics, gapFrom, gapFrom, [], delta);
+  requotePositions(newDiagnostics, gapFrom, delta, previous.lineIndex, lineIndex);
+  const newStatements = statements.slice(0, k + 1);
+  for (let i = k + 1; i < statements.length; i++) {
+    const s = statements[i] as A.Stmt;
+    if (reread && i === k + 1) {
+      newStatements.push(reread);
+      continue;
+    }
+    shiftStatement(s, delta);
+    newStatements.push(s);
+  }
+  return finish(text, newStatements, newTokens, newComments, newDiagnostics, before.end, reread ? reread.end : newNextStart);
+}
+
+function finish(
+  text: string,
+  statements: A.Stmt[],
+  tokens: Token[],
+  comments: ParseResult['comments'],
+  diagnostics: OffsetDiagnostic[],
+  from: number,
+  to: number,
+): Reparse {
+  const file: A.SourceFile = { kind: 'SourceFile', statements, start: 0, end: text.length };
+  const parsed: ParseResult = { file, tokens, comments, diagnostics };
+  holeFreeBoundaries.set(parsed, true);
+  return { parsed, from, to };
+}
+
+function requotePositions(diagnostics: OffsetDiagnostic[], from: number, delta: number, oldLines: LineIndex, newLines: LineIndex): void {
+  for (let i = from; i < diagnostics.length; i++) requotePosition(diagnostics[i] as OffsetDiagnostic, delta, oldLines, newLines);
 }
 
 /** Lexer messages quote the `line:column` of their start (`Unterminated string at 3:9`): requoted after a shift. */
-function requotePosition(d: OffsetDiagnostic, oldStart: number, oldLines: LineIndex, newLines: LineIndex): void {
+function requotePosition(d: OffsetDiagnostic, delta: number, oldLines: LineIndex, newLines: LineIndex): void {
   if (!QUOTED_POSITION.test(d.message)) return;
-  const before = oldLines.positionAt(oldStart);
+  const before = oldLines.positionAt(d.start - delta);
   const after = newLines.positionAt(d.start);
   if (before.line === after.line && before.character === after.character) return;
   d.message = d.message.replace(` at ${before.line + 1}:${before.character + 1}`, ` at ${after.line + 1}:${after.character + 1}`);
+}
+
+/**
+ * `items` with [from, to) replaced by `replacement` and every item after it shifted by `delta`: in place (a
+ * splice is a memory move), unless the replacement is too long to pass as arguments.
+ */
+function spliceShifted<T extends { start: number; end: number }>(items: T[], from: number, to: number, replacement: T[], delta: number): T[] {
+  let result: T[];
+  if (replacement.length <= 10_000) {
+    items.splice(from, to - from, ...replacement);
+    result = items;
+  } else {
+    result = items.slice(0, from).concat(replacement, items.slice(to));
+  }
+  if (delta !== 0) {
+    for (let i = from + replacement.length; i < result.length; i++) {
+      const item = result[i] as T;
+      item.start += delta;
+      item.end += delta;
+    }
+  }
+  return result;
 }
 
 const QUOTED_POSITION = / at \d+:\d+/;
@@ -175,12 +275,18 @@ export function shiftStatement(stmt: A.Stmt, delta: number): void {
 function collectOffsetHolders(stmt: A.Stmt): { holders: A.NodeBase[]; skills: A.SkillDecl[] } {
   const holders: A.NodeBase[] = [];
   const skills: A.SkillDecl[] = [];
-  // A Set, in case one object is reachable twice: it must be shifted once.
-  const seen = new Set<object>();
+  // The parser builds a tree: no object is reachable twice (checked over the corpus and fuzzed variants of it, and
+  // the property tests compare every shifted tree with a fresh parse), so each is listed once without a visited
+  // set, which would cost four times the walk.
   const stack: object[] = [stmt];
   for (let o = stack.pop(); o !== undefined; o = stack.pop()) {
-    if (seen.has(o)) continue;
-    seen.add(o);
+    if (Array.isArray(o)) {
+      for (let i = 0; i < o.length; i++) {
+        const item: unknown = o[i];
+        if (item !== null && typeof item === 'object') stack.push(item);
+      }
+      continue;
+    }
     const record = o as Record<string, unknown>;
     if (typeof record.start === 'number' && typeof record.end === 'number') holders.push(o as A.NodeBase);
     if (record.kind === 'SkillDecl') skills.push(o as A.SkillDecl);
@@ -214,16 +320,6 @@ function bracketBalanced(tokens: Token[], from: number, to: number): boolean {
     if (depth < 0) return false;
   }
   return depth === 0;
-}
-
-/** The index of the bracket that tokens[last] closes, searching back to `first`. */
-function matchingOpen(tokens: Token[], first: number, last: number): number | undefined {
-  let depth = 0;
-  for (let i = last; i >= first; i--) {
-    depth -= bracketDelta(tokens[i] as Token);
-    if (depth === 0) return i;
-  }
-  return undefined;
 }
 
 /** Whether every `${` hole the tokens open they also close, and no line break cuts one. */
@@ -271,6 +367,13 @@ function boundariesHoleFree(parsed: ParseResult): boolean {
 
 // ------------------------------------------------------------------------------------------ searching
 
+/** The edit that turns `oldText` into `text`: [from, oldTo) of the one replaced by [from, newTo) of the other. */
+export function changedRange(oldText: string, text: string): { from: number; oldTo: number; newTo: number } {
+  const prefix = commonPrefixLength(oldText, text);
+  const suffix = commonSuffixLength(oldText, text, Math.min(oldText.length, text.length) - prefix);
+  return { from: prefix, oldTo: oldText.length - suffix, newTo: text.length - suffix };
+}
+
 function commonPrefixLength(a: string, b: string): number {
   const max = Math.min(a.length, b.length);
   let i = 0;
@@ -307,8 +410,4 @@ function firstStartingAtOrAfter(items: readonly { start: number }[], offset: num
     else high = mid;
   }
   return low;
-}
-
-function firstDiagnosticAtOrAfter(diagnostics: OffsetDiagnostic[], offset: number): number {
-  return firstStartingAtOrAfter(diagnostics, offset);
 }

@@ -119,6 +119,8 @@ export interface RangeLexResult extends LexResult {
   end: number;
   /** Whether the lexer was back in its ordinary state at `end` (no `${…}` hole of a string open). */
   neutral: boolean;
+  /** Whether a line break lies between the last token read (or `from`) and `end`: the next token's nlBefore. */
+  nlBeforeEnd: boolean;
 }
 
 /**
@@ -130,7 +132,14 @@ export function lexRange(source: string, from: number, to: number, nlBefore: boo
   const lexer = new Lexer(source, lineIndex);
   lexer.nlBefore = nlBefore;
   const end = lexer.scan(from, to);
-  return { tokens: lexer.tokens, comments: lexer.comments, diagnostics: lexer.diagnostics, end, neutral: lexer.holes.length === 0 };
+  return {
+    tokens: lexer.tokens,
+    comments: lexer.comments,
+    diagnostics: lexer.diagnostics,
+    end,
+    neutral: lexer.holes.length === 0,
+    nlBeforeEnd: lexer.nlBefore,
+  };
 }
 
 /**

@@ -158,6 +158,11 @@ export function parseStatementAt(source: string, tokens: Token[], comments: Comm
   return { stmt, next: parser.position, diagnostics: parser.diagnostics, nestingReported: parser.nestingWasReported };
 }
 
+/** The doc comment that ends right before `start`, as the parser gives a declaration there (comments[commentIndex] is the first that may be it or after it). */
+export function docCommentBefore(source: string, comments: Comment[], start: number, commentIndex: number): string | undefined {
+  return new Parser(source, [], comments).docAt(start, commentIndex);
+}
+
 /** Lexer and parser diagnostics of one region, in source order, as parse() merges those of the whole file. */
 export function mergeDiagnostics(lexer: OffsetDiagnostic[], parser: OffsetDiagnostic[]): OffsetDiagnostic[] {
   return mergeSorted(lexer, parser);
@@ -403,6 +408,12 @@ class Parser {
 
   get nestingWasReported(): boolean {
     return this.nestingReported;
+  }
+
+  /** See docCommentBefore. */
+  docAt(start: number, commentIndex: number): string | undefined {
+    this.commentCursor = commentIndex;
+    return this.docBefore(start);
   }
 
   /** See parseStatementAt. */

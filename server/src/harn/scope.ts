@@ -72,14 +72,66 @@ export function buildScopes(file: A.SourceFile, visit?: NodeVisitor): FileScopes
   const root: Scope = { start: file.start, end: file.end, bindings: [], children: [] };
   const scopes: FileScopes = { root, wildcardImports: [], imports: [] };
   visit?.(file);
-  addStatements(file.statements, root, { scopes, visit });
+  addStatements(file.statements, root, { scopes, visit, topLevel: true });
   return scopes;
+}
+
+/**
+ * What a top-level statement adds below the file's root scope: the scopes it opens and the imports nested in it,
+ * as built when the statement started at `start`. HarnAnalysis.edited reuses unchanged statements (shifted in
+ * place), so their scopes are shifted too instead of rebuilt; a visitor needs the whole walk, so it always rebuilds.
+ */
+interface StatementScopes {
+  start: number;
+  children: Scope[];
+  imports: A.ImportDecl[];
+  wildcardImports: A.ImportDecl[];
+}
+
+const statementScopes = new WeakMap<A.Stmt, StatementScopes>();
+
+/** The scopes under a top-level statement: reused when it was seen before (shifted to where it is now), else built. */
+function addTopLevelNested(stmt: A.Stmt, root: Scope, file: Build): void {
+  const known = file.visit ? undefined : statementScopes.get(stmt);
+  if (known) {
+    const delta = stmt.start - known.start;
+    if (delta !== 0) {
+      for (const scope of known.children) shiftScope(scope, delta);
+      known.start = stmt.start;
+    }
+    for (const scope of known.children) root.children.push(scope);
+    for (const i of known.imports) file.scopes.imports.push(i);
+    for (const i of known.wildcardImports) file.scopes.wildcardImports.push(i);
+    return;
+  }
+  const children = root.children.length;
+  const imports = file.scopes.imports.length;
+  const wildcardImports = file.scopes.wildcardImports.length;
+  addNested(stmt, root, { ...file, topLevel: false });
+  statementScopes.set(stmt, {
+    start: stmt.start,
+    children: root.children.slice(children),
+    imports: file.scopes.imports.slice(imports),
+    wildcardImports: file.scopes.wildcardImports.slice(wildcardImports),
+  });
+}
+
+function shiftScope(scope: Scope, delta: number): void {
+  const stack = [scope];
+  for (let s = stack.pop(); s !== undefined; s = stack.pop()) {
+    s.start += delta;
+    s.end += delta;
+    for (const b of s.bindings) b.visibleFrom += delta;
+    for (const c of s.children) stack.push(c);
+  }
 }
 
 /** What the builder carries down: the scopes being built and the visitor, if any. */
 interface Build {
   scopes: FileScopes;
   visit: NodeVisitor | undefined;
+  /** Whether the statements being added are the file's own (see addTopLevelNested). */
+  topLevel: boolean;
 }
 
 /** The nodes under `node`'s fields other than `handled` (the ones the scope builder walks itself), to `visit`. */
@@ -143,7 +195,8 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
         file.scopes.wildcardImports.push(stmt);
       }
     }
-    addNested(stmt, scope, file);
+    if (file.topLevel) addTopLevelNested(stmt, scope, file);
+    else addNested(stmt, scope, file);
   }
 }
 

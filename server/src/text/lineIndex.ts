@@ -15,18 +15,39 @@ export class LineIndex {
   /** Offset of the first character of each line. */
   readonly lineStarts: number[];
 
-  constructor(readonly text: string) {
-    const starts = [0];
-    const length = text.length;
-    for (let i = 0; i < length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) starts.push(i + 1);
-      else if (c === 13) {
-        if (text.charCodeAt(i + 1) === 10) i++;
-        starts.push(i + 1);
-      }
+  constructor(
+    readonly text: string,
+    lineStarts?: number[],
+  ) {
+    if (lineStarts) {
+      this.lineStarts = lineStarts;
+      return;
     }
+    const starts = [0];
+    pushLineStarts(text, 0, text.length, starts);
     this.lineStarts = starts;
+  }
+
+  /**
+   * The index of `text`, which is `previous.text` with [from, oldTo) replaced by text's [from, newTo): the line
+   * starts before the edit are kept, those after it shifted, only the edited stretch is scanned again.
+   */
+  static edited(previous: LineIndex, text: string, from: number, oldTo: number, newTo: number): LineIndex {
+    const old = previous.lineStarts;
+    const delta = newTo - oldTo;
+    // A start at `from` or later may move (a lone \r at from - 1 followed by an inserted \n): kept are those before.
+    let kept = 1;
+    while (kept < old.length && (old[kept] as number) < from) kept++;
+    const starts = old.slice(0, kept);
+    // Rescanned from the character before the edit (a \r\n pair it may complete) through the first one after it.
+    pushLineStarts(text, Math.max(0, from - 1), Math.min(text.length, newTo + 1), starts);
+    const lastRescanned = starts[starts.length - 1] as number;
+    // An old start whose break ends after the edit (at oldTo + 1 or later) is unchanged but for the shift.
+    for (let i = kept; i < old.length; i++) {
+      const start = old[i] as number;
+      if (start >= oldTo + 2 && start + delta > lastRescanned) starts.push(start + delta);
+    }
+    return new LineIndex(text, starts);
   }
 
   get lineCount(): number {
@@ -77,5 +98,17 @@ export class LineIndex {
 
   lineText(line: number): string {
     return this.text.slice(this.lineStarts[line], this.lineContentEnd(line));
+  }
+}
+
+/** Pushes the start of every line whose break begins in text[from, to) (a \r\n pair counts once). */
+function pushLineStarts(text: string, from: number, to: number, starts: number[]): void {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
   }
 }
