@@ -242,6 +242,41 @@ describe('semantic tokens per statement: the cache equals a fresh computation', 
     assert.ok(reused > 10_000, `statements reused: ${reused}`);
   });
 
+  test('random edits of a file with CRLF line ends, a BOM and statements sharing a line', () => {
+    for (const seed of [9, 10]) {
+      const text =
+        '\uFEFF' +
+        generatedMain(prng(seed), 40)
+          .replace(/\n(fn|struct)/g, ' $1')
+          .replace(/\n/g, '\r\n');
+      const files = new Map([
+        [MAIN_FILE, text],
+        ['/ws/lib.harn', LIB],
+      ]);
+      checkEdits(files, seed, 120, true);
+      checkEdits(
+        new Map([
+          [MAIN_FILE, text],
+          ['/ws/lib.harn', LIB],
+        ]),
+        seed,
+        120,
+        false,
+        'kept',
+      );
+      checkEdits(
+        new Map([
+          [MAIN_FILE, text],
+          ['/ws/lib.harn', LIB],
+        ]),
+        seed,
+        120,
+        false,
+        'balanced',
+      );
+    }
+  });
+
   test('random edits of corpus files', { skip: corpusSkip }, () => {
     const rng = prng(99);
     const all = corpusFiles();
