@@ -216,11 +216,12 @@ function addStatementTokens(stmt: A.Stmt, lookup: ScopeLookup, context: FileCont
 
   A.walk(stmt, (node) => {
     const declared = DECLARED[node.kind];
-    if (declared && 'name' in node && node.name && typeof node.name === 'object' && node.name.kind === 'Name') {
-      add(node.name, declared, ['declaration']);
-    }
-    if ('typeParams' in node && Array.isArray(node.typeParams) && node.typeParams.length > 0) {
-      typeParamScopes.push({ start: node.start, end: node.end, names: new Set(node.typeParams.map((p: A.TypeParam) => p.name.text)) });
+    // Only declarations have a name or type parameters: the other nodes (most of them) skip both checks.
+    if (declared) {
+      if ('name' in node && node.name && typeof node.name === 'object' && node.name.kind === 'Name') add(node.name, declared, ['declaration']);
+      if ('typeParams' in node && Array.isArray(node.typeParams) && node.typeParams.length > 0) {
+        typeParamScopes.push({ start: node.start, end: node.end, names: new Set(node.typeParams.map((p: A.TypeParam) => p.name.text)) });
+      }
     }
     switch (node.kind) {
       case 'ImplDecl':
