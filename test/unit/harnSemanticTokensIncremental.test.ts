@@ -10,6 +10,8 @@ import * as A from '../../server/src/harn/ast';
 import { resolveImport } from '../../server/src/harn/modules';
 import { ModuleHost } from '../../server/src/harn/resolve';
 import { encodeTokens, semanticTokens, SemanticTokensCache, tokenEdits, tokensInRange } from '../../server/src/harn/semanticTokens';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { HarnWorkspace, pathToUri } from '../../server/src/workspace/harnWorkspace';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
 import { prng } from '../support/random';
 
@@ -305,6 +307,46 @@ describe('semantic tokens per statement: the cache equals a fresh computation', 
     assert.equal(cache.lastRun.computed, 0);
   });
 
+  test('through the workspace, as the server runs it: an edit of an open imported file recolours, typing in a body reuses', () => {
+    const root = '/ws-open';
+    const libUri = pathToUri(`${root}/lib.harn`);
+    const mainUri = pathToUri(`${root}/main.harn`);
+    const docs = new Map<string, TextDocument>([
+      [libUri, TextDocument.create(libUri, 'harn', 1, LIB)],
+      [mainUri, TextDocument.create(mainUri, 'harn', 1, 'import { greet } from "./lib"\nfn a() {\n  greet()\n}\nfn b() {\n  log(1)\n}\n')],
+    ]);
+    // The files exist only in the editor: the workspace resolves imports on disk, so this host answers for them.
+    const workspace = new HarnWorkspace({ get: (uri) => docs.get(uri) }, () => [root]);
+    const host: ModuleHost = {
+      resolveImport: (from, importPath) => resolveImport(from, importPath, [root], { isFile: (p) => docs.has(pathToUri(p)), realpath: (p) => p }),
+      load: (file) => workspace.load(file),
+    };
+    const cache = new SemanticTokensCache();
+    const mainFile = `${root}/main.harn`;
+    const change = (uri: string, from: string, to: string): void => {
+      const doc = docs.get(uri);
+      if (!doc) throw new Error(uri);
+      docs.set(uri, TextDocument.create(uri, 'harn', doc.version + 1, doc.getText().replace(from, to)));
+    };
+    const check = (): void => {
+      const analysis = workspace.analysisOf(docs.get(mainUri) as TextDocument);
+      const fresh = new HarnAnalysis(analysis.text);
+      assert.deepEqual(cache.tokens(analysis, mainFile, host), semanticTokens(fresh, mainFile, host));
+    };
+    check();
+    const greetType = (): string | undefined => {
+      const analysis = workspace.analysisOf(docs.get(mainUri) as TextDocument);
+      return cache.tokens(analysis, mainFile, host).find((t) => t.start === analysis.text.indexOf('greet()'))?.type;
+    };
+    assert.equal(greetType(), 'function');
+    change(libUri, 'pub fn greet(name: string) -> string { return name }', 'pub struct greet { name: string }');
+    assert.equal(greetType(), 'struct');
+    check();
+    change(mainUri, 'log(1)', 'log(12)');
+    check();
+    assert.equal(cache.lastRun.computed, 1, 'typing in a body: that statement only');
+  });
+
   test('a top-level name changing kind recolours the statements using it', () => {
     const cache = new SemanticTokensCache();
     const before = new HarnAnalysis('let limit = 1\nfn a() { return limit }\n');
@@ -319,50 +361,34 @@ describe('semantic tokens per statement: the cache equals a fresh computation', 
   });
 });
 
-/** Whether HarnAnalysis.edited keeps the other statements of an edit inside a function body (not yet a full parse). */
-function editedReusesStatements(): boolean {
-  const before = new HarnAnalysis('fn a() {\n  log(1)\n}\nfn b() {\n  log(2)\n}\n');
-  const kept = before.file.statements[1];
-  const after = HarnAnalysis.edited(before, 'fn a() {\n  log(12)\n}\nfn b() {\n  log(2)\n}\n');
-  return after.reparsed !== 'full' && after.file.statements[1] === kept;
-}
-
 describe('semantic tokens per statement: the cache is hit', () => {
-  test(
-    "typing inside a top-level `let`'s closure recomputes that statement only (its binding is still visible from its end)",
-    { todo: editedReusesStatements() ? false : 'HarnAnalysis.edited re-parses the whole file for now' },
-    () => {
-      const cache = new SemanticTokensCache();
-      const text = 'let helper = fn(x) {\n  return x\n}\nfn a() { return helper(1) }\nlet later = helper\n';
-      let analysis = new HarnAnalysis(text);
-      cache.encoded(analysis, MAIN_FILE);
-      for (const typed of ['return x + 1', 'return x + 12', 'return helper']) {
-        const next = text.replace('return x', typed);
-        analysis = HarnAnalysis.edited(analysis, next);
-        assert.notEqual(analysis.reparsed, 'full');
-        const fresh = new HarnAnalysis(next);
-        assert.deepEqual(cache.encoded(analysis, MAIN_FILE), encodeTokens(semanticTokens(fresh, MAIN_FILE), fresh.lineIndex), typed);
-        assert.equal(cache.lastRun.computed, 1, typed);
-      }
-    },
-  );
+  test("typing inside a top-level `let`'s closure recomputes that statement only (its binding is still visible from its end)", () => {
+    const cache = new SemanticTokensCache();
+    const text = 'let helper = fn(x) {\n  return x\n}\nfn a() { return helper(1) }\nlet later = helper\n';
+    let analysis = new HarnAnalysis(text);
+    cache.encoded(analysis, MAIN_FILE);
+    for (const typed of ['return x + 1', 'return x + 12', 'return helper']) {
+      const next = text.replace('return x', typed);
+      analysis = HarnAnalysis.edited(analysis, next);
+      assert.notEqual(analysis.reparsed, 'full');
+      const fresh = new HarnAnalysis(next);
+      assert.deepEqual(cache.encoded(analysis, MAIN_FILE), encodeTokens(semanticTokens(fresh, MAIN_FILE), fresh.lineIndex), typed);
+      assert.equal(cache.lastRun.computed, 1, typed);
+    }
+  });
 
-  test(
-    'edits inside function bodies, through HarnAnalysis.edited, recompute one statement each',
-    { todo: editedReusesStatements() ? false : 'HarnAnalysis.edited re-parses the whole file for now' },
-    () => {
-      let bodyReuses = 0;
-      let steps = 0;
-      for (const seed of [4, 5]) {
-        const files = new Map([
-          [MAIN_FILE, generatedMain(prng(seed * 7), 60)],
-          ['/ws/lib.harn', LIB],
-        ]);
-        const run = checkEdits(files, seed, 150, false, 'balanced');
-        bodyReuses += run.bodyReuses;
-        steps += run.steps;
-      }
-      assert.ok(bodyReuses > steps / 4, `edits re-read alone inside a body: ${bodyReuses} of ${steps}`);
-    },
-  );
+  test('edits inside function bodies, through HarnAnalysis.edited, recompute one statement each', () => {
+    let bodyReuses = 0;
+    let steps = 0;
+    for (const seed of [4, 5]) {
+      const files = new Map([
+        [MAIN_FILE, generatedMain(prng(seed * 7), 60)],
+        ['/ws/lib.harn', LIB],
+      ]);
+      const run = checkEdits(files, seed, 150, false, 'balanced');
+      bodyReuses += run.bodyReuses;
+      steps += run.steps;
+    }
+    assert.ok(bodyReuses > steps / 4, `edits re-read alone inside a body: ${bodyReuses} of ${steps}`);
+  });
 });
