@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import { semanticTokens } from '../../server/src/harn/semanticTokens';
 import { LineIndex } from '../../server/src/text/lineIndex';
+import { HarnWorkspace, OpenDocument } from '../../server/src/workspace/harnWorkspace';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
 import { prng } from '../support/random';
 
@@ -252,8 +253,9 @@ describe('HarnAnalysis.edited', () => {
       { name: '`"""`, which runs to the end of the file', insert: '"""', at: inBody, expect: 'full' },
       { name: '`/*`, which runs to the end of the file', insert: '/*', at: inBody, expect: 'full' },
       { name: '`}`, which closes the body early', insert: '}', at: inBody, expect: 'full' },
-      { name: '`{`, which leaves the body open', insert: '{', at: inBody, expect: 'full' },
-      { name: 'an open `(`', insert: 'f(', at: inBody, expect: 'full' },
+      // With every other statement balanced, an unbalanced one is read alone: nothing else can reach its brackets.
+      { name: '`{`, which leaves the body open (the only unbalanced statement)', insert: '{', at: inBody, expect: 'statement' },
+      { name: 'an open `(` (the only unbalanced statement)', insert: 'f(', at: inBody, expect: 'statement' },
       { name: 'an open `${` hole', insert: '"${', at: inBody, expect: 'full' },
       { name: 'text between two declarations', insert: 'x', at: source.indexOf('fn b'), expect: 'full' },
       { name: 'the name of a declaration', insert: 'x', at: source.indexOf('() {\n  let y'), expect: 'full' },
@@ -295,6 +297,25 @@ describe('HarnAnalysis.edited', () => {
       assert.equal((analysis.file.statements[1] as { doc?: string }).doc, 'Beer');
     });
 
+    test('a second unbalanced statement is left to a full parse', () => {
+      const one = source.replace('log(x)', 'log(x');
+      const previous = HarnAnalysis.edited(new HarnAnalysis(source), one);
+      assert.notEqual(previous.reparsed, 'full');
+      const two = one.replace('let y = 2', 'let y = (2');
+      const analysis = HarnAnalysis.edited(previous, two);
+      assertSameAsFull(analysis, 'two unbalanced');
+      assert.equal(analysis.reparsed, 'full');
+      // Closing the first again changes how the second's brackets match: a full parse; then the second is the only
+      // unbalanced one, and read alone again.
+      const closedText = two.replace('log(x', 'log(x)');
+      const closed = HarnAnalysis.edited(analysis, closedText);
+      assertSameAsFull(closed, 'one unbalanced');
+      assert.equal(closed.reparsed, 'full');
+      const typed = HarnAnalysis.edited(closed, closedText.replace('let y = (2', 'let y = (2 + 4'));
+      assertSameAsFull(typed, 'typing in the unbalanced one');
+      assert.notEqual(typed.reparsed, 'full');
+    });
+
     test('a declaration at column 0 that closes a block left open stays at column 0', () => {
       const open = 'fn a() {\n  let x = 1\n\nfn b() {\n  log(2)\n}\n';
       const analysis = HarnAnalysis.edited(new HarnAnalysis(open), open.replace('\nfn b', '\n fn b'));
@@ -332,5 +353,21 @@ describe('HarnAnalysis.edited', () => {
       assert.match(analysis.parsed.diagnostics[0]?.message ?? '', /at 13:12/);
       assertSameAsFull(analysis, 'requoted');
     });
+  });
+
+  test('HarnWorkspace.analysisOf reads each new version of an open document from the one before', () => {
+    const source = 'fn a() {\n  log(1)\n}\n\nfn b() {\n  log(2)\n}\n';
+    let doc: OpenDocument = { uri: 'file:///ws/main.harn', version: 1, getText: () => source };
+    const workspace = new HarnWorkspace({ get: (uri) => (uri === doc.uri ? doc : undefined) }, () => ['/ws']);
+    const first = workspace.analysisOf(doc);
+    assert.equal(first.reparsed, 'full');
+    assert.equal(workspace.analysisOf(doc), first, 'the same version is analysed once');
+    const b = first.file.statements[1];
+    const text = source.replace('log(1)', 'log(1, 2)');
+    doc = { uri: doc.uri, version: 2, getText: () => text };
+    const second = workspace.analysisOf(doc);
+    assert.deepEqual(second.reparsed, { from: 0, to: source.indexOf('}') + 4 });
+    assert.equal(second.file.statements[1], b);
+    assertSameAsFull(second, 'workspace');
   });
 });

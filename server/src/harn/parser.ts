@@ -149,12 +149,22 @@ export interface StatementParse {
 /**
  * Parses the one top-level statement that starts at token `first`, as parseFile would at that point. `tokens` and
  * `comments` are the whole file's. Bracket matching is computed over the tokens `first`..`windowEnd` (exclusive)
- * only: the caller makes sure that window is balanced on its own, so the answer is the whole file's.
+ * only: the caller makes sure that gives the whole file's answer (the window is balanced, or no token outside it reaches
+ * its unmatched brackets); `trailingArrow`: a `->` follows the window outside every bracket, so for the whole file
+ * one lies inside the window's innermost unclosed bracket.
  * `commentIndex`: the index of the first comment ending after the previous statement (where docBefore starts).
  */
-export function parseStatementAt(source: string, tokens: Token[], comments: Comment[], first: number, windowEnd: number, commentIndex: number): StatementParse {
+export function parseStatementAt(
+  source: string,
+  tokens: Token[],
+  comments: Comment[],
+  first: number,
+  windowEnd: number,
+  commentIndex: number,
+  trailingArrow = false,
+): StatementParse {
   const parser = new Parser(source, tokens, comments);
-  const stmt = parser.parseStatementFrom(first, windowEnd, commentIndex);
+  const stmt = parser.parseStatementFrom(first, windowEnd, commentIndex, trailingArrow);
   return { stmt, next: parser.position, diagnostics: parser.diagnostics, nestingReported: parser.nestingWasReported };
 }
 
@@ -209,7 +219,7 @@ class Parser {
   /** Lazily computed bracket matching (see `brackets()`). */
   private bracketInfo: { close: Int32Array; arrow: Uint8Array } | undefined;
   /** The tokens brackets() matches: all of them, or a balanced window of them (parseStatementFrom). */
-  private bracketWindow: { from: number; to: number } | undefined;
+  private bracketWindow: { from: number; to: number; trailingArrow: boolean } | undefined;
   /**
    * Token indexes of `<` where a generic call was tried and failed. The attempt depends only on the
    * tokens, so it would fail again; without this, `a < b > (` nested n deep is re-read 2^n times.
@@ -417,9 +427,9 @@ class Parser {
   }
 
   /** See parseStatementAt. */
-  parseStatementFrom(first: number, windowEnd: number, commentIndex: number): A.Stmt {
+  parseStatementFrom(first: number, windowEnd: number, commentIndex: number, trailingArrow: boolean): A.Stmt {
     this.pos = first;
-    this.bracketWindow = { from: first, to: windowEnd };
+    this.bracketWindow = { from: first, to: windowEnd, trailingArrow };
     this.commentCursor = commentIndex;
     return this.parseStatementRecovering();
   }
@@ -1556,6 +1566,10 @@ class Parser {
         const innermost = open[open.length - 1];
         if (innermost !== undefined) arrow[innermost] = 1;
       }
+    }
+    if (window?.trailingArrow) {
+      const innermost = open[open.length - 1];
+      if (innermost !== undefined) arrow[innermost] = 1;
     }
     this.bracketInfo = { close, arrow };
     return this.bracketInfo;
