@@ -11,6 +11,7 @@ import { HarnAnalysis } from '../../server/src/harn/analysis';
 import { changedRange, shiftStatement } from '../../server/src/harn/incremental';
 import { LineIndex } from '../../server/src/text/lineIndex';
 import { parse } from '../../server/src/harn/parser';
+import { semanticTokensDelta } from './harnSemanticTokens';
 import { median, mulberry32, percentile } from './stats';
 
 type Metric = (name: string, value: number, unit: string, goal: string) => void;
@@ -30,6 +31,7 @@ export function runHarnBenchmarks(
 ): void {
   if (wanted('parse_vs_typescript')) parseVsTypescript(metric, childRate);
   if (wanted('keystroke_p95_ms')) keystroke(sources, metric);
+  if (wanted('semantic_tokens_delta_p95_ms')) semanticTokensDelta(sources, metric);
 }
 
 function typescriptLibs(): { name: string; text: string }[] {

@@ -178,6 +178,17 @@ describe('semantic tokens: encoding, range and delta', () => {
     assert.deepEqual(encodeTokens(tokens, analysis.lineIndex), [0, 5, 2, variable, declaration, 1, 0, 3, fn, defaultLibrary, 0, 10, 2, variable, 0]);
   });
 
+  test('a name right after a block is outside it: `}total` does not read as the parameter `total`', () => {
+    const text = 'fn a(total) { log(total) }total\nlet total = 1\n';
+    const tokens = semanticTokens(new HarnAnalysis(text), '/ws/main.harn', host);
+    const after = text.indexOf('}total') + 1;
+    assert.equal(
+      tokens.find((t) => t.start === after),
+      undefined,
+    );
+    assert.equal(tokens.find((t) => t.start === text.indexOf('total)'))?.type, 'parameter');
+  });
+
   test('a range keeps the tokens starting in it', () => {
     const analysis = new HarnAnalysis(MAIN);
     const tokens = semanticTokens(analysis, '/ws/main.harn', host);

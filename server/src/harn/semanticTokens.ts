@@ -9,8 +9,8 @@ import { HarnAnalysis } from './analysis';
 import * as A from './ast';
 import { BUILTINS } from './builtins';
 import { findExported, ModuleHost, moduleExports } from './resolve';
-import { Binding, BindingKind } from './scope';
-import { ScopeLookup } from './scopeLookup';
+import { Binding, BindingKind, buildScopes, Scope } from './scope';
+import { bindingsByName, ScopeLookup } from './scopeLookup';
 import { boundNames } from './outline';
 
 /** The legend's token types, all standard (vscode's semantic token classification). The order is the protocol's index. */
@@ -101,44 +101,73 @@ function bindingToken(binding: Binding, imported: (b: Binding) => Binding | unde
   return { type: BINDING_TYPES[target.kind], modifiers };
 }
 
-/**
- * The file's semantic tokens, in document order, one per name (never overlapping). `host` resolves imported names
- * (their kind); without it they read as variables.
- */
-export function semanticTokens(analysis: HarnAnalysis, file: string, host?: ModuleHost): SemanticToken[] {
-  const found = new Map<number, SemanticToken>();
-  const add = (name: A.NodeBase | undefined, type: TokenType, modifiers: TokenModifier[] = []): void => {
-    if (!name || name.end <= name.start || found.has(name.start)) return;
-    found.set(name.start, { start: name.start, end: name.end, type, modifiers });
-  };
-  const scopes = analysis.scopes;
-  const lookup = new ScopeLookup(scopes);
-  let importNames: Map<A.Name, Binding> | undefined;
-  const importBindings = (): Map<A.Name, Binding> =>
-    (importNames ??= new Map(scopes.root.bindings.filter((b) => b.kind === 'import').map((b) => [b.nameNode, b] as const)));
+/** What the ModuleHost said about the names a file imports: valid while the host answers the same and the file's imports are the same. */
+interface HostAnswers {
+  /** By module path and name. */
+  exported: Map<string, Binding | undefined>;
+  /** The names the file's `import "path"`s bring in, once asked. */
+  wildcard: Map<string, Binding> | undefined;
+}
 
-  // Imported names: what each one is, looked up once per file and name.
-  const importedCache = new Map<string, Binding | undefined>();
-  const imported = (b: Binding): Binding | undefined => {
-    if (!host || b.modulePath === undefined) return undefined;
-    const key = `${b.modulePath}\n${b.name}`;
-    if (!importedCache.has(key)) importedCache.set(key, findExported(host, host.resolveImport(file, b.modulePath), b.name, 0)?.binding);
-    return importedCache.get(key);
-  };
-  let wildcard: Map<string, Binding> | undefined;
-  const fromWildcard = (name: string): Binding | undefined => {
+/**
+ * What classifying a statement's names needs beyond the statement itself: the file's top-level bindings and
+ * wildcard imports, and the ModuleHost for imported names. Shared by the statements of a computation, so each
+ * imported name is looked up once.
+ */
+class FileContext {
+  private importNames: Map<A.Name, Binding> | undefined;
+
+  constructor(
+    private readonly file: string,
+    readonly host: ModuleHost | undefined,
+    private readonly rootBindings: readonly Binding[],
+    private readonly wildcardImports: readonly A.ImportDecl[],
+    private readonly answers: HostAnswers = { exported: new Map(), wildcard: undefined },
+  ) {}
+
+  /** The binding an `import { name }` declares. */
+  importBinding(name: A.Name): Binding | undefined {
+    this.importNames ??= new Map(this.rootBindings.filter((b) => b.kind === 'import').map((b) => [b.nameNode, b] as const));
+    return this.importNames.get(name);
+  }
+
+  /** What `modulePath` exports as `name` (followed through its re-exports), looked up once per computation. */
+  exported(modulePath: string, name: string): Binding | undefined {
+    if (!this.host) return undefined;
+    const key = `${modulePath}\n${name}`;
+    const exported = this.answers.exported;
+    if (!exported.has(key)) exported.set(key, findExported(this.host, this.host.resolveImport(this.file, modulePath), name, 0)?.binding);
+    return exported.get(key);
+  }
+
+  /** What an imported name imports. */
+  readonly imported = (b: Binding): Binding | undefined => (b.modulePath === undefined ? undefined : this.exported(b.modulePath, b.name));
+
+  /** A name every `import "path"` of the file brings in. */
+  fromWildcard(name: string): Binding | undefined {
+    const host = this.host;
     if (!host) return undefined;
+    let wildcard = this.answers.wildcard;
     if (!wildcard) {
-      wildcard = new Map();
-      for (const decl of scopes.wildcardImports) {
+      wildcard = this.answers.wildcard = new Map();
+      for (const decl of this.wildcardImports) {
         if (decl.path?.value === undefined) continue;
-        for (const located of moduleExports(host, host.resolveImport(file, decl.path.value))) {
+        for (const located of moduleExports(host, host.resolveImport(this.file, decl.path.value))) {
           if (!wildcard.has(located.binding.name)) wildcard.set(located.binding.name, located.binding);
         }
       }
     }
     return wildcard.get(name);
+  }
+}
+
+/** One top-level statement's tokens into `found` (by start). Depends on the statement, `lookup` and `context` only. */
+function addStatementTokens(stmt: A.Stmt, lookup: ScopeLookup, context: FileContext, found: Map<number, SemanticToken>): void {
+  const add = (name: A.NodeBase | undefined, type: TokenType, modifiers: TokenModifier[] = []): void => {
+    if (!name || name.end <= name.start || found.has(name.start)) return;
+    found.set(name.start, { start: name.start, end: name.end, type, modifiers });
   };
+  const imported = context.imported;
 
   // Type parameters are not in the scopes: each declaration's, by the range it covers (innermost last).
   const typeParamScopes: { start: number; end: number; names: Set<string> }[] = [];
@@ -151,9 +180,9 @@ export function semanticTokens(analysis: HarnAnalysis, file: string, host?: Modu
   };
 
   const reference = (name: string, node: A.NodeBase): { type: TokenType; modifiers: TokenModifier[] } | undefined => {
-    const local = lookup.resolve(name, node.start);
+    const local = lookup.resolveNameAt(name, node.start);
     if (local) return bindingToken(local, imported);
-    const viaImport = fromWildcard(name);
+    const viaImport = context.fromWildcard(name);
     if (viaImport) return bindingToken(viaImport, () => undefined);
     if (BUILTINS.has(name)) return { type: 'function', modifiers: ['defaultLibrary'] };
     return undefined;
@@ -162,24 +191,21 @@ export function semanticTokens(analysis: HarnAnalysis, file: string, host?: Modu
   // `ui.page`: a member of a namespace import is what the module exports under that name (unknown: no token).
   const namespaceBinding = (object: A.Expr): Binding | undefined => {
     if (object.kind !== 'Identifier') return undefined;
-    const b = lookup.resolve(object.name, object.start);
+    const b = lookup.resolveNameAt(object.name, object.start);
     return b?.kind === 'namespace' ? b : undefined;
   };
   const isNamespace = (object: A.Expr): boolean => namespaceBinding(object) !== undefined;
-  const memberCache = new Map<string, Binding | undefined>();
   const namespaceMember = (member: A.Member): { type: TokenType; modifiers: TokenModifier[] } | undefined => {
     const ns = namespaceBinding(member.object);
-    if (!ns || !member.property || !host || ns.modulePath === undefined) return undefined;
-    const key = `${ns.modulePath}\n${member.property.text}`;
-    if (!memberCache.has(key)) memberCache.set(key, findExported(host, host.resolveImport(file, ns.modulePath), member.property.text, 0)?.binding);
-    const found = memberCache.get(key);
+    if (!ns || !member.property || ns.modulePath === undefined) return undefined;
+    const found = context.exported(ns.modulePath, member.property.text);
     // Found in another module, and followed through its re-exports already.
     return found ? bindingToken(found, () => undefined) : undefined;
   };
 
   const typeName = (name: A.Name): void => {
     if (isTypeParam(name.text, name.start)) return add(name, 'typeParameter');
-    const local = lookup.resolve(name.text, name.start) ?? fromWildcard(name.text);
+    const local = lookup.resolveNameAt(name.text, name.start) ?? context.fromWildcard(name.text);
     if (local) {
       const token = bindingToken(local, imported);
       return add(name, token.type, token.modifiers);
@@ -188,13 +214,14 @@ export function semanticTokens(analysis: HarnAnalysis, file: string, host?: Modu
     add(name, 'type');
   };
 
-  A.walk(analysis.file, (node) => {
+  A.walk(stmt, (node) => {
     const declared = DECLARED[node.kind];
-    if (declared && 'name' in node && node.name && typeof node.name === 'object' && node.name.kind === 'Name') {
-      add(node.name, declared, ['declaration']);
-    }
-    if ('typeParams' in node && Array.isArray(node.typeParams) && node.typeParams.length > 0) {
-      typeParamScopes.push({ start: node.start, end: node.end, names: new Set(node.typeParams.map((p: A.TypeParam) => p.name.text)) });
+    // Only declarations have a name or type parameters: the other nodes (most of them) skip both checks.
+    if (declared) {
+      if ('name' in node && node.name && typeof node.name === 'object' && node.name.kind === 'Name') add(node.name, declared, ['declaration']);
+      if ('typeParams' in node && Array.isArray(node.typeParams) && node.typeParams.length > 0) {
+        typeParamScopes.push({ start: node.start, end: node.end, names: new Set(node.typeParams.map((p: A.TypeParam) => p.name.text)) });
+      }
     }
     switch (node.kind) {
       case 'ImplDecl':
@@ -247,7 +274,7 @@ export function semanticTokens(analysis: HarnAnalysis, file: string, host?: Modu
       case 'ImportDecl':
         add(node.namespace, 'namespace', ['declaration']);
         for (const name of node.names ?? []) {
-          const binding = importBindings().get(name);
+          const binding = context.importBinding(name);
           const token = binding ? bindingToken(binding, imported) : { type: 'variable' as const, modifiers: [] };
           add(name, token.type, token.modifiers);
         }
@@ -300,7 +327,266 @@ export function semanticTokens(analysis: HarnAnalysis, file: string, host?: Modu
       }
     }
   });
-  return [...found.values()].sort((a, b) => a.start - b.start);
+}
+
+const byStart = (a: SemanticToken, b: SemanticToken): number => a.start - b.start;
+
+/**
+ * The file's semantic tokens, in document order, one per name (never overlapping). `host` resolves imported names
+ * (their kind); without it they read as variables. Computed from scratch: SemanticTokensCache gives the same,
+ * recomputing only the statements an edit touched.
+ */
+export function semanticTokens(analysis: HarnAnalysis, file: string, host?: ModuleHost): SemanticToken[] {
+  const scopes = analysis.scopes;
+  const context = new FileContext(file, host, scopes.root.bindings, scopes.wildcardImports);
+  const lookup = new ScopeLookup(scopes);
+  const found = new Map<number, SemanticToken>();
+  for (const stmt of analysis.file.statements) addStatementTokens(stmt, lookup, context, found);
+  return [...found.values()].sort(byStart);
+}
+
+/** What a top-level statement adds to the file's root scope, independent of where the statement stands. */
+interface TopLevelPart {
+  /** Its bindings; `visibleAfter` is where each becomes visible, relative to the statement's start (undefined: the whole file). */
+  bindings: { binding: Binding; visibleAfter: number | undefined }[];
+  wildcardImports: A.ImportDecl[];
+  /** Everything of it that classifying another statement's names can depend on, as text. */
+  signature: string;
+}
+
+/** A statement's own scopes, built alone: its top-level part and its nested scopes (absolute, valid for this text only). */
+function statementScopes(stmt: A.Stmt): { part: TopLevelPart; children: Scope[] } {
+  const scopes = buildScopes({ kind: 'SourceFile', start: stmt.start, end: stmt.end, statements: [stmt] });
+  const bindings = scopes.root.bindings.map((binding) => ({
+    binding,
+    visibleAfter: binding.visibleFrom > stmt.start ? binding.visibleFrom - stmt.start : undefined,
+  }));
+  const keyword = (b: Binding): string => (b.declaration.kind === 'LetDecl' ? b.declaration.keyword : '');
+  // Visible from the statement's end (a `let`) whatever its length: what other statements see is the order.
+  const visibility = (after: number | undefined): string => (after === undefined ? 'file' : after === stmt.end - stmt.start ? 'end' : String(after));
+  const signature = [
+    ...bindings.map(({ binding: b, visibleAfter }) => `${b.kind} ${b.name} ${keyword(b)} ${b.modulePath ?? ''} ${visibility(visibleAfter)}`),
+    ...scopes.wildcardImports.map((d) => `* ${d.path?.value ?? ''}`),
+  ].join('\n');
+  return { part: { bindings, wildcardImports: scopes.wildcardImports, signature }, children: scopes.root.children };
+}
+
+/** Top-level parts by statement object (a statement kept by HarnAnalysis.edited has the same text). */
+const topLevelParts = new WeakMap<A.Stmt, TopLevelPart>();
+
+/** A position relative to a statement's start: on its first line, the character counts from the statement's column. */
+interface RelativePosition {
+  line: number;
+  character: number;
+}
+
+interface StatementEntry {
+  /** The cache generation it was computed in: valid while the file's environment stays that generation's. */
+  generation: number;
+  /** Its index among the file's statements when computed. */
+  ordinal: number;
+  /** Its tokens, at the offsets they had when the statement started at `base`. */
+  tokens: SemanticToken[];
+  base: number;
+  /** Its tokens encoded on their own (see encodeTokens): all but the first token's two deltas hold in any file. */
+  encoded: number[];
+  first: RelativePosition;
+  last: RelativePosition;
+}
+
+type HostCall = { kind: 'resolve'; from: string; path: string; answer: string | undefined } | { kind: 'load'; file: string; answer: HarnAnalysis | undefined };
+
+/**
+ * One document's semantic tokens, computed per top-level statement and kept per statement object, stored relative
+ * to the statement's start: after an edit inside one statement (HarnAnalysis.edited keeps the others), only that
+ * statement is classified and encoded again, and the encoded runs of the others are joined with only their first
+ * token's deltas recomputed. What a statement's colours depend on besides itself is checked on every call: the
+ * file's top-level bindings and imports (their names, kinds, `const`, order), and every answer the ModuleHost gave
+ * (asked again; a changed file is a new analysis). When any changed, every statement is computed again.
+ */
+export class SemanticTokensCache {
+  private entries = new WeakMap<A.Stmt, StatementEntry>();
+  private generation = 0;
+  /** The top-level parts of the statements, in order, the entries of this generation were computed with. */
+  private environment: readonly TopLevelPart[] | undefined;
+  private file: string | undefined;
+  private host: ModuleHost | undefined;
+  /** The host calls this generation's entries were computed from, and what they told. */
+  private hostCalls = new Map<string, HostCall>();
+  private hostAnswers: HostAnswers = { exported: new Map(), wildcard: undefined };
+  /** What the last call did: statements classified again, and statements reused. */
+  lastRun = { computed: 0, reused: 0 };
+
+  /** The file's tokens, as semanticTokens gives them. */
+  tokens(analysis: HarnAnalysis, file: string, host?: ModuleHost): SemanticToken[] {
+    return this.tokensIn(analysis, file, host, -Infinity, Infinity);
+  }
+
+  /** The tokens starting in [from, to), as tokensInRange(semanticTokens(…)) gives them. */
+  tokensIn(analysis: HarnAnalysis, file: string, host: ModuleHost | undefined, from: number, to: number): SemanticToken[] {
+    const statements = analysis.file.statements;
+    const entries = this.refresh(analysis, file, host, (stmt) => stmt.end >= from && stmt.start < to);
+    const out: SemanticToken[] = [];
+    statements.forEach((stmt, i) => {
+      const entry = entries[i];
+      if (!entry) return;
+      const shift = stmt.start - entry.base;
+      for (const t of entry.tokens) {
+        const start = t.start + shift;
+        if (start >= from && start < to) out.push({ start, end: t.end + shift, type: t.type, modifiers: t.modifiers });
+      }
+    });
+    return out;
+  }
+
+  /** The file's tokens in the protocol's encoding, as encodeTokens(semanticTokens(…)) gives them. */
+  encoded(analysis: HarnAnalysis, file: string, host?: ModuleHost): number[] {
+    const statements = analysis.file.statements;
+    const entries = this.refresh(analysis, file, host, () => true);
+    let total = 0;
+    for (const entry of entries) total += entry?.encoded.length ?? 0;
+    const data = new Array<number>(total);
+    let at = 0;
+    let line = 0;
+    let character = 0;
+    statements.forEach((stmt, i) => {
+      const entry = entries[i];
+      if (!entry || entry.encoded.length === 0) return;
+      const origin = analysis.lineIndex.positionAt(stmt.start);
+      const first = absolute(origin, entry.first);
+      data[at] = first.line - line;
+      data[at + 1] = first.line === line ? first.character - character : first.character;
+      const run = entry.encoded;
+      for (let k = 2; k < run.length; k++) data[at + k] = run[k] as number;
+      at += run.length;
+      const last = absolute(origin, entry.last);
+      line = last.line;
+      character = last.character;
+    });
+    return data;
+  }
+
+  /** The entry of every statement `wanted` selects (undefined for the others), computing those not valid any more. */
+  private refresh(analysis: HarnAnalysis, file: string, host: ModuleHost | undefined, wanted: (stmt: A.Stmt) => boolean): (StatementEntry | undefined)[] {
+    const statements = analysis.file.statements;
+    const parts: TopLevelPart[] = [];
+    const fresh = new Map<A.Stmt, Scope[]>();
+    for (const stmt of statements) {
+      let part = topLevelParts.get(stmt);
+      if (!part) {
+        const built = statementScopes(stmt);
+        part = built.part;
+        topLevelParts.set(stmt, part);
+        fresh.set(stmt, built.children);
+      }
+      parts.push(part);
+    }
+    if (file !== this.file || host !== this.host || !sameEnvironment(parts, this.environment) || !this.hostAnswersSame()) {
+      this.generation++;
+      this.hostCalls.clear();
+      this.hostAnswers = { exported: new Map(), wildcard: undefined };
+      this.file = file;
+      this.host = host;
+    }
+    this.environment = parts;
+
+    let context: { context: FileContext; root: Scope; rootByName: Map<string, Binding[]> } | undefined;
+    const contextNow = (): NonNullable<typeof context> => {
+      if (context) return context;
+      const bindings: Binding[] = [];
+      const wildcardImports: A.ImportDecl[] = [];
+      statements.forEach((stmt, i) => {
+        const part = parts[i];
+        if (!part) return;
+        for (const { binding, visibleAfter } of part.bindings) {
+          bindings.push({ ...binding, visibleFrom: visibleAfter === undefined ? analysis.file.start : stmt.start + visibleAfter });
+        }
+        wildcardImports.push(...part.wildcardImports);
+      });
+      const root: Scope = { start: analysis.file.start, end: analysis.file.end, bindings, children: [] };
+      const recording = host && this.recording(host);
+      return (context = { context: new FileContext(file, recording, bindings, wildcardImports, this.hostAnswers), root, rootByName: bindingsByName(bindings) });
+    };
+
+    const run = { computed: 0, reused: 0 };
+    const entries = statements.map((stmt, ordinal): StatementEntry | undefined => {
+      if (!wanted(stmt)) return undefined;
+      const cached = this.entries.get(stmt);
+      if (cached && cached.generation === this.generation && cached.ordinal === ordinal) {
+        run.reused++;
+        return cached;
+      }
+      run.computed++;
+      const { context: fileContext, root, rootByName } = contextNow();
+      const children = fresh.get(stmt) ?? statementScopes(stmt).children;
+      const lookup = new ScopeLookup({ root: { ...root, children }, wildcardImports: [], imports: [] }, rootByName);
+      const found = new Map<number, SemanticToken>();
+      addStatementTokens(stmt, lookup, fileContext, found);
+      const tokens = [...found.values()].sort(byStart);
+      const encoded = encodeRun(tokens, analysis.lineIndex);
+      const origin = analysis.lineIndex.positionAt(stmt.start);
+      const entry: StatementEntry = {
+        generation: this.generation,
+        ordinal,
+        tokens,
+        base: stmt.start,
+        encoded: encoded.data,
+        first: relative(origin, encoded.first),
+        last: relative(origin, encoded.last),
+      };
+      this.entries.set(stmt, entry);
+      return entry;
+    });
+    this.lastRun = run;
+    return entries;
+  }
+
+  /** `host`, noting every answer it gives (they are asked again on the next call: see hostAnswersSame). */
+  private recording(host: ModuleHost): ModuleHost {
+    return {
+      resolveImport: (from, path) => {
+        const answer = host.resolveImport(from, path);
+        this.hostCalls.set(`r\u0000${from}\u0000${path}`, { kind: 'resolve', from, path, answer });
+        return answer;
+      },
+      load: (file) => {
+        const answer = host.load(file);
+        this.hostCalls.set(`l\u0000${file}`, { kind: 'load', file, answer });
+        return answer;
+      },
+    };
+  }
+
+  /** Whether the host answers as it did when this generation's entries were computed. */
+  private hostAnswersSame(): boolean {
+    const host = this.host;
+    if (!host) return true;
+    for (const call of this.hostCalls.values()) {
+      const answer = call.kind === 'resolve' ? host.resolveImport(call.from, call.path) : host.load(call.file);
+      if (answer !== call.answer) return false;
+    }
+    return true;
+  }
+}
+
+/** Whether two files' top-level parts, statement by statement, say the same (the same part objects, or the same signatures). */
+function sameEnvironment(parts: readonly TopLevelPart[], previous: readonly TopLevelPart[] | undefined): boolean {
+  if (!previous || previous.length !== parts.length) return false;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const before = previous[i];
+    if (part !== before && part?.signature !== before?.signature) return false;
+  }
+  return true;
+}
+
+function relative(origin: RelativePosition, at: RelativePosition): RelativePosition {
+  const line = at.line - origin.line;
+  return { line, character: line === 0 ? at.character - origin.character : at.character };
+}
+
+function absolute(origin: RelativePosition, at: RelativePosition): RelativePosition {
+  return { line: origin.line + at.line, character: at.line === 0 ? origin.character + at.character : at.character };
 }
 
 /** The tokens starting in [from, to). */
@@ -313,7 +599,13 @@ export function tokensInRange(tokens: readonly SemanticToken[], from: number, to
  * mask). Names never span lines; a token that would (it cannot) is cut at its line's end.
  */
 export function encodeTokens(tokens: readonly SemanticToken[], lineIndex: LineIndex): number[] {
+  return encodeRun(tokens, lineIndex).data;
+}
+
+/** encodeTokens' data, with the positions of the first and last tokens it encodes (0:0 when none). */
+function encodeRun(tokens: readonly SemanticToken[], lineIndex: LineIndex): { data: number[]; first: RelativePosition; last: RelativePosition } {
   const data: number[] = [];
+  let first: RelativePosition | undefined;
   let line = 0;
   let character = 0;
   for (const token of tokens) {
@@ -324,10 +616,11 @@ export function encodeTokens(tokens: readonly SemanticToken[], lineIndex: LineIn
     let mask = 0;
     for (const m of token.modifiers) mask |= 1 << TOKEN_MODIFIERS.indexOf(m);
     data.push(at.line - line, at.line === line ? at.character - character : at.character, length, TOKEN_TYPES.indexOf(token.type), mask);
+    first ??= at;
     line = at.line;
     character = at.character;
   }
-  return data;
+  return { data, first: first ?? { line: 0, character: 0 }, last: { line, character } };
 }
 
 export interface TokenEdit {

@@ -51,7 +51,7 @@ import { workspaceSymbols } from '../harn/index/symbols';
 import { HarnIndexer } from '../workspace/harnIndexer';
 import { OutlineKind, OutlineSymbol } from '../harn/outline';
 import { HarnAnalysis } from '../harn/analysis';
-import { encodeTokens, semanticTokens, tokenEdits, tokensInRange } from '../harn/semanticTokens';
+import { encodeTokens, SemanticTokensCache, tokenEdits } from '../harn/semanticTokens';
 import { selectionRangesAt } from '../harn/selectionRanges';
 import { signatureHelpAt } from '../harn/signatureHelp';
 import { declarationAt, typeDefinitionAt } from '../harn/typeDefinition';
@@ -232,15 +232,23 @@ export class HarnProvider implements DomainProvider {
     this.workspace.forget(uri);
     this.indexer.documentClosed(uri);
     this.lastTokens.delete(uri);
+    this.tokenCaches.delete(uri);
   }
 
   /** Each open document's last full tokens, for deltas against them. */
   private readonly lastTokens = new Map<string, { resultId: string; data: number[] }>();
   private nextResultId = 1;
+  /** Each open document's tokens per top-level statement: a keystroke recomputes the statement it falls in. */
+  private readonly tokenCaches = new Map<string, SemanticTokensCache>();
+
+  private tokenCache(uri: string): SemanticTokensCache {
+    let cache = this.tokenCaches.get(uri);
+    if (!cache) this.tokenCaches.set(uri, (cache = new SemanticTokensCache()));
+    return cache;
+  }
 
   private encodedTokens(doc: TextDocument): number[] {
-    const analysis = this.analysisOf(doc);
-    return encodeTokens(semanticTokens(analysis, uriToPath(doc.uri), this.workspace), analysis.lineIndex);
+    return this.tokenCache(doc.uri).encoded(this.analysisOf(doc), uriToPath(doc.uri), this.workspace);
   }
 
   private remember(uri: string, data: number[]): string {
@@ -474,7 +482,7 @@ export class HarnProvider implements DomainProvider {
     if (!this.answering()) return undefined;
     const analysis = this.analysisOf(doc);
     const li = analysis.lineIndex;
-    const tokens = tokensInRange(semanticTokens(analysis, uriToPath(uri), this.workspace), li.offsetAt(range.start), li.offsetAt(range.end));
+    const tokens = this.tokenCache(uri).tokensIn(analysis, uriToPath(uri), this.workspace, li.offsetAt(range.start), li.offsetAt(range.end));
     return { data: encodeTokens(tokens, li) };
   }
 
