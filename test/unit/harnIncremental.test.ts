@@ -253,9 +253,9 @@ describe('HarnAnalysis.edited', () => {
       { name: '`"""`, which runs to the end of the file', insert: '"""', at: inBody, expect: 'full' },
       { name: '`/*`, which runs to the end of the file', insert: '/*', at: inBody, expect: 'full' },
       { name: '`}`, which closes the body early', insert: '}', at: inBody, expect: 'full' },
-      // With every other statement balanced, an unbalanced one is read alone: nothing else can reach its brackets.
-      { name: '`{`, which leaves the body open (the only unbalanced statement)', insert: '{', at: inBody, expect: 'statement' },
-      { name: 'an open `(` (the only unbalanced statement)', insert: 'f(', at: inBody, expect: 'statement' },
+      // With no bracket left open before it, an unbalanced statement is read alone (what it leaves open is followed).
+      { name: '`{`, which leaves the body open', insert: '{', at: inBody, expect: 'statement' },
+      { name: 'an open `(`', insert: 'f(', at: inBody, expect: 'statement' },
       { name: 'an open `${` hole', insert: '"${', at: inBody, expect: 'full' },
       { name: 'text between two declarations', insert: 'x', at: source.indexOf('fn b'), expect: 'full' },
       { name: 'the name of a declaration', insert: 'x', at: source.indexOf('() {\n  let y'), expect: 'full' },
@@ -297,23 +297,22 @@ describe('HarnAnalysis.edited', () => {
       assert.equal((analysis.file.statements[1] as { doc?: string }).doc, 'Beer');
     });
 
-    test('a second unbalanced statement is left to a full parse', () => {
-      const one = source.replace('log(x)', 'log(x');
-      const previous = HarnAnalysis.edited(new HarnAnalysis(source), one);
-      assert.notEqual(previous.reparsed, 'full');
-      const two = one.replace('let y = 2', 'let y = (2');
+    test('an unbalanced statement after one that leaves a bracket open is left to a full parse', () => {
+      const open = source.replace('log(x)', 'log(x');
+      const previous = HarnAnalysis.edited(new HarnAnalysis(source), open);
+      assert.notEqual(previous.reparsed, 'full', 'nothing is open before the first statement');
+      const two = open.replace('let y = 2', 'let y = (2');
       const analysis = HarnAnalysis.edited(previous, two);
       assertSameAsFull(analysis, 'two unbalanced');
       assert.equal(analysis.reparsed, 'full');
-      // Closing the first again changes how the second's brackets match: a full parse; then the second is the only
-      // unbalanced one, and read alone again.
-      const closedText = two.replace('log(x', 'log(x)');
-      const closed = HarnAnalysis.edited(analysis, closedText);
-      assertSameAsFull(closed, 'one unbalanced');
-      assert.equal(closed.reparsed, 'full');
-      const typed = HarnAnalysis.edited(closed, closedText.replace('let y = (2', 'let y = (2 + 4'));
-      assertSameAsFull(typed, 'typing in the unbalanced one');
-      assert.notEqual(typed.reparsed, 'full');
+      // A balanced edit inside the second one is read alone: matching its own brackets is the file's answer.
+      const typed = HarnAnalysis.edited(analysis, two.replace('let y = (2', 'let y = (2 + f(1)'));
+      assertSameAsFull(typed, 'balanced edit in an unbalanced statement');
+      assert.equal(typed.reparsed, 'full', 'the statement itself is unbalanced, and a bracket before it is open');
+      // Closing the first one again: it was unbalanced, nothing was open before it.
+      const closed = HarnAnalysis.edited(typed, typed.text.replace('log(x', 'log(x)'));
+      assertSameAsFull(closed, 'closed again');
+      assert.notEqual(closed.reparsed, 'full');
     });
 
     test('a declaration at column 0 that closes a block left open stays at column 0', () => {

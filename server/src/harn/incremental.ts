@@ -73,13 +73,14 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
   }
   const before = tokens[first - 1];
   if (before && isPunct(before, '?')) return undefined;
-  // Balanced before and after, the statement leaves the bracket matching of every other token as it was. So it does
-  // when every other statement is balanced and no bracket lies between statements: no other token can then reach
-  // its unmatched brackets, nor it theirs, and matching its own tokens alone gives the file's answer.
+  // Bracket matching (the parser's neverClosed, closure-or-dict, `(…) ->`): a statement balanced before and after
+  // leaves every other token's as it was, and its own is found among its tokens. So it does when no bracket before it
+  // is left open: the tokens before it are matched among themselves, the later ones' own brackets among themselves,
+  // and only what it leaves open reaches past it (which the parser follows: see parseStatementAt).
   const wasBalanced = bracketBalanced(tokens, first, last + 1);
-  const unbalanced = unbalancedStatements(old);
-  const aloneUnbalanced = unbalanced.count === 0 || (unbalanced.count === 1 && unbalanced.only === stmt);
-  if (!wasBalanced && !aloneUnbalanced) return undefined;
+  let nothingOpen: boolean | undefined;
+  const nothingOpenBefore = (): boolean => (nothingOpen ??= openBracketsBefore(tokens, first) === 0);
+  if (!wasBalanced && !nothingOpenBefore()) return undefined;
 
   // Diagnostics: the statement's own lie strictly after its first token and before its end. One at its first
   // token may come from the statement before it (a failed separator check): left to a full parse.
@@ -98,8 +99,7 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
   const newLast = lexed.tokens[lexed.tokens.length - 1];
   if (lexed.end !== newEnd || !lexed.neutral || !newLast || newLast.end !== newEnd) return undefined;
   if (newLast.kind !== lastToken.kind || newLast.value !== lastToken.value || newLast.start !== lastToken.start + delta) return undefined;
-  const isBalanced = bracketBalanced(lexed.tokens, 0, lexed.tokens.length);
-  if (!(isBalanced && wasBalanced) && !aloneUnbalanced) return undefined;
+  if (!(wasBalanced && bracketBalanced(lexed.tokens, 0, lexed.tokens.length)) && !nothingOpenBefore()) return undefined;
   if (!holesBalanced(lexed.tokens)) return undefined;
 
   // Splice tokens and comments in place (`previous` is consumed), shifting the objects after the statement.
@@ -112,8 +112,7 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
   // Re-parse it, as parseFile would at that token (the window's brackets are balanced, so matching them alone
   // gives the whole file's answer; the tokens after it are there for the parser's look-ahead).
   const windowEnd = first + lexed.tokens.length;
-  const trailingArrow = !isBalanced && arrowOutsideBrackets(newTokens, windowEnd);
-  const parsed = parseStatementAt(text, newTokens, newComments, first, windowEnd, commentFrom, trailingArrow);
+  const parsed = parseStatementAt(text, newTokens, newComments, first, windowEnd, commentFrom);
   if (parsed.next !== windowEnd || parsed.stmt.start !== stmt.start || parsed.stmt.end !== newEnd || parsed.nestingReported) return undefined;
   const own = mergeDiagnostics(lexed.diagnostics, parsed.diagnostics);
   for (const d of own) if (d.start >= newEnd || d.end > newEnd) return undefined;
@@ -129,12 +128,7 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
     shiftStatement(s, delta);
     newStatements.push(s);
   }
-  const result = finish(text, newStatements, newTokens, newComments, newDiagnostics, stmt.start, newEnd);
-  // Either it was the only unbalanced statement (or none was), or it is balanced before and after: the others stay.
-  if (!isBalanced) unbalancedCache.set(result.parsed, { count: 1, only: parsed.stmt });
-  else if (!wasBalanced) unbalancedCache.set(result.parsed, { count: 0 });
-  else unbalancedCache.set(result.parsed, unbalanced);
-  return result;
+  return finish(text, newStatements, newTokens, newComments, newDiagnostics, stmt.start, newEnd);
 }
 
 /**
@@ -148,7 +142,6 @@ function relexGap(previous: PreviousParse, text: string, lineIndex: LineIndex, c
   const after = statements[k + 1];
   // Before the first statement a BOM or shebang may be involved: left to a full parse.
   if (!before || change.from < before.end) return undefined;
-  const unbalanced = unbalancedStatements(old);
   const tokens = old.tokens;
   const nextIndex = firstStartingAtOrAfter(tokens, before.end);
   const next = tokens[nextIndex] as Token;
@@ -207,10 +200,7 @@ function relexGap(previous: PreviousParse, text: string, lineIndex: LineIndex, c
     shiftStatement(s, delta);
     newStatements.push(s);
   }
-  const result = finish(text, newStatements, newTokens, newComments, newDiagnostics, before.end, reread ? reread.end : newNextStart);
-  // The same statements (a re-read one was balanced), the same tokens between them.
-  unbalancedCache.set(result.parsed, unbalanced);
-  return result;
+  return finish(text, newStatements, newTokens, newComments, newDiagnostics, before.end, reread ? reread.end : newNextStart);
 }
 
 function finish(
@@ -339,15 +329,14 @@ function bracketBalanced(tokens: Token[], from: number, to: number): boolean {
   return depth === 0;
 }
 
-/** Whether a `->` lies outside every bracket opened from tokens[from] on (which the tokens there never close). */
-function arrowOutsideBrackets(tokens: Token[], from: number): boolean {
+/** How many brackets the tokens before `to` leave open (closing brackets with none open count for nothing, as in the parser). */
+function openBracketsBefore(tokens: Token[], to: number): number {
   let depth = 0;
-  for (let i = from; i < tokens.length; i++) {
-    const t = tokens[i] as Token;
-    if (depth === 0 && isPunct(t, '->')) return true;
-    depth += bracketDelta(t);
+  for (let i = 0; i < to; i++) {
+    const d = bracketDelta(tokens[i] as Token);
+    if (d !== 0) depth = Math.max(0, depth + d);
   }
-  return false;
+  return depth;
 }
 
 /** Whether every `${` hole the tokens open they also close, and no line break cuts one. */
@@ -365,36 +354,6 @@ function holesBalanced(tokens: Token[]): boolean {
     }
   }
   return depth === 0;
-}
-
-/** How many top-level statements are bracket-unbalanced (a bracket token between statements counts as one), and which when one. */
-interface Unbalanced {
-  count: number;
-  only?: A.Stmt;
-}
-
-const unbalancedCache = new WeakMap<ParseResult, Unbalanced>();
-
-function unbalancedStatements(parsed: ParseResult): Unbalanced {
-  const known = unbalancedCache.get(parsed);
-  if (known) return known;
-  const tokens = parsed.tokens;
-  let count = 0;
-  let only: A.Stmt | undefined;
-  let i = 0;
-  for (const stmt of parsed.file.statements) {
-    for (; i < tokens.length && (tokens[i] as Token).start < stmt.start; i++) if (bracketDelta(tokens[i] as Token) !== 0) count += 2;
-    const from = i;
-    while (i < tokens.length && (tokens[i] as Token).start < stmt.end) i++;
-    if (!bracketBalanced(tokens, from, i)) {
-      count++;
-      only = stmt;
-    }
-  }
-  for (; i < tokens.length; i++) if (bracketDelta(tokens[i] as Token) !== 0) count += 2;
-  const answer: Unbalanced = count === 1 ? { count, only } : { count };
-  unbalancedCache.set(parsed, answer);
-  return answer;
 }
 
 /** See holeFreeBoundaries; computed once per full parse, in one pass over its tokens. */
