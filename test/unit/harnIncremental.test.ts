@@ -210,6 +210,26 @@ describe('HarnAnalysis.edited', () => {
     assert.ok(incremental >= steps * 0.25, `incremental in ${incremental} of ${steps} steps`);
   });
 
+  test('equals a full parse through long runs of bracket edits that leave many statements unbalanced', (t) => {
+    let steps = 0;
+    let incremental = 0;
+    const bracketEdit = fc.record({
+      place: fc.constantFrom('insideBody' as const, 'insideBody' as const, 'anywhere' as const),
+      fraction: fc.double({ min: 0, max: 1, noNaN: true }),
+      remove: fc.constantFrom(0, 0, 0, 1),
+      insert: fc.constantFrom(...'(){}[]', '->', 'a', ' ', '\n', 'x => y', '{ a -> b }', 'f(a) -> '),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1000 }), fc.array(bracketEdit, { minLength: 10, maxLength: 40 }), (seed, edits) => {
+        steps += edits.length;
+        incremental += runSequence(generatedFile(seed, 6), edits);
+      }),
+      { numRuns: 60 },
+    );
+    t.diagnostic(`incremental in ${incremental} of ${steps} steps`);
+    assert.ok(incremental >= steps * 0.25, `incremental in ${incremental} of ${steps} steps`);
+  });
+
   test('takes the single-statement path when typing inside function bodies', (t) => {
     let steps = 0;
     let incremental = 0;
@@ -297,7 +317,7 @@ describe('HarnAnalysis.edited', () => {
       assert.equal((analysis.file.statements[1] as { doc?: string }).doc, 'Beer');
     });
 
-    test('an unbalanced statement after one that leaves a bracket open is left to a full parse', () => {
+    test('after a statement that leaves a bracket open, one that treats it differently is left to a full parse', () => {
       const open = source.replace('log(x)', 'log(x');
       const previous = HarnAnalysis.edited(new HarnAnalysis(source), open);
       assert.notEqual(previous.reparsed, 'full', 'nothing is open before the first statement');
@@ -305,14 +325,21 @@ describe('HarnAnalysis.edited', () => {
       const analysis = HarnAnalysis.edited(previous, two);
       assertSameAsFull(analysis, 'two unbalanced');
       assert.equal(analysis.reparsed, 'full');
-      // A balanced edit inside the second one is read alone: matching its own brackets is the file's answer.
+      // A balanced edit inside the second one is read alone: it leaves the bracket open before it as it was.
       const typed = HarnAnalysis.edited(analysis, two.replace('let y = (2', 'let y = (2 + f(1)'));
       assertSameAsFull(typed, 'balanced edit in an unbalanced statement');
-      assert.equal(typed.reparsed, 'full', 'the statement itself is unbalanced, and a bracket before it is open');
+      assert.notEqual(typed.reparsed, 'full');
       // Closing the first one again: it was unbalanced, nothing was open before it.
       const closed = HarnAnalysis.edited(typed, typed.text.replace('log(x', 'log(x)'));
       assertSameAsFull(closed, 'closed again');
       assert.notEqual(closed.reparsed, 'full');
+    });
+
+    test('a `)` that closes a bracket left open by a statement before it is left to a full parse', () => {
+      const open = source.replace('log(x)', 'log(x').replace('let y = 2', 'let y = (2');
+      const closing = HarnAnalysis.edited(new HarnAnalysis(open), open.replace('let y = (2', 'let y = (2))'));
+      assertSameAsFull(closing, 'closing a bracket opened before');
+      assert.equal(closing.reparsed, 'full');
     });
 
     test('a declaration at column 0 that closes a block left open stays at column 0', () => {

@@ -73,14 +73,15 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
   }
   const before = tokens[first - 1];
   if (before && isPunct(before, '?')) return undefined;
-  // Bracket matching (the parser's neverClosed, closure-or-dict, `(…) ->`): a statement balanced before and after
-  // leaves every other token's as it was, and its own is found among its tokens. So it does when no bracket before it
-  // is left open: the tokens before it are matched among themselves, the later ones' own brackets among themselves,
-  // and only what it leaves open reaches past it (which the parser follows: see parseStatementAt).
-  const wasBalanced = bracketBalanced(tokens, first, last + 1);
+  // Bracket matching (the parser's neverClosed, closure-or-dict, `(…) ->`). The statement's own brackets match among
+  // its tokens, and what it leaves open reaches past it (which the parser follows: see parseStatementAt). Other
+  // tokens' matching stays when no bracket before it is left open (then the tokens before it match among themselves,
+  // the later ones' brackets among themselves), or else when it treats those open brackets as it did: the same
+  // closing brackets with none of its own open (each with or without `->` after it), the same `->` there, and as many
+  // left open (see bracketProfile).
+  const oldProfile = bracketProfile(tokens, first, last + 1, tokens[last + 1]);
   let nothingOpen: boolean | undefined;
   const nothingOpenBefore = (): boolean => (nothingOpen ??= openBracketsBefore(tokens, first) === 0);
-  if (!wasBalanced && !nothingOpenBefore()) return undefined;
 
   // Diagnostics: the statement's own lie strictly after its first token and before its end. One at its first
   // token may come from the statement before it (a failed separator check): left to a full parse.
@@ -99,7 +100,7 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
   const newLast = lexed.tokens[lexed.tokens.length - 1];
   if (lexed.end !== newEnd || !lexed.neutral || !newLast || newLast.end !== newEnd) return undefined;
   if (newLast.kind !== lastToken.kind || newLast.value !== lastToken.value || newLast.start !== lastToken.start + delta) return undefined;
-  if (!(wasBalanced && bracketBalanced(lexed.tokens, 0, lexed.tokens.length)) && !nothingOpenBefore()) return undefined;
+  if (bracketProfile(lexed.tokens, 0, lexed.tokens.length, tokens[last + 1]) !== oldProfile && !nothingOpenBefore()) return undefined;
   if (!holesBalanced(lexed.tokens)) return undefined;
 
   // Splice tokens and comments in place (`previous` is consumed), shifting the objects after the statement.
@@ -327,6 +328,29 @@ function bracketBalanced(tokens: Token[], from: number, to: number): boolean {
     if (depth < 0) return false;
   }
   return depth === 0;
+}
+
+/**
+ * What tokens[from, to) do to the brackets left open before them: in order, each closing bracket met with none of
+ * theirs open (`)`, or `)>` when a `->` follows it: `(…) ->` reads that) and each `->` met so (`>`: closure-or-dict
+ * reads that), then how many of theirs they leave open. `after`: the token following them.
+ */
+function bracketProfile(tokens: Token[], from: number, to: number, after: Token | undefined): string {
+  let depth = 0;
+  let profile = '';
+  for (let i = from; i < to; i++) {
+    const t = tokens[i] as Token;
+    const d = bracketDelta(t);
+    if (d > 0) depth++;
+    else if (d < 0) {
+      if (depth > 0) depth--;
+      else {
+        const next = i + 1 < to ? tokens[i + 1] : after;
+        profile += next && isPunct(next, '->') ? ')>' : ')';
+      }
+    } else if (depth === 0 && isPunct(t, '->')) profile += '>';
+  }
+  return `${profile}|${depth}`;
 }
 
 /** How many brackets the tokens before `to` leave open (closing brackets with none open count for nothing, as in the parser). */
