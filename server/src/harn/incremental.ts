@@ -1,9 +1,13 @@
-// Incremental re-parse of one top-level statement after an edit (issue 15: per-keystroke work proportional
-// to the edited declaration). The edit must lie inside the statement's outermost `{ … }`, and the re-read
-// statement must be bracket- and string-balanced and end exactly where the old one did (shifted): then the
-// lexer state around it, the bracket matching the parser consults (neverClosed, closure-vs-dict) and the
-// parser's state between top-level statements are all unchanged, so the full parse would read the same. In
-// every case not proven so, `reparseStatement` answers undefined and the caller parses the whole file.
+// Incremental re-parse after an edit (issue 15: per-keystroke work proportional to the edited declaration).
+// Two cases are read alone, everything else is left to a full parse (reparseStatement answers undefined):
+// - the edit lies inside one top-level statement, after its first three tokens (what the parser of the statement
+//   before it may look at) and before its last one: the statement is re-lexed from its start and re-parsed, and
+//   must end on the same token at the same (shifted) place, in the lexer's ordinary state (no string hole open),
+//   treating brackets left open before it as before (so the bracket matching the parser consults elsewhere,
+//   neverClosed and closure-or-dict, is unchanged), with its diagnostics its own;
+// - the edit lies between two statements and leaves only whitespace and comments there, with the same line break
+//   and column before the next one (a changed doc comment re-reads that statement).
+// The other statements are reused: those after the edit shifted in place, every offset of their trees included.
 
 import * as A from './ast';
 import { LineIndex } from '../text/lineIndex';
