@@ -276,7 +276,9 @@ describe('HarnAnalysis.edited', () => {
       // With no bracket left open before it, an unbalanced statement is read alone (what it leaves open is followed).
       { name: '`{`, which leaves the body open', insert: '{', at: inBody, expect: 'statement' },
       { name: 'an open `(`', insert: 'f(', at: inBody, expect: 'statement' },
-      { name: 'an open `${` hole', insert: '"${', at: inBody, expect: 'full' },
+      // A line break cuts the hole (the string ends at its line): the lexer is back in its ordinary state after it.
+      { name: 'an open `${` hole', insert: '"${', at: inBody, expect: 'statement' },
+      { name: 'an open `${` hole of a triple-quoted string', insert: '"""${', at: inBody, expect: 'full' },
       { name: 'text between two declarations', insert: 'x', at: source.indexOf('fn b'), expect: 'full' },
       { name: 'the name of a declaration', insert: 'x', at: source.indexOf('() {\n  let y'), expect: 'full' },
       { name: 'the parameters of a declaration', insert: 'x', at: source.indexOf('() {\n  let y') + 1, expect: 'statement' },
@@ -340,6 +342,13 @@ describe('HarnAnalysis.edited', () => {
       const closing = HarnAnalysis.edited(new HarnAnalysis(open), open.replace('let y = (2', 'let y = (2))'));
       assertSameAsFull(closing, 'closing a bracket opened before');
       assert.equal(closing.reparsed, 'full');
+    });
+
+    test('a diagnostic the edited statement gave past its end (at the end of the file) goes with it', () => {
+      // Found by a long random session: the last statement's `Unexpected end of file` was kept as another's.
+      const broken = 'pipeline p(task) {\n  let r = f(\n    1,\n  println(x == nil)\n  println(y == nil)\n}\n';
+      const analysis = HarnAnalysis.edited(new HarnAnalysis(broken), broken.replace('println(x', 'println(}x'));
+      assertSameAsFull(analysis, 'end of file');
     });
 
     test('a declaration at column 0 that closes a block left open stays at column 0', () => {

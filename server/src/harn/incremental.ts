@@ -30,9 +30,10 @@ export interface PreviousParse {
 }
 
 /**
- * Parses for which every top-level statement starts outside every string hole (no `${` is left open across a
- * statement boundary, and no hole is cut by a line break). Known for the full parses checked so far and for
- * every result of reparseStatement (it keeps the property by construction).
+ * Parses for which every top-level statement starts outside every string hole (where lexRange may start). Read
+ * from the tokens of a full parse, conservatively: false when a line break cuts a hole anywhere (the tokens do not
+ * say where). True for every result of reparseStatement by construction: the statement it re-lexed starts and ends
+ * in the lexer's ordinary state, whatever its strings do inside.
  */
 const holeFreeBoundaries = new WeakMap<ParseResult, boolean>();
 
@@ -88,12 +89,14 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
   const nothingOpenBefore = (): boolean => (nothingOpen ??= openBracketsBefore(tokens, first) === 0);
 
   // Diagnostics: the statement's own lie strictly after its first token and before its end. One at its first
-  // token may come from the statement before it (a failed separator check): left to a full parse.
+  // token may come from the statement before it (a failed separator check), one from its end to the end of the
+  // next token from it (`Unexpected end of file`, or an error at the token it stopped before): left to a full parse.
   const diagnostics = old.diagnostics;
   const ownFrom = firstStartingAtOrAfter(diagnostics, stmt.start);
   let ownTo = ownFrom;
+  const nextEnd = (tokens[last + 1] as Token).end;
   for (let i = 0; i < ownFrom; i++) if ((diagnostics[i] as OffsetDiagnostic).end > stmt.start) return undefined;
-  for (; ownTo < diagnostics.length && (diagnostics[ownTo] as OffsetDiagnostic).start <= stmt.end; ownTo++) {
+  for (; ownTo < diagnostics.length && (diagnostics[ownTo] as OffsetDiagnostic).start <= nextEnd; ownTo++) {
     const d = diagnostics[ownTo] as OffsetDiagnostic;
     if (d.start <= firstToken.end || d.start >= stmt.end || d.end > stmt.end) return undefined;
   }
@@ -105,7 +108,6 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
   if (lexed.end !== newEnd || !lexed.neutral || !newLast || newLast.end !== newEnd) return undefined;
   if (newLast.kind !== lastToken.kind || newLast.value !== lastToken.value || newLast.start !== lastToken.start + delta) return undefined;
   if (bracketProfile(lexed.tokens, 0, lexed.tokens.length, tokens[last + 1]) !== oldProfile && !nothingOpenBefore()) return undefined;
-  if (!holesBalanced(lexed.tokens)) return undefined;
 
   // Splice tokens and comments in place (`previous` is consumed), shifting the objects after the statement.
   const newTokens = spliceShifted(tokens, first, last + 1, lexed.tokens, delta);
@@ -365,23 +367,6 @@ function openBracketsBefore(tokens: Token[], to: number): number {
     if (d !== 0) depth = Math.max(0, depth + d);
   }
   return depth;
-}
-
-/** Whether every `${` hole the tokens open they also close, and no line break cuts one. */
-function holesBalanced(tokens: Token[]): boolean {
-  let depth = 0;
-  for (const t of tokens) {
-    if (t.kind === TokenKind.StringHead) {
-      if (!t.terminated) return false;
-      depth++;
-    } else if (t.kind === TokenKind.StringMiddle) {
-      if (!t.terminated || depth === 0) return false;
-    } else if (t.kind === TokenKind.StringTail) {
-      if (depth === 0) return false;
-      depth--;
-    }
-  }
-  return depth === 0;
 }
 
 /** See holeFreeBoundaries; computed once per full parse, in one pass over its tokens. */
