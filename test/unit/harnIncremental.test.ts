@@ -351,6 +351,13 @@ describe('HarnAnalysis.edited', () => {
       assertSameAsFull(analysis, 'end of file');
     });
 
+    test('a skill without a body keeps its bodyStart of 0 when shifted', () => {
+      const text = 'fn a() {\n  log(1)\n}\n\nskill deploy\n  description "x"\n';
+      const analysis = HarnAnalysis.edited(new HarnAnalysis(text), text.replace('log(1)', 'log(12)'));
+      assert.notEqual(analysis.reparsed, 'full');
+      assertSameAsFull(analysis, 'skill');
+    });
+
     test('a declaration at column 0 that closes a block left open stays at column 0', () => {
       const open = 'fn a() {\n  let x = 1\n\nfn b() {\n  log(2)\n}\n';
       const analysis = HarnAnalysis.edited(new HarnAnalysis(open), open.replace('\nfn b', '\n fn b'));

@@ -283,7 +283,8 @@ export function shiftStatement(stmt: A.Stmt, delta: number): void {
     o.start += delta;
     o.end += delta;
   }
-  for (const skill of list.skills) skill.bodyStart += delta;
+  // 0 is the parser's "no body" (a skill's `{` never starts a file).
+  for (const skill of list.skills) if (skill.bodyStart !== 0) skill.bodyStart += delta;
 }
 
 function collectOffsetHolders(stmt: A.Stmt): { holders: A.NodeBase[]; skills: A.SkillDecl[] } {
