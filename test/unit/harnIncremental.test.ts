@@ -358,6 +358,15 @@ describe('HarnAnalysis.edited', () => {
       assertSameAsFull(analysis, 'skill');
     });
 
+    test('a statement that stands for a method of the interface its parse began as is left to a full parse', () => {
+      // Found by a long random session: the parse of `interface` fails in a method and gives the method back.
+      const text = 'let a = 1\ninterface P {\n  fn process(self) -> str(ing\n}\n';
+      const previous = new HarnAnalysis(text);
+      assert.equal(previous.file.statements[1]?.kind, 'FnDecl');
+      const analysis = HarnAnalysis.edited(previous, text.replace('str(', 'strz('));
+      assertSameAsFull(analysis, 'partial method');
+    });
+
     test('a declaration at column 0 that closes a block left open stays at column 0', () => {
       const open = 'fn a() {\n  let x = 1\n\nfn b() {\n  log(2)\n}\n';
       const analysis = HarnAnalysis.edited(new HarnAnalysis(open), open.replace('\nfn b', '\n fn b'));

@@ -78,6 +78,10 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
   }
   const before = tokens[first - 1];
   if (before && isPunct(before, '?')) return undefined;
+  // The statement's parse began at its first token: right after the statement before it. (A statement that failed
+  // part-way may stand for a declaration inside it, a method of an `interface` it began as: its tokens start later.)
+  const previousStatement = statements[k - 1];
+  if (previousStatement ? before?.end !== previousStatement.end : first !== 0) return undefined;
   // Bracket matching (the parser's neverClosed, closure-or-dict, `(…) ->`). The statement's own brackets match among
   // its tokens, and what it leaves open reaches past it (which the parser follows: see parseStatementAt). Other
   // tokens' matching stays when no bracket before it is left open (then the tokens before it match among themselves,
