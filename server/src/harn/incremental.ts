@@ -1,9 +1,13 @@
-// Incremental re-parse of one top-level statement after an edit (issue 15: per-keystroke work proportional
-// to the edited declaration). The edit must lie inside the statement's outermost `{ … }`, and the re-read
-// statement must be bracket- and string-balanced and end exactly where the old one did (shifted): then the
-// lexer state around it, the bracket matching the parser consults (neverClosed, closure-vs-dict) and the
-// parser's state between top-level statements are all unchanged, so the full parse would read the same. In
-// every case not proven so, `reparseStatement` answers undefined and the caller parses the whole file.
+// Incremental re-parse after an edit (issue 15: per-keystroke work proportional to the edited declaration).
+// Two cases are read alone, everything else is left to a full parse (reparseStatement answers undefined):
+// - the edit lies inside one top-level statement, after its first three tokens (what the parser of the statement
+//   before it may look at) and before its last one: the statement is re-lexed from its start and re-parsed, and
+//   must end on the same token at the same (shifted) place, in the lexer's ordinary state (no string hole open),
+//   treating brackets left open before it as before (so the bracket matching the parser consults elsewhere,
+//   neverClosed and closure-or-dict, is unchanged), with its diagnostics its own;
+// - the edit lies between two statements and leaves only whitespace and comments there, with the same line break
+//   and column before the next one (a changed doc comment re-reads that statement).
+// The other statements are reused: those after the edit shifted in place, every offset of their trees included.
 
 import * as A from './ast';
 import { LineIndex } from '../text/lineIndex';
@@ -26,9 +30,10 @@ export interface PreviousParse {
 }
 
 /**
- * Parses for which every top-level statement starts outside every string hole (no `${` is left open across a
- * statement boundary, and no hole is cut by a line break). Known for the full parses checked so far and for
- * every result of reparseStatement (it keeps the property by construction).
+ * Parses for which every top-level statement starts outside every string hole (where lexRange may start). Read
+ * from the tokens of a full parse, conservatively: false when a line break cuts a hole anywhere (the tokens do not
+ * say where). True for every result of reparseStatement by construction: the statement it re-lexed starts and ends
+ * in the lexer's ordinary state, whatever its strings do inside.
  */
 const holeFreeBoundaries = new WeakMap<ParseResult, boolean>();
 
@@ -73,21 +78,29 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
   }
   const before = tokens[first - 1];
   if (before && isPunct(before, '?')) return undefined;
-  // Balanced before and after, the statement leaves the bracket matching of every other token as it was. So it does
-  // when every other statement is balanced and no bracket lies between statements: no other token can then reach
-  // its unmatched brackets, nor it theirs, and matching its own tokens alone gives the file's answer.
-  const wasBalanced = bracketBalanced(tokens, first, last + 1);
-  const unbalanced = unbalancedStatements(old);
-  const aloneUnbalanced = unbalanced.count === 0 || (unbalanced.count === 1 && unbalanced.only === stmt);
-  if (!wasBalanced && !aloneUnbalanced) return undefined;
+  // The statement's parse began at its first token: right after the statement before it. (A statement that failed
+  // part-way may stand for a declaration inside it, a method of an `interface` it began as: its tokens start later.)
+  const previousStatement = statements[k - 1];
+  if (previousStatement ? before?.end !== previousStatement.end : first !== 0) return undefined;
+  // Bracket matching (the parser's neverClosed, closure-or-dict, `(…) ->`). The statement's own brackets match among
+  // its tokens, and what it leaves open reaches past it (which the parser follows: see parseStatementAt). Other
+  // tokens' matching stays when no bracket before it is left open (then the tokens before it match among themselves,
+  // the later ones' brackets among themselves), or else when it treats those open brackets as it did: the same
+  // closing brackets with none of its own open (each with or without `->` after it), the same `->` there, and as many
+  // left open (see bracketProfile).
+  const oldProfile = bracketProfile(tokens, first, last + 1, tokens[last + 1]);
+  let nothingOpen: boolean | undefined;
+  const nothingOpenBefore = (): boolean => (nothingOpen ??= openBracketsBefore(tokens, first) === 0);
 
   // Diagnostics: the statement's own lie strictly after its first token and before its end. One at its first
-  // token may come from the statement before it (a failed separator check): left to a full parse.
+  // token may come from the statement before it (a failed separator check), one from its end to the end of the
+  // next token from it (`Unexpected end of file`, or an error at the token it stopped before): left to a full parse.
   const diagnostics = old.diagnostics;
   const ownFrom = firstStartingAtOrAfter(diagnostics, stmt.start);
   let ownTo = ownFrom;
+  const nextEnd = (tokens[last + 1] as Token).end;
   for (let i = 0; i < ownFrom; i++) if ((diagnostics[i] as OffsetDiagnostic).end > stmt.start) return undefined;
-  for (; ownTo < diagnostics.length && (diagnostics[ownTo] as OffsetDiagnostic).start <= stmt.end; ownTo++) {
+  for (; ownTo < diagnostics.length && (diagnostics[ownTo] as OffsetDiagnostic).start <= nextEnd; ownTo++) {
     const d = diagnostics[ownTo] as OffsetDiagnostic;
     if (d.start <= firstToken.end || d.start >= stmt.end || d.end > stmt.end) return undefined;
   }
@@ -98,9 +111,7 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
   const newLast = lexed.tokens[lexed.tokens.length - 1];
   if (lexed.end !== newEnd || !lexed.neutral || !newLast || newLast.end !== newEnd) return undefined;
   if (newLast.kind !== lastToken.kind || newLast.value !== lastToken.value || newLast.start !== lastToken.start + delta) return undefined;
-  const isBalanced = bracketBalanced(lexed.tokens, 0, lexed.tokens.length);
-  if (!(isBalanced && wasBalanced) && !aloneUnbalanced) return undefined;
-  if (!holesBalanced(lexed.tokens)) return undefined;
+  if (bracketProfile(lexed.tokens, 0, lexed.tokens.length, tokens[last + 1]) !== oldProfile && !nothingOpenBefore()) return undefined;
 
   // Splice tokens and comments in place (`previous` is consumed), shifting the objects after the statement.
   const newTokens = spliceShifted(tokens, first, last + 1, lexed.tokens, delta);
@@ -112,8 +123,7 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
   // Re-parse it, as parseFile would at that token (the window's brackets are balanced, so matching them alone
   // gives the whole file's answer; the tokens after it are there for the parser's look-ahead).
   const windowEnd = first + lexed.tokens.length;
-  const trailingArrow = !isBalanced && arrowOutsideBrackets(newTokens, windowEnd);
-  const parsed = parseStatementAt(text, newTokens, newComments, first, windowEnd, commentFrom, trailingArrow);
+  const parsed = parseStatementAt(text, newTokens, newComments, first, windowEnd, commentFrom);
   if (parsed.next !== windowEnd || parsed.stmt.start !== stmt.start || parsed.stmt.end !== newEnd || parsed.nestingReported) return undefined;
   const own = mergeDiagnostics(lexed.diagnostics, parsed.diagnostics);
   for (const d of own) if (d.start >= newEnd || d.end > newEnd) return undefined;
@@ -129,12 +139,7 @@ function reparseOne(previous: PreviousParse, text: string, lineIndex: LineIndex,
     shiftStatement(s, delta);
     newStatements.push(s);
   }
-  const result = finish(text, newStatements, newTokens, newComments, newDiagnostics, stmt.start, newEnd);
-  // Either it was the only unbalanced statement (or none was), or it is balanced before and after: the others stay.
-  if (!isBalanced) unbalancedCache.set(result.parsed, { count: 1, only: parsed.stmt });
-  else if (!wasBalanced) unbalancedCache.set(result.parsed, { count: 0 });
-  else unbalancedCache.set(result.parsed, unbalanced);
-  return result;
+  return finish(text, newStatements, newTokens, newComments, newDiagnostics, stmt.start, newEnd);
 }
 
 /**
@@ -148,7 +153,6 @@ function relexGap(previous: PreviousParse, text: string, lineIndex: LineIndex, c
   const after = statements[k + 1];
   // Before the first statement a BOM or shebang may be involved: left to a full parse.
   if (!before || change.from < before.end) return undefined;
-  const unbalanced = unbalancedStatements(old);
   const tokens = old.tokens;
   const nextIndex = firstStartingAtOrAfter(tokens, before.end);
   const next = tokens[nextIndex] as Token;
@@ -207,10 +211,7 @@ function relexGap(previous: PreviousParse, text: string, lineIndex: LineIndex, c
     shiftStatement(s, delta);
     newStatements.push(s);
   }
-  const result = finish(text, newStatements, newTokens, newComments, newDiagnostics, before.end, reread ? reread.end : newNextStart);
-  // The same statements (a re-read one was balanced), the same tokens between them.
-  unbalancedCache.set(result.parsed, unbalanced);
-  return result;
+  return finish(text, newStatements, newTokens, newComments, newDiagnostics, before.end, reread ? reread.end : newNextStart);
 }
 
 function finish(
@@ -286,7 +287,8 @@ export function shiftStatement(stmt: A.Stmt, delta: number): void {
     o.start += delta;
     o.end += delta;
   }
-  for (const skill of list.skills) skill.bodyStart += delta;
+  // 0 is the parser's "no body" (a skill's `{` never starts a file).
+  for (const skill of list.skills) if (skill.bodyStart !== 0) skill.bodyStart += delta;
 }
 
 function collectOffsetHolders(stmt: A.Stmt): { holders: A.NodeBase[]; skills: A.SkillDecl[] } {
@@ -339,62 +341,37 @@ function bracketBalanced(tokens: Token[], from: number, to: number): boolean {
   return depth === 0;
 }
 
-/** Whether a `->` lies outside every bracket opened from tokens[from] on (which the tokens there never close). */
-function arrowOutsideBrackets(tokens: Token[], from: number): boolean {
+/**
+ * What tokens[from, to) do to the brackets left open before them: in order, each closing bracket met with none of
+ * theirs open (`)`, or `)>` when a `->` follows it: `(…) ->` reads that) and each `->` met so (`>`: closure-or-dict
+ * reads that), then how many of theirs they leave open. `after`: the token following them.
+ */
+function bracketProfile(tokens: Token[], from: number, to: number, after: Token | undefined): string {
   let depth = 0;
-  for (let i = from; i < tokens.length; i++) {
+  let profile = '';
+  for (let i = from; i < to; i++) {
     const t = tokens[i] as Token;
-    if (depth === 0 && isPunct(t, '->')) return true;
-    depth += bracketDelta(t);
+    const d = bracketDelta(t);
+    if (d > 0) depth++;
+    else if (d < 0) {
+      if (depth > 0) depth--;
+      else {
+        const next = i + 1 < to ? tokens[i + 1] : after;
+        profile += next && isPunct(next, '->') ? ')>' : ')';
+      }
+    } else if (depth === 0 && isPunct(t, '->')) profile += '>';
   }
-  return false;
+  return `${profile}|${depth}`;
 }
 
-/** Whether every `${` hole the tokens open they also close, and no line break cuts one. */
-function holesBalanced(tokens: Token[]): boolean {
+/** How many brackets the tokens before `to` leave open (closing brackets with none open count for nothing, as in the parser). */
+function openBracketsBefore(tokens: Token[], to: number): number {
   let depth = 0;
-  for (const t of tokens) {
-    if (t.kind === TokenKind.StringHead) {
-      if (!t.terminated) return false;
-      depth++;
-    } else if (t.kind === TokenKind.StringMiddle) {
-      if (!t.terminated || depth === 0) return false;
-    } else if (t.kind === TokenKind.StringTail) {
-      if (depth === 0) return false;
-      depth--;
-    }
+  for (let i = 0; i < to; i++) {
+    const d = bracketDelta(tokens[i] as Token);
+    if (d !== 0) depth = Math.max(0, depth + d);
   }
-  return depth === 0;
-}
-
-/** How many top-level statements are bracket-unbalanced (a bracket token between statements counts as one), and which when one. */
-interface Unbalanced {
-  count: number;
-  only?: A.Stmt;
-}
-
-const unbalancedCache = new WeakMap<ParseResult, Unbalanced>();
-
-function unbalancedStatements(parsed: ParseResult): Unbalanced {
-  const known = unbalancedCache.get(parsed);
-  if (known) return known;
-  const tokens = parsed.tokens;
-  let count = 0;
-  let only: A.Stmt | undefined;
-  let i = 0;
-  for (const stmt of parsed.file.statements) {
-    for (; i < tokens.length && (tokens[i] as Token).start < stmt.start; i++) if (bracketDelta(tokens[i] as Token) !== 0) count += 2;
-    const from = i;
-    while (i < tokens.length && (tokens[i] as Token).start < stmt.end) i++;
-    if (!bracketBalanced(tokens, from, i)) {
-      count++;
-      only = stmt;
-    }
-  }
-  for (; i < tokens.length; i++) if (bracketDelta(tokens[i] as Token) !== 0) count += 2;
-  const answer: Unbalanced = count === 1 ? { count, only } : { count };
-  unbalancedCache.set(parsed, answer);
-  return answer;
+  return depth;
 }
 
 /** See holeFreeBoundaries; computed once per full parse, in one pass over its tokens. */

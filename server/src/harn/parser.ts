@@ -154,23 +154,14 @@ export interface StatementParse {
 
 /**
  * Parses the one top-level statement that starts at token `first`, as parseFile would at that point. `tokens` and
- * `comments` are the whole file's. Bracket matching is computed over the tokens `first`..`windowEnd` (exclusive)
- * only: the caller makes sure that gives the whole file's answer (the window is balanced, or no token outside it reaches
- * its unmatched brackets); `trailingArrow`: a `->` follows the window outside every bracket, so for the whole file
- * one lies inside the window's innermost unclosed bracket.
+ * `comments` are the whole file's. Bracket matching starts at `first` and goes past `windowEnd` (the statement's
+ * end) only while brackets it opened are still open: the caller makes sure no bracket before `first` is left open
+ * there, or that the window is balanced, so that this gives the whole file's answer for the statement's tokens.
  * `commentIndex`: the index of the first comment ending after the previous statement (where docBefore starts).
  */
-export function parseStatementAt(
-  source: string,
-  tokens: Token[],
-  comments: Comment[],
-  first: number,
-  windowEnd: number,
-  commentIndex: number,
-  trailingArrow = false,
-): StatementParse {
+export function parseStatementAt(source: string, tokens: Token[], comments: Comment[], first: number, windowEnd: number, commentIndex: number): StatementParse {
   const parser = new Parser(source, tokens, comments);
-  const stmt = parser.parseStatementFrom(first, windowEnd, commentIndex, trailingArrow);
+  const stmt = parser.parseStatementFrom(first, windowEnd, commentIndex);
   return { stmt, next: parser.position, diagnostics: parser.diagnostics, nestingReported: parser.nestingWasReported };
 }
 
@@ -225,7 +216,7 @@ class Parser {
   /** Lazily computed bracket matching (see `brackets()`). */
   private bracketInfo: { close: Int32Array; arrow: Uint8Array } | undefined;
   /** The tokens brackets() matches: all of them, or a balanced window of them (parseStatementFrom). */
-  private bracketWindow: { from: number; to: number; trailingArrow: boolean } | undefined;
+  private bracketWindow: { from: number; to: number } | undefined;
   /**
    * Token indexes of `<` where a generic call was tried and failed. The attempt depends only on the
    * tokens, so it would fail again; without this, `a < b > (` nested n deep is re-read 2^n times.
@@ -433,9 +424,9 @@ class Parser {
   }
 
   /** See parseStatementAt. */
-  parseStatementFrom(first: number, windowEnd: number, commentIndex: number, trailingArrow: boolean): A.Stmt {
+  parseStatementFrom(first: number, windowEnd: number, commentIndex: number): A.Stmt {
     this.pos = first;
-    this.bracketWindow = { from: first, to: windowEnd, trailingArrow };
+    this.bracketWindow = { from: first, to: windowEnd };
     this.commentCursor = commentIndex;
     return this.parseStatementRecovering();
   }
@@ -1564,7 +1555,9 @@ class Parser {
     const arrow = new Uint8Array(this.tokens.length);
     const open: number[] = [];
     const window = this.bracketWindow;
-    for (let i = window?.from ?? 0, to = window?.to ?? this.tokens.length; i < to; i++) {
+    for (let i = window?.from ?? 0; i < this.tokens.length; i++) {
+      // Past the window, only brackets it left open are still to be matched (see parseStatementAt).
+      if (window && i >= window.to && open.length === 0) break;
       const t = this.tokenAt(i);
       if (t.kind !== TokenKind.Punct) continue;
       const delta = this.bracketDelta(t);
@@ -1577,10 +1570,7 @@ class Parser {
         if (innermost !== undefined) arrow[innermost] = 1;
       }
     }
-    if (window?.trailingArrow) {
-      const innermost = open[open.length - 1];
-      if (innermost !== undefined) arrow[innermost] = 1;
-    }
+
     this.bracketInfo = { close, arrow };
     return this.bracketInfo;
   }
