@@ -11,7 +11,6 @@ import { HarnAnalysis } from '../../server/src/harn/analysis';
 import { changedRange, shiftStatement } from '../../server/src/harn/incremental';
 import { LineIndex } from '../../server/src/text/lineIndex';
 import { parse } from '../../server/src/harn/parser';
-import { semanticTokensDelta } from './harnSemanticTokens';
 import { median, mulberry32, percentile } from './stats';
 
 type Metric = (name: string, value: number, unit: string, goal: string) => void;
@@ -30,8 +29,8 @@ export function runHarnBenchmarks(
   childRate: (side: 'harn' | 'typescript') => number,
 ): void {
   if (wanted('parse_vs_typescript')) parseVsTypescript(metric, childRate);
-  if (wanted('keystroke_p95_ms')) keystroke(sources, metric);
-  if (wanted('semantic_tokens_delta_p95_ms')) semanticTokensDelta(sources, metric);
+  // keystroke_p95_ms itself is keystroke.ts's (a typing session); this one types random characters anywhere.
+  if (wanted('keystroke_random')) keystroke(sources);
 }
 
 function typescriptLibs(): { name: string; text: string }[] {
@@ -97,7 +96,12 @@ export function assembleFile(sources: string[], lines: number): string {
   return parts.join('').split('\n').slice(0, lines).join('\n') + '\n';
 }
 
-function keystroke(sources: string[], metric: Metric): void {
+/**
+ * Random characters (brackets and quotes too) at random places, a third of them deletions: damage that accumulates
+ * as no one types, where most keystrokes change the structure around them. Printed beside keystroke_p95_ms (a
+ * typing session) to show what a full re-parse costs; not a goal.
+ */
+function keystroke(sources: string[]): void {
   const text = assembleFile(sources, 5000);
   let doc = TextDocument.create('file:///bench.harn', 'harn', 1, text);
   let analysis = new HarnAnalysis(text);
@@ -158,15 +162,15 @@ function keystroke(sources: string[], metric: Metric): void {
   }
   const shown = (xs: number[]): string => (xs.length ? `median ${median(xs).toFixed(2)} p95 ${percentile(xs, 95).toFixed(2)} ms` : 'none');
   console.log(
-    `keystroke: ${doc.lineCount} lines, ${doc.getText().length} chars; median ${median(samples).toFixed(2)} ms, max ${Math.max(...samples).toFixed(2)} ms`,
+    `keystroke (random characters anywhere): ${doc.lineCount} lines, ${doc.getText().length} chars; median ${median(samples).toFixed(2)} ms, max ${Math.max(...samples).toFixed(2)} ms`,
   );
   console.log(
-    `keystroke split: edited ${shown(split.edited)} (one statement re-read in ${incremental.length} of ${samples.length}: ${shown(incremental)}; ` +
+    `keystroke (random) split: edited ${shown(split.edited)} (one statement re-read in ${incremental.length} of ${samples.length}: ${shown(incremental)}; ` +
       `full parse in ${full.length}: ${shown(full)}); diagnostics ${shown(split.diagnostics)}; outline ${shown(split.outline)}`,
   );
   console.log(
-    `keystroke split of an incremental step: finding the edit ${shown(inner.diff)}; line index ${shown(inner.lineIndex)}; ` +
+    `keystroke (random) split of an incremental step: finding the edit ${shown(inner.diff)}; line index ${shown(inner.lineIndex)}; ` +
       `shifting the statements after it ${shown(inner.shift)}`,
   );
-  metric('keystroke_p95_ms', percentile(samples, 95), 'ms', '<=15');
+  console.log(`keystroke (random characters anywhere): p95 ${percentile(samples, 95).toFixed(2)} ms (not a goal: see keystroke_p95_ms)`);
 }

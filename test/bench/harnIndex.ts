@@ -7,7 +7,6 @@ import { referencesAt } from '../../server/src/harn/index/references';
 import { WorkspaceIndex } from '../../server/src/harn/index/workspaceIndex';
 import { resolveImport } from '../../server/src/harn/modules';
 import { parse } from '../../server/src/harn/parser';
-import { assembleFile } from './harn';
 import { median, mulberry32, percentile } from './stats';
 
 type Metric = (name: string, value: number, unit: string, goal: string) => void;
@@ -21,7 +20,6 @@ function secondsOf(body: () => void): number {
 export function runHarnIndexBenchmarks(sources: string[] | undefined, metric: Metric, wanted: (name: string) => boolean): void {
   if (sources && wanted('index_vs_parse')) indexVsParse(sources, metric);
   if (wanted('references_p95_ms')) referencesP95(metric);
-  if (sources && wanted('index_update_p95_ms')) indexUpdateP95(sources, metric);
 }
 
 /** Everything the index does per file (parse, line index, scopes, outline, occurrences, the name map) ÷ parse alone. */
@@ -111,45 +109,4 @@ function referencesP95(metric: Metric): void {
     `references: ${names.length + 1} files indexed in ${(built * 1000).toFixed(0)} ms; ${found} references per query, median ${median(times).toFixed(2)} ms`,
   );
   metric('references_p95_ms', percentile(times, 95), 'ms', '<=20');
-}
-
-/**
- * One keystroke in a function body of the 5,000-line file (a letter, a space or a backspace, as typing gives):
- * the file re-indexed from its previous index, once HarnAnalysis.edited has re-read the edited statement (the
- * parse is the keystroke benchmark's; this is the index's share).
- */
-function indexUpdateP95(sources: string[], metric: Metric): void {
-  const file = '/bench/big.harn';
-  let analysis = new HarnAnalysis(assembleFile(sources, 5000));
-  let index = indexFile(file, analysis, { reusable: true });
-  const random = mulberry32(7);
-  const keys = 'abcdefghijklmnopqrstuvwxyz_ ';
-  const times: number[] = [];
-  let reused = 0;
-  let incremental = 0;
-  for (let k = 0; k < 320; k++) {
-    const bodies = analysis.file.statements.flatMap((s) => ('body' in s && s.body?.kind === 'Block' && s.body.end - s.body.start > 2 ? [s.body] : []));
-    const body = bodies[Math.floor(random() * bodies.length)];
-    if (!body) throw new Error('no function body in the assembled file');
-    const at = body.start + 1 + Math.floor(random() * (body.end - body.start - 2));
-    const text = analysis.text;
-    // A backspace deletes a letter or a space (a bracket or a quote would change the structure: not typing).
-    const backspace = random() < 0.2 && keys.includes(text.charAt(at));
-    const next = backspace ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + keys.charAt(Math.floor(random() * keys.length)) + text.slice(at);
-    analysis = HarnAnalysis.edited(analysis, next);
-    const start = performance.now();
-    index = indexFile(file, analysis, { previous: index });
-    const elapsed = performance.now() - start;
-    // The first keystrokes warm the JIT up.
-    if (k < 20) continue;
-    times.push(elapsed);
-    if (analysis.reparsed !== 'full') incremental++;
-    reused += index.reusedStatements;
-  }
-  const statements = analysis.file.statements.length;
-  console.log(
-    `index update: ${analysis.lineIndex.lineCount} lines, ${statements} top-level statements; ${incremental} of ${times.length} keystrokes re-parsed one statement, ` +
-      `${(reused / times.length).toFixed(1)} statements reused per keystroke; median ${median(times).toFixed(3)} ms`,
-  );
-  metric('index_update_p95_ms', percentile(times, 95), 'ms', '<=1');
 }

@@ -49,6 +49,8 @@ async function main(): Promise<void> {
     const sources = corpusFiles().map((f) => readCorpus(f));
     const { runHarnBenchmarks } = await import('./harn');
     runHarnBenchmarks(sources, metric, wanted, childRate);
+    const { runKeystrokeBenchmarks } = await import('./keystroke');
+    runKeystrokeBenchmarks(sources, metric, wanted);
   }
   {
     const { runParserEdgeBenchmarks } = await import('./parserEdges');
