@@ -251,31 +251,13 @@ describe('semantic tokens per statement: the cache equals a fresh computation', 
         generatedMain(prng(seed), 40)
           .replace(/\n(fn|struct)/g, ' $1')
           .replace(/\n/g, '\r\n');
-      const files = new Map([
-        [MAIN_FILE, text],
-        ['/ws/lib.harn', LIB],
-      ]);
-      checkEdits(files, seed, 120, true);
-      checkEdits(
+      const files = (): Map<string, string> =>
         new Map([
           [MAIN_FILE, text],
           ['/ws/lib.harn', LIB],
-        ]),
-        seed,
-        120,
-        false,
-        'kept',
-      );
-      checkEdits(
-        new Map([
-          [MAIN_FILE, text],
-          ['/ws/lib.harn', LIB],
-        ]),
-        seed,
-        120,
-        false,
-        'balanced',
-      );
+        ]);
+      checkEdits(files(), seed, 120, true);
+      for (const mode of ['kept', 'balanced'] as const) checkEdits(files(), seed, 120, false, mode);
     }
   });
 
