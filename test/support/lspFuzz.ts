@@ -17,6 +17,7 @@
 // Each step (one document) is recorded as a list of actions; a failure writes them to a JSON file that
 // `--replay FILE` runs again on a fresh server.
 
+import { MAX_DIAGNOSTICS_PER_FILE } from '../../server/src/diagnosticCap';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -103,7 +104,9 @@ export const DEFAULT_OPTIONS: Omit<LspFuzzOptions, 'seed' | 'log'> = {
   seconds: 60,
   maxChars: 4_000_000,
   requestTimeoutMs: 5000,
-  maxDiagnostics: 1001,
+  // MAX_DIAGNOSTICS_PER_FILE, the cap's own note, and the parser's `too_many_errors` note, which the cap passes
+  // through uncounted (server/src/diagnosticCap.ts): a file with 1,000+ syntax errors and other findings has 1,002.
+  maxDiagnostics: MAX_DIAGNOSTICS_PER_FILE + 2,
   maxSymbols: 5001,
   maxRssMb: 1536,
   stopOnFailure: false,
