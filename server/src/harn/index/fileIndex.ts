@@ -14,7 +14,7 @@ import { LineIndex, Range } from '../../text/lineIndex';
 import { MAX_OUTLINE_SYMBOLS } from '../../outlineCap';
 import { OutlineKind, OutlineSymbol, statementOutline } from '../outline';
 import { declaredNamedType } from '../signatureHelp';
-import { memberMentions } from './members';
+import { memberAccess, MemberMention, memberMentions } from './members';
 import { addStatementScopes, addTopLevelBindings, Binding, BindingKind, exportedBindings, FileScopes, importModulePath, Scope } from '../scope';
 
 /**
@@ -267,7 +267,8 @@ class IndexBuilder {
   private readonly refPlaces: number[] = [INDEPENDENT];
   private readonly refOfBinding = new Map<Binding, number>();
   private readonly refOfNamespace = new Map<Binding, number>();
-  private readonly memberRefs = new Map<string, number>();
+  /** The member refs made, by owner ref × 2 + 1 for a declaration. */
+  private readonly memberRefs = new Map<number, number>();
   private readonly resolveName = (name: string, offset: number): Binding | undefined => this.resolver.resolve(name, offset);
   private declarationCount = 0;
   private readonly symbols: IndexedSymbol[] = [];
@@ -467,7 +468,6 @@ class IndexBuilder {
     // References: identifiers, type names, `impl X for Y`, `extends`, namespace members.
 
     for (const node of mentions) {
-      this.addMembers(node);
       switch (node.kind) {
         case 'Identifier':
           this.reference(node, writeTargets.has(node));
@@ -478,6 +478,12 @@ class IndexBuilder {
         case 'ImplDecl':
           if (node.name) this.reference(node.name, false);
           if (node.traitName) this.reference(node.traitName, false);
+          this.addMembers(memberMentions(node, this.resolveName));
+          break;
+        case 'StructLit':
+        case 'StructDecl':
+        case 'EnumDecl':
+          this.addMembers(memberMentions(node, this.resolveName));
           break;
         case 'PipelineDecl':
           if (node.extendsName) this.reference(node.extendsName, false);
@@ -499,6 +505,10 @@ class IndexBuilder {
               ? this.addRef({ kind: 'imported', modulePath: namespace.modulePath, via }, INDEPENDENT)
               : this.memberOf(namespace, namespace.modulePath);
             this.addOccurrence(p.text, p, false, ref);
+          } else if (!via) {
+            // `Type.member`, `value.member`: a member, when the type is known (members.ts).
+            const access = memberAccess(node, namespace, this.resolveName, writeTargets.has(node));
+            if (access) this.addMember(access);
           }
           break;
         }
@@ -513,17 +523,18 @@ class IndexBuilder {
     mergeOccurrences(first, firstReference, this.count);
   }
 
-  /** The member names `node` mentions whose type is known (members.ts). */
-  private addMembers(node: A.AnyNode): void {
-    if (node.kind !== 'Member' && node.kind !== 'StructLit' && node.kind !== 'StructDecl' && node.kind !== 'EnumDecl' && node.kind !== 'ImplDecl') return;
-    for (const m of memberMentions(node, this.resolveName, this.writeTargets.has(node))) {
-      const owner = this.refOf(m.owner);
-      if (owner === 0) continue;
-      const key = `${owner}\0${m.typeName}\0${m.declares}`;
-      let ref = this.memberRefs.get(key);
-      if (ref === undefined) this.memberRefs.set(key, (ref = this.memberRef(owner, m.typeName, m.declares)));
-      this.addOccurrence(m.name.text, m.name, m.write, ref);
-    }
+  private addMembers(mentioned: readonly MemberMention[]): void {
+    for (const m of mentioned) this.addMember(m);
+  }
+
+  /** A member name whose type is known; its ref is shared by the type's other members (the name tells them apart). */
+  private addMember(m: MemberMention): void {
+    const owner = this.refOf(m.owner);
+    if (owner === 0) return;
+    const key = owner * 2 + (m.declares ? 1 : 0);
+    let ref = this.memberRefs.get(key);
+    if (ref === undefined) this.memberRefs.set(key, (ref = this.memberRef(owner, m.typeName, m.declares)));
+    this.addOccurrence(m.name.text, m.name, m.write, ref);
   }
 
   /** Declarations: every binding of every scope. An imported name is a reference to the module's, not a declaration. */

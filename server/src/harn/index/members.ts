@@ -30,10 +30,11 @@ function mayOwnMembers(b: Binding): boolean {
   return b.kind === 'struct' || b.kind === 'enum' || b.kind === 'import';
 }
 
-/** The type `object` stands for: the type itself (`Color.Red`), or a value's declared type (`p.x` with `p: Point`). */
-export function memberOwner(object: A.Expr, resolve: NameResolver): Binding | undefined {
-  if (object.kind !== 'Identifier') return undefined;
-  const named = resolve(object.name, object.start);
+/**
+ * The type a member access's object stands for, given what the object's name resolves to (the caller has resolved
+ * it already): the type itself (`Color.Red`), or a value's declared type (`p.x` with `p: Point`).
+ */
+function memberOwner(named: Binding | undefined, resolve: NameResolver): Binding | undefined {
   if (!named) return undefined;
   if (mayOwnMembers(named)) return named;
   const annotation = declaredNamedType(named.declaration);
@@ -44,15 +45,18 @@ export function memberOwner(object: A.Expr, resolve: NameResolver): Binding | un
 }
 
 /**
- * The member names `node` mentions whose type is known: a member access, a struct literal's keys, and the variants,
- * fields and methods a struct, enum or `impl` declares. `write`: `node` is an assignment target.
+ * `object.name` where `object` is a name resolving to `named` (undefined: not a name, or not declared), when its
+ * type is known. `write`: the access is an assignment target.
  */
-export function memberMentions(node: A.AnyNode, resolve: NameResolver, write: boolean): MemberMention[] {
+export function memberAccess(node: A.Member, named: Binding | undefined, resolve: NameResolver, write: boolean): MemberMention | undefined {
+  const name = node.property;
+  const owner = name && name.text.length > 0 ? memberOwner(named, resolve) : undefined;
+  return name && owner ? { name, owner, typeName: owner.name, declares: false, write } : undefined;
+}
+
+/** The member names a struct literal's keys, and the variants, fields and methods a struct, enum or `impl` declares. */
+export function memberMentions(node: A.AnyNode, resolve: NameResolver): MemberMention[] {
   switch (node.kind) {
-    case 'Member': {
-      const owner = node.property && node.property.text.length > 0 ? memberOwner(node.object, resolve) : undefined;
-      return node.property && owner ? [{ name: node.property, owner, typeName: typeNameOf(owner), declares: false, write }] : [];
-    }
     case 'StructLit': {
       const owner = resolve(node.name.name, node.name.start);
       if (!owner || (owner.kind !== 'struct' && owner.kind !== 'import')) return [];
@@ -77,10 +81,6 @@ export function memberMentions(node: A.AnyNode, resolve: NameResolver, write: bo
     default:
       return [];
   }
-}
-
-function typeNameOf(owner: Binding): string {
-  return owner.name;
 }
 
 /** The members a struct or enum declares, owned by its own binding (none when its name is another's: a duplicate). */
