@@ -92,11 +92,12 @@ describe('harn index: members', () => {
     assert.equal(refs(MAIN, at(MAIN, 'Color.Green', 0, 7)).length, 2);
   });
 
-  test('a struct field: declaration, struct literals, `self.x` not (undeclared type), `p.x` with `p: Point`; `q.x` is not found', () => {
+  test('a struct field: declaration, struct literals, `self.x` in a method, `p.x` with `p: Point`; `q.x` is not found', () => {
     const found = refs(SHAPES, at(SHAPES, 'x: int'));
     const xs = found.map((f) => f.split('@')[0]);
-    // shapes: the field, the two literals' keys; main: `p.x = …` and `p.x` read.
-    assert.deepEqual(xs, ['main.harn:x', 'main.harn:x', 'shapes.harn:x', 'shapes.harn:x', 'shapes.harn:x']);
+    // shapes: the field, the two literals' keys and `self.x`; main: `p.x = …` and `p.x` read.
+    assert.deepEqual(xs, ['main.harn:x', 'main.harn:x', 'shapes.harn:x', 'shapes.harn:x', 'shapes.harn:x', 'shapes.harn:x']);
+    assert.ok(found.includes(`shapes.harn:x@${at(SHAPES, 'self.x', 0, 5)}`));
     // `q = origin()` has no declared type: `q.x` is not among them.
     assert.ok(!found.includes(`main.harn:x@${at(MAIN, 'q.x', 0, 2)}`));
     assert.ok(found.includes(`main.harn:x@${at(MAIN, 'p.x', 0, 2)}`));
@@ -132,6 +133,7 @@ describe('harn index: members', () => {
     assert.match(moved[MAIN] ?? '', /p\.left = p\.left \+ 1/);
     assert.match(moved[MAIN] ?? '', /log\(q\.x\)/);
     assert.match(moved[SHAPES] ?? '', /Point \{ left: 0, y: 0 \}/);
+    assert.match(moved[SHAPES] ?? '', /Point \{ left: self\.left \* k, y: self\.y \* k \}/);
     for (const [file, source] of Object.entries(moved)) {
       assert.equal(new HarnAnalysis(source).parsed.diagnostics.length, analysis(file).parsed.diagnostics.length, `${file} parses as before`);
     }
@@ -150,7 +152,7 @@ describe('harn index: members', () => {
     // A variable named like the new name is no collision for a member.
     const renamed = renameAt(index, analysis(MAIN), MAIN, at(MAIN, 'p.x', 0, 2), 'q');
     assert.ok(Array.isArray(renamed));
-    assert.equal(renamed.length, 5);
+    assert.equal(renamed.length, 6);
   });
 
   test('re-indexing after an edit elsewhere shifts the member occurrences of the statements it reuses', () => {

@@ -14,7 +14,7 @@ import { LineIndex, Range } from '../../text/lineIndex';
 import { MAX_OUTLINE_SYMBOLS } from '../../outlineCap';
 import { OutlineKind, OutlineSymbol, statementOutline } from '../outline';
 import { declaredNamedType } from '../signatureHelp';
-import { memberAccess, MemberMention, memberMentions } from './members';
+import { memberAccess, MemberMention, memberMentions, SelfTypes } from './members';
 import { addStatementScopes, addTopLevelBindings, Binding, BindingKind, exportedBindings, FileScopes, importModulePath, Scope } from '../scope';
 
 /**
@@ -269,6 +269,7 @@ class IndexBuilder {
   private readonly refOfNamespace = new Map<Binding, number>();
   /** The member refs made, by owner ref × 2 + 1 for a declaration. */
   private readonly memberRefs = new Map<number, number>();
+  private readonly selfTypes: SelfTypes = new WeakMap();
   private readonly resolveName = (name: string, offset: number): Binding | undefined => this.resolver.resolve(name, offset);
   private declarationCount = 0;
   private readonly symbols: IndexedSymbol[] = [];
@@ -478,12 +479,12 @@ class IndexBuilder {
         case 'ImplDecl':
           if (node.name) this.reference(node.name, false);
           if (node.traitName) this.reference(node.traitName, false);
-          this.addMembers(memberMentions(node, this.resolveName));
+          this.addMembers(memberMentions(node, this.resolveName, this.selfTypes));
           break;
         case 'StructLit':
         case 'StructDecl':
         case 'EnumDecl':
-          this.addMembers(memberMentions(node, this.resolveName));
+          this.addMembers(memberMentions(node, this.resolveName, this.selfTypes));
           break;
         case 'PipelineDecl':
           if (node.extendsName) this.reference(node.extendsName, false);
@@ -507,7 +508,7 @@ class IndexBuilder {
             this.addOccurrence(p.text, p, false, ref);
           } else if (!via) {
             // `Type.member`, `value.member`: a member, when the type is known (members.ts).
-            const access = memberAccess(node, namespace, this.resolveName, writeTargets.has(node));
+            const access = memberAccess(node, namespace, this.resolveName, this.selfTypes, writeTargets.has(node));
             if (access) this.addMember(access);
           }
           break;

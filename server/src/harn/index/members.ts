@@ -1,8 +1,9 @@
 // Members in the workspace index: enum variants, struct fields and the methods of `impl` blocks. Harn has no type
 // checker here, so a member is indexed only where its type is known statically: `Type.member` (a variant, or a
 // method called on the type), a struct literal's fields (`Point { x: 1 }`), and `value.member` where `value` is a
-// parameter or `let` whose declared type names the struct or enum (as signature help finds methods). Everything
-// else (`f().x`, `value.x` without a declared type) is not indexed, and rename refuses it rather than miss it.
+// parameter or `let` whose declared type names the struct or enum (as signature help finds methods), or the `self`
+// of an `impl` block's method. Everything else (`f().x`, `value.x` without a declared type) is not indexed, and
+// rename refuses it rather than guess.
 //
 // A member's identity is its type's declaration and its name: `Color.Red` in one file and the variant `Red` in the
 // enum `Color` of another are the same member when `Color` resolves to that enum.
@@ -25,6 +26,9 @@ export interface MemberMention {
 
 export type NameResolver = (name: string, offset: number) => Binding | undefined;
 
+/** The `self` parameters of the methods of `impl` blocks met so far, and their type (memberMentions fills it). */
+export type SelfTypes = WeakMap<A.AnyNode, Binding>;
+
 /** The bindings a member can belong to: a struct or enum declared here, or an imported name (checked when asked). */
 function mayOwnMembers(b: Binding): boolean {
   return b.kind === 'struct' || b.kind === 'enum' || b.kind === 'import';
@@ -34,9 +38,11 @@ function mayOwnMembers(b: Binding): boolean {
  * The type a member access's object stands for, given what the object's name resolves to (the caller has resolved
  * it already): the type itself (`Color.Red`), or a value's declared type (`p.x` with `p: Point`).
  */
-function memberOwner(named: Binding | undefined, resolve: NameResolver): Binding | undefined {
+function memberOwner(named: Binding | undefined, resolve: NameResolver, selfTypes: SelfTypes): Binding | undefined {
   if (!named) return undefined;
   if (mayOwnMembers(named)) return named;
+  const self = selfTypes.get(named.declaration);
+  if (self) return self;
   const annotation = declaredNamedType(named.declaration);
   if (!annotation || annotation.name.text.length === 0) return undefined;
   // The annotation's name is resolved where it is written.
@@ -48,14 +54,23 @@ function memberOwner(named: Binding | undefined, resolve: NameResolver): Binding
  * `object.name` where `object` is a name resolving to `named` (undefined: not a name, or not declared), when its
  * type is known. `write`: the access is an assignment target.
  */
-export function memberAccess(node: A.Member, named: Binding | undefined, resolve: NameResolver, write: boolean): MemberMention | undefined {
+export function memberAccess(
+  node: A.Member,
+  named: Binding | undefined,
+  resolve: NameResolver,
+  selfTypes: SelfTypes,
+  write: boolean,
+): MemberMention | undefined {
   const name = node.property;
-  const owner = name && name.text.length > 0 ? memberOwner(named, resolve) : undefined;
+  const owner = name && name.text.length > 0 ? memberOwner(named, resolve, selfTypes) : undefined;
   return name && owner ? { name, owner, typeName: owner.name, declares: false, write } : undefined;
 }
 
-/** The member names a struct literal's keys, and the variants, fields and methods a struct, enum or `impl` declares. */
-export function memberMentions(node: A.AnyNode, resolve: NameResolver): MemberMention[] {
+/**
+ * The member names a struct literal's keys, and the variants, fields and methods a struct, enum or `impl` declares;
+ * an `impl` block's methods' `self` parameters go to `selfTypes` (an `impl` is met before the accesses inside it).
+ */
+export function memberMentions(node: A.AnyNode, resolve: NameResolver, selfTypes: SelfTypes): MemberMention[] {
   switch (node.kind) {
     case 'StructLit': {
       const owner = resolve(node.name.name, node.name.start);
@@ -75,7 +90,11 @@ export function memberMentions(node: A.AnyNode, resolve: NameResolver): MemberMe
       const owner = node.name ? resolve(node.name.text, node.name.start) : undefined;
       if (!owner || !mayOwnMembers(owner)) return [];
       const out: MemberMention[] = [];
-      for (const method of node.methods) if (method.name) out.push({ name: method.name, owner, typeName: owner.name, declares: true, write: true });
+      for (const method of node.methods) {
+        const self = method.params[0];
+        if (self?.name.text === 'self' && self.type === undefined) selfTypes.set(self, owner);
+        if (method.name) out.push({ name: method.name, owner, typeName: owner.name, declares: true, write: true });
+      }
       return out;
     }
     default:
