@@ -232,7 +232,7 @@ describe('workspace index over stdio: enum variants and struct fields, beside a 
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  test('references of a variant across files; rename of a field renames exactly its references; `q.x` refused', async () => {
+  test('references of a variant across files; a field renamed and highlighted exactly at its references; `q.x` refused', async () => {
     const variant = await client.connection.sendRequest(ReferencesRequest.type, {
       textDocument: { uri: paintUri },
       position: positionIn(PAINT, 'Color.Red', 0, 7),
@@ -250,6 +250,19 @@ describe('workspace index over stdio: enum variants and struct fields, beside a 
     assert.equal(applyEdits(SHAPES, changes[uriOf('shapes.harn')] ?? []), SHAPES.replace('  x: int', '  left: int'));
     // `p.x` (p: Point) and the literal's `x:`; not `q.x` (q's type is not declared) nor the broken function's `let x`.
     assert.equal(applyEdits(PAINT, changes[uriOf('paint.harn')] ?? []), PAINT.replace('log(p.x)', 'log(p.left)').replace('Point { x: 1', 'Point { left: 1'));
+
+    // In the file: the two uses of the field, reads; not `q.x`.
+    const highlights = await client.connection.sendRequest(DocumentHighlightRequest.type, {
+      textDocument: { uri: paintUri },
+      position: positionIn(PAINT, 'p.x', 0, 2),
+    });
+    assert.deepEqual(
+      (highlights ?? []).map((h) => [h.range.start.line, h.range.start.character, h.kind]),
+      [
+        [8, 25, DocumentHighlightKind.Read],
+        [11, 34, DocumentHighlightKind.Read],
+      ],
+    );
 
     await assert.rejects(
       client.connection.sendRequest(PrepareRenameRequest.type, { textDocument: { uri: paintUri }, position: positionIn(PAINT, 'q.x', 0, 2) }),
