@@ -187,3 +187,86 @@ describe('workspace index over stdio, beside a syntax error', () => {
     assert.ok(!shown(after ?? []).some((s) => s.startsWith('late.harn')), 'the deleted file is gone from the index');
   });
 });
+
+describe('workspace index over stdio: enum variants and struct fields, beside a syntax error', () => {
+  const SHAPES = 'pub enum Color {\n  Red,\n  Green\n}\n\npub struct Point {\n  x: int\n  y: int\n}\n';
+  const PAINT = [
+    'import { Color, Point } from "./shapes"',
+    '',
+    'fn broken(a, {', // the syntax error, in another declaration
+    '  let x = )',
+    '}',
+    '',
+    'fn paint(c: Color, p: Point) {',
+    '  match c {',
+    '    Color.Red -> { log(p.x) }',
+    '  }',
+    '  let q = p',
+    '  return [Color.Red, q.x, Point { x: 1, y: 2 }]',
+    '}',
+    '',
+  ].join('\n');
+  let client: TestClient;
+  let root: string;
+  let paintUri: string;
+  const uriOf = (name: string): string => URI.file(path.join(root, name)).toString();
+  const shown = (locations: readonly Location[]): string[] =>
+    locations.map((l) => `${path.basename(URI.parse(l.uri).fsPath)}:${l.range.start.line}:${l.range.start.character}`).sort();
+
+  before(async () => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'harn-members-')));
+    fs.writeFileSync(path.join(root, 'shapes.harn'), SHAPES);
+    fs.writeFileSync(path.join(root, 'paint.harn'), PAINT);
+    client = new TestClient();
+    await client.initialize(root);
+    paintUri = await client.open(path.join(root, 'paint.harn'), PAINT);
+    const published = await client.waitForDiagnostics(paintUri);
+    assert.ok(
+      published.diagnostics.some((d) => d.source === 'harn.syntax'),
+      'paint.harn is broken',
+    );
+  });
+
+  after(async () => {
+    await client.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('references of a variant across files; a field renamed and highlighted exactly at its references; `q.x` refused', async () => {
+    const variant = await client.connection.sendRequest(ReferencesRequest.type, {
+      textDocument: { uri: paintUri },
+      position: positionIn(PAINT, 'Color.Red', 0, 7),
+      context: { includeDeclaration: true },
+    });
+    assert.deepEqual(shown(variant ?? []), ['paint.harn:11:16', 'paint.harn:8:10', 'shapes.harn:1:2']);
+
+    const edit = await client.connection.sendRequest(RenameRequest.type, {
+      textDocument: { uri: paintUri },
+      position: positionIn(PAINT, 'p.x', 0, 2),
+      newName: 'left',
+    });
+    const changes = edit?.changes ?? {};
+    assert.deepEqual(Object.keys(changes).sort(), ['paint.harn', 'shapes.harn'].map(uriOf).sort());
+    assert.equal(applyEdits(SHAPES, changes[uriOf('shapes.harn')] ?? []), SHAPES.replace('  x: int', '  left: int'));
+    // `p.x` (p: Point) and the literal's `x:`; not `q.x` (q's type is not declared) nor the broken function's `let x`.
+    assert.equal(applyEdits(PAINT, changes[uriOf('paint.harn')] ?? []), PAINT.replace('log(p.x)', 'log(p.left)').replace('Point { x: 1', 'Point { left: 1'));
+
+    // In the file: the two uses of the field, reads; not `q.x`.
+    const highlights = await client.connection.sendRequest(DocumentHighlightRequest.type, {
+      textDocument: { uri: paintUri },
+      position: positionIn(PAINT, 'p.x', 0, 2),
+    });
+    assert.deepEqual(
+      (highlights ?? []).map((h) => [h.range.start.line, h.range.start.character, h.kind]),
+      [
+        [8, 25, DocumentHighlightKind.Read],
+        [11, 34, DocumentHighlightKind.Read],
+      ],
+    );
+
+    await assert.rejects(
+      client.connection.sendRequest(PrepareRenameRequest.type, { textDocument: { uri: paintUri }, position: positionIn(PAINT, 'q.x', 0, 2) }),
+      (error: unknown) => error instanceof ResponseError && /'x' is a member of a value whose type is not declared here/.test(error.message),
+    );
+  });
+});

@@ -197,14 +197,19 @@ export function calleeSignatures(analysis: HarnAnalysis, file: string, nameStart
 
 const TYPE_KINDS: ReadonlySet<BindingKind> = new Set(['struct', 'enum', 'interface', 'type']);
 
+/** The named type a `let` or parameter declares (`p: Point`), if it declares one. */
+export function declaredNamedType(declaration: A.AnyNode): A.NamedType | undefined {
+  const annotation = declaration.kind === 'LetDecl' || declaration.kind === 'Param' ? declaration.type : undefined;
+  return annotation?.kind === 'NamedType' ? annotation : undefined;
+}
+
 /** The type a member's object stands for: the type itself (`Point.origin(`), or a variable's or parameter's declared one (`p.scale(` with `p: Point`). */
 function objectType(analysis: HarnAnalysis, file: string, object: A.Expr, host: ModuleHost): LocatedBinding | undefined {
   const located = locateExpression(analysis, file, object, host);
   if (!located) return undefined;
   if (TYPE_KINDS.has(located.binding.kind)) return located;
-  const declaration = located.binding.declaration;
-  const annotation = declaration.kind === 'LetDecl' || declaration.kind === 'Param' ? declaration.type : undefined;
-  if (annotation?.kind !== 'NamedType') return undefined;
+  const annotation = declaredNamedType(located.binding.declaration);
+  if (!annotation) return undefined;
   // The annotation's name is resolved where it is written.
   const type = targetAt(located.analysis, located.file, annotation.name.start, host);
   return type?.kind === 'binding' && TYPE_KINDS.has(type.located.binding.kind) ? type.located : undefined;

@@ -13,6 +13,8 @@ import * as A from '../ast';
 import { LineIndex, Range } from '../../text/lineIndex';
 import { MAX_OUTLINE_SYMBOLS } from '../../outlineCap';
 import { OutlineKind, OutlineSymbol, statementOutline } from '../outline';
+import { declaredNamedType } from '../signatureHelp';
+import { memberAccess, MemberMention, memberMentions, SelfTypes } from './members';
 import { addStatementScopes, addTopLevelBindings, Binding, BindingKind, exportedBindings, FileScopes, importModulePath, Scope } from '../scope';
 
 /**
@@ -24,7 +26,12 @@ export type LocalRef =
   | { kind: 'local'; declStart: number }
   /** `via`: the namespaces re-exported on the way (`ui.forms.field`: via `forms` of the module `ui` stands for). */
   | { kind: 'imported'; modulePath: string; via?: readonly string[] }
-  | { kind: 'free' };
+  | { kind: 'free' }
+  /**
+   * A member (variant, field, method: the occurrence's name) of the type `typeName` that `owner` refers to;
+   * `declares`: the member's own declaration. See members.ts.
+   */
+  | { kind: 'member'; owner: LocalRef; typeName: string; declares: boolean };
 
 /** Namespace chains (`ui.forms.field`) are followed this deep, as re-exports are. */
 const MAX_NAMESPACE_CHAIN = 8;
@@ -122,11 +129,13 @@ const KIND_CODES = new Map(BINDING_KINDS.map((kind, code) => [kind, code]));
 /** A ref's dependence on where things are: on nothing, on its statement's place, or on a top-level binding's (≥ 0). */
 const INDEPENDENT = -2;
 const STATEMENT_LOCAL = -1;
+/** A member ref depends on its owner's ref (of index i): its place is MEMBER - i, and the owner is mapped when copied. */
+const MEMBER = -3;
 
 interface Reuse {
   /** The top-level bindings every statement was resolved against. */
   root: readonly RootSignature[];
-  /** For each ref: INDEPENDENT, STATEMENT_LOCAL (a binding inside the statement) or the top-level binding's index. */
+  /** For each ref: INDEPENDENT, STATEMENT_LOCAL (a binding inside the statement), MEMBER - its owner's or the top-level binding's index. */
   refPlaces: readonly number[];
   /** Uncapped (index.symbols is the capped outline's when the file has more than the outline shows). */
   symbols: readonly IndexedSymbol[];
@@ -141,6 +150,8 @@ interface RootSignature {
   modulePath: string | undefined;
   /** A `let`: visible after its statement only. */
   fromItsEnd: boolean;
+  /** The type a `let` declares: `value.member` elsewhere resolves through it (members.ts). */
+  declaredType: string | undefined;
 }
 
 /** What one top-level statement contributed to an index: ranges of its tables, offsets as they were then. */
@@ -256,6 +267,10 @@ class IndexBuilder {
   private readonly refPlaces: number[] = [INDEPENDENT];
   private readonly refOfBinding = new Map<Binding, number>();
   private readonly refOfNamespace = new Map<Binding, number>();
+  /** The member refs made, by owner ref × 2 + 1 for a declaration. */
+  private readonly memberRefs = new Map<number, number>();
+  private readonly selfTypes: SelfTypes = new WeakMap();
+  private readonly resolveName = (name: string, offset: number): Binding | undefined => this.resolver.resolve(name, offset);
   private declarationCount = 0;
   private readonly symbols: IndexedSymbol[] = [];
   private outlineSize = 0;
@@ -284,6 +299,9 @@ class IndexBuilder {
       case 'ImplDecl':
       case 'PipelineDecl':
       case 'Member':
+      case 'StructLit':
+      case 'StructDecl':
+      case 'EnumDecl':
         this.mentions.push(node);
         return;
       case 'Assign':
@@ -461,6 +479,12 @@ class IndexBuilder {
         case 'ImplDecl':
           if (node.name) this.reference(node.name, false);
           if (node.traitName) this.reference(node.traitName, false);
+          this.addMembers(memberMentions(node, this.resolveName, this.selfTypes));
+          break;
+        case 'StructLit':
+        case 'StructDecl':
+        case 'EnumDecl':
+          this.addMembers(memberMentions(node, this.resolveName, this.selfTypes));
           break;
         case 'PipelineDecl':
           if (node.extendsName) this.reference(node.extendsName, false);
@@ -482,6 +506,10 @@ class IndexBuilder {
               ? this.addRef({ kind: 'imported', modulePath: namespace.modulePath, via }, INDEPENDENT)
               : this.memberOf(namespace, namespace.modulePath);
             this.addOccurrence(p.text, p, false, ref);
+          } else if (!via) {
+            // `Type.member`, `value.member`: a member, when the type is known (members.ts).
+            const access = memberAccess(node, namespace, this.resolveName, this.selfTypes, writeTargets.has(node));
+            if (access) this.addMember(access);
           }
           break;
         }
@@ -494,6 +522,20 @@ class IndexBuilder {
     sortOccurrences(first, firstReference);
     sortOccurrences(firstReference, this.count);
     mergeOccurrences(first, firstReference, this.count);
+  }
+
+  private addMembers(mentioned: readonly MemberMention[]): void {
+    for (const m of mentioned) this.addMember(m);
+  }
+
+  /** A member name whose type is known; its ref is shared by the type's other members (the name tells them apart). */
+  private addMember(m: MemberMention): void {
+    const owner = this.refOf(m.owner);
+    if (owner === 0) return;
+    const key = owner * 2 + (m.declares ? 1 : 0);
+    let ref = this.memberRefs.get(key);
+    if (ref === undefined) this.memberRefs.set(key, (ref = this.memberRef(owner, m.typeName, m.declares)));
+    this.addOccurrence(m.name.text, m.name, m.write, ref);
   }
 
   /** Declarations: every binding of every scope. An imported name is a reference to the module's, not a declaration. */
@@ -581,6 +623,11 @@ class IndexBuilder {
     return this.refs.length - 1;
   }
 
+  /** A member ref of the type the ref `owner` refers to. */
+  memberRef(owner: number, typeName: string, declares: boolean): number {
+    return this.addRef({ kind: 'member', owner: this.refs[owner] ?? FREE, typeName, declares }, MEMBER - owner);
+  }
+
   /** The ref of the `rootIndex`-th top-level binding (after the build made them all). */
   rootRef(rootIndex: number): number {
     return this.rootRefs[rootIndex] ?? 0;
@@ -655,8 +702,7 @@ class SpanCopier {
       const name = this.name(data[at + 2] as number);
       const refAndWrite = data[at + 3] as number;
       const oldRef = refAndWrite >> 1;
-      let ref = this.refIds[oldRef] as number;
-      if (ref < 0) this.refIds[oldRef] = ref = this.refFor(oldRef, delta);
+      const ref = this.mapped(oldRef, delta);
       this.into.push((data[at] as number) + delta, (data[at + 1] as number) + delta, name, ref * 2 + (refAndWrite & 1));
     }
     const declarations = this.from.declarationData;
@@ -681,11 +727,18 @@ class SpanCopier {
     return name;
   }
 
+  private mapped(oldRef: number, delta: number): number {
+    let ref = this.refIds[oldRef] as number;
+    if (ref < 0) this.refIds[oldRef] = ref = this.refFor(oldRef, delta);
+    return ref;
+  }
+
   private refFor(oldRef: number, delta: number): number {
     const place = this.reuse.refPlaces[oldRef] ?? INDEPENDENT;
     const ref = this.from.refs[oldRef] ?? FREE;
     if (place >= 0) return this.into.rootRef(place);
     if (ref === FREE) return 0;
+    if (ref.kind === 'member') return this.into.memberRef(this.mapped(MEMBER - place, delta), ref.typeName, ref.declares);
     if (place === INDEPENDENT || ref.kind !== 'local') return this.into.addRef(ref, INDEPENDENT);
     // A binding inside the statement: it moved with it (a ref belongs to the one statement holding its binding).
     return this.into.addRef({ kind: 'local', declStart: ref.declStart + delta }, STATEMENT_LOCAL);
@@ -694,7 +747,13 @@ class SpanCopier {
 
 function signatureOf(b: Binding): RootSignature {
   // As sameSignatures reads a binding.
-  return { name: b.name, kind: b.kind, modulePath: b.modulePath, fromItsEnd: b.declaration.kind === 'LetDecl' };
+  return {
+    name: b.name,
+    kind: b.kind,
+    modulePath: b.modulePath,
+    fromItsEnd: b.declaration.kind === 'LetDecl',
+    declaredType: declaredNamedType(b.declaration)?.name.text,
+  };
 }
 
 function sameSignatures(signatures: readonly RootSignature[], bindings: readonly Binding[]): boolean {
@@ -703,6 +762,7 @@ function sameSignatures(signatures: readonly RootSignature[], bindings: readonly
     const x = signatures[i] as RootSignature;
     const b = bindings[i] as Binding;
     if (x.name !== b.name || x.kind !== b.kind || x.modulePath !== b.modulePath || x.fromItsEnd !== (b.declaration.kind === 'LetDecl')) return false;
+    if (x.declaredType !== declaredNamedType(b.declaration)?.name.text) return false;
   }
   return true;
 }

@@ -5,6 +5,7 @@
 import { Range } from '../../text/lineIndex';
 import { OutlineKind } from '../outline';
 import { allOccurrences, FileIndex, IndexedSymbol, Occurrence, rangeOf } from './fileIndex';
+import { isMemberId } from './members';
 import { isDeclarationOccurrence } from './references';
 import { DeclId, declId, parseDeclId, Resolution, WorkspaceIndex } from './workspaceIndex';
 
@@ -33,7 +34,8 @@ export interface CallEdge {
 /** The callable declared by or referred to by the name at `offset`; undefined for anything else. */
 export function prepareCallHierarchy(index: WorkspaceIndex, file: string, offset: number): CallItem | undefined {
   const at = index.locate(file, offset);
-  if (at) return at.id === undefined ? undefined : itemOf(index, at.id);
+  // A method's name is a member (members.ts), not a declaration the workspace index lists: found below.
+  if (at && !(at.id !== undefined && isMemberId(at.id))) return at.id === undefined ? undefined : itemOf(index, at.id);
   // A method's name is no binding (it is called on a value): its declaration still names a callable.
   const fileIndex = index.get(file);
   const method = fileIndex?.symbols.find((s) => s.kind === 'method' && s.selectionStart <= offset && offset <= s.selectionEnd);

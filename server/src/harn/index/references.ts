@@ -12,7 +12,7 @@ export interface ReferenceLocation {
 }
 
 export function isDeclarationOccurrence(o: Occurrence): boolean {
-  return o.ref.kind === 'local' && o.ref.declStart === o.start;
+  return (o.ref.kind === 'local' && o.ref.declStart === o.start) || (o.ref.kind === 'member' && o.ref.declares);
 }
 
 /** Undefined: nothing the index can follow at `offset`, or stopped (cancelled). */

@@ -7,6 +7,7 @@ import { HarnAnalysis } from '../analysis';
 import { Range } from '../../text/lineIndex';
 import { KEYWORDS, TokenKind } from '../tokens';
 import { Occurrence, occurrencesNamed, rangeOf } from './fileIndex';
+import { isMemberId, memberId, parseMemberId, unresolvedMemberAt } from './members';
 import { isBuiltinId, LocatedOccurrence, parseDeclId, Resolution, WorkspaceIndex } from './workspaceIndex';
 
 export type Refusal = { refused: string };
@@ -48,11 +49,18 @@ function locateForRename(
     const token = analysis.tokenAt(offset);
     if (token?.kind === TokenKind.Keyword) return { refused: `'${token.value}' is a keyword of Harn: it cannot be renamed.` };
     if (token?.kind === TokenKind.String) return { refused: 'A string cannot be renamed; put the cursor on a name.' };
+    const member = unresolvedMemberAt(analysis, offset);
+    if (member) return { refused: member };
     return { refused: 'There is no name here to rename.' };
   }
   const { occurrence, id } = at;
   if (!id) return { refused: `'${occurrence.name}' is not declared in the workspace (its import cannot be followed), so its references are unknown.` };
   if (isBuiltinId(id)) return { refused: `'${occurrence.name}' is a builtin of Harn: its name belongs to the runtime and cannot be renamed.` };
+  const member = parseMemberId(id);
+  const ownerKind = member && index.declarationOf(member.ownerId)?.declaration.kind;
+  if (member && ownerKind !== 'struct' && ownerKind !== 'enum') {
+    return { refused: `'${occurrence.name}' is a member of something that is not a struct or enum declared in the workspace: its references cannot be found.` };
+  }
   return { occurrence, id };
 }
 
@@ -74,7 +82,7 @@ export function renameAt(
   const found = index.occurrencesOf(id, occurrence.name, memo, shouldStop);
   if (!found) return undefined;
   if (newName === occurrence.name) return [];
-  const collision = collisionOf(index, id, occurrence.name, newName, found, memo);
+  const collision = isMemberId(id) ? memberCollisionOf(index, id, newName, memo) : collisionOf(index, id, occurrence.name, newName, found, memo);
   if (collision) return { refused: `Cannot rename '${occurrence.name}' to '${newName}': ${collision}` };
   return found.map(({ file: where, range }) => ({ file: where, range, newText: newName }));
 }
@@ -103,8 +111,9 @@ function collisionOf(
     const from = local ? declared.declaration.scopeStart : 0;
     const to = local ? declared.declaration.scopeEnd : Number.POSITIVE_INFINITY;
     // The first one in the file, to point at.
+    // A member of the same name is another namespace (`p.x` does not capture a variable `x`).
     const clash = occurrencesNamed(fileIndex, newName)
-      .filter((o) => o.start >= from && o.end <= to)
+      .filter((o) => o.ref.kind !== 'member' && o.start >= from && o.end <= to)
       .reduce<Occurrence | undefined>((first, o) => (first && first.start <= o.start ? first : o), undefined);
     if (clash) {
       return `'${newName}' is already used in ${shortName(file)} at line ${fileIndex.lineIndex.lineAt(clash.start) + 1}, in a scope the rename touches.`;
@@ -126,6 +135,17 @@ function collisionOf(
     }
   }
   return undefined;
+}
+
+/** Why renaming the member `id` to `newName` would collide: its type has a member of that name already. */
+function memberCollisionOf(index: WorkspaceIndex, id: string, newName: string, memo: Resolution): string | undefined {
+  const member = parseMemberId(id);
+  if (!member) return undefined;
+  const other = memberId(member.ownerId, newName);
+  const clash = index.occurrencesOf(other, newName, memo)?.[0];
+  if (!clash) return undefined;
+  const line = (index.get(clash.file)?.lineIndex.lineAt(clash.occurrence.start) ?? 0) + 1;
+  return `its type already has a member '${newName}' (${shortName(clash.file)} at line ${line}).`;
 }
 
 function shortName(file: string): string {

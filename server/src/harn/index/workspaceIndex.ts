@@ -5,6 +5,7 @@
 
 import { BUILTINS } from '../builtins';
 import { Range } from '../../text/lineIndex';
+import { isMemberId, memberId } from './members';
 import { declarationAt, FileIndex, IndexedDeclaration, mentions, Occurrence, occurrenceAt, occurrencesNamed, rangeOf } from './fileIndex';
 
 /** What a name refers to, workspace-wide: a declaration (its file and name offset) or a builtin. */
@@ -26,7 +27,7 @@ export function isBuiltinId(id: DeclId): boolean {
 
 /** The declaration's file and offset, undefined for a builtin. */
 export function parseDeclId(id: DeclId): { file: string; start: number } | undefined {
-  if (isBuiltinId(id)) return undefined;
+  if (isBuiltinId(id) || isMemberId(id)) return undefined;
   const cut = id.lastIndexOf('\n');
   return { file: id.slice(0, cut), start: Number(id.slice(cut + 1)) };
 }
@@ -112,6 +113,11 @@ export class WorkspaceIndex {
   resolve(index: FileIndex, o: Occurrence, memo: Resolution): DeclId | undefined {
     const { ref } = o;
     if (ref.kind === 'local') return declId(index.file, ref.declStart);
+    if (ref.kind === 'member') {
+      // The type's declaration, resolved by the type's name as this file writes it; the member is its name there.
+      const ownerId = this.resolve(index, { name: ref.typeName, start: o.start, end: o.end, write: false, ref: ref.owner }, memo);
+      return ownerId === undefined || isBuiltinId(ownerId) ? undefined : memberId(ownerId, o.name);
+    }
     if (ref.kind === 'imported') {
       const via = ref.via ?? [];
       return memo.get(`${index.file}\0${ref.modulePath}\0${via.join('.')}\0${o.name}`, () => {
