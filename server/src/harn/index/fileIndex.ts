@@ -281,7 +281,8 @@ class IndexBuilder {
   private readonly spans: WeakMap<A.Stmt, Span> | undefined;
   /**
    * An index kept for no next version (a file read from disk) leaves its symbols to be made from the text when first
-   * read: most files are never asked for them, and the outline cost a tenth of indexing.
+   * read: most files are never asked for them, and the outline cost about a twentieth of indexing (more with the
+   * collector).
    */
   private readonly deferSymbols: boolean;
   /** The scopes the statement being walked opens (emptied for each). */
