@@ -148,7 +148,7 @@ function visitOthers(node: A.AnyNode, handled: readonly string[], visit: NodeVis
   // Each child walked in turn, in source order (each walk works above them and leaves them as they are).
   const to = pending.length;
   for (let i = from; i < to; i++) walkPending(pending[i] as A.AnyNode, visit);
-  pending.length = from;
+  if (pending.length !== from) pending.length = from;
 }
 
 /**
@@ -162,86 +162,100 @@ const pushPending = (child: A.AnyNode): void => {
 };
 
 /**
- * The children A.forEachChild finds (in its order), for the commonest kinds read field by field: its `for…in` over
- * a node's fields, for every node, cost more than the rest of the builder. The other kinds go through it.
+ * The children A.forEachChild finds, for the commonest kinds read field by field, pushed last to first (the first
+ * child is popped next): its `for…in` over a node's fields, for every node, cost more than the rest of the builder.
+ * False for the other kinds (none of these opens a scope: a Block does, and is left to addScopeOf).
  */
-function pushChildren(node: A.AnyNode): void {
+function pushChildrenReversed(node: A.AnyNode): boolean {
   switch (node.kind) {
     case 'Identifier':
     case 'Name':
     case 'Int':
     case 'Nil':
     case 'Bool':
-      return;
+      return true;
     case 'Argument':
-      pushDefined(node.name);
       pushDefined(node.value);
-      return;
+      pushDefined(node.name);
+      return true;
     case 'Call':
+      pushReversed(node.args);
+      pushReversed(node.typeArgs);
       pushDefined(node.callee);
-      for (const t of node.typeArgs) pending.push(t);
-      for (const a of node.args) pending.push(a);
-      return;
-    case 'String':
+      return true;
+    case 'String': {
       // Text parts are not nodes; a hole stands for its expression.
-      for (const part of node.parts) if (part.kind === 'Hole' && part.expr) pending.push(part.expr);
-      return;
+      const parts = node.parts;
+      for (let i = parts.length - 1; i >= 0; i--) {
+        const part = parts[i] as (typeof parts)[number];
+        if (part.kind === 'Hole' && part.expr) pending.push(part.expr);
+      }
+      return true;
+    }
     case 'ExprStmt':
       pushDefined(node.expr);
-      return;
+      return true;
     case 'DictEntry':
-      pushDefined(node.key);
       pushDefined(node.value);
-      return;
+      pushDefined(node.key);
+      return true;
     case 'Member':
-      pushDefined(node.object);
       pushDefined(node.property);
-      return;
+      pushDefined(node.object);
+      return true;
     case 'Binary':
-      pushDefined(node.left);
       pushDefined(node.right);
-      return;
-    case 'Block':
-      for (const stmt of node.statements) pending.push(stmt);
-      return;
+      pushDefined(node.left);
+      return true;
     case 'LetDecl':
-      pushDefined(node.pattern);
-      pushDefined(node.type);
       pushDefined(node.init);
-      return;
-    case 'Dict':
-      for (const e of node.entries) pending.push(e);
-      return;
-    case 'Param':
-      pushDefined(node.name);
       pushDefined(node.type);
+      pushDefined(node.pattern);
+      return true;
+    case 'Dict':
+      pushReversed(node.entries);
+      return true;
+    case 'Param':
       pushDefined(node.defaultValue);
-      return;
-    case 'NamedType':
+      pushDefined(node.type);
       pushDefined(node.name);
-      for (const t of node.args) pending.push(t);
-      return;
+      return true;
+    case 'NamedType':
+      pushReversed(node.args);
+      pushDefined(node.name);
+      return true;
     case 'Return':
       pushDefined(node.value);
-      return;
+      return true;
     case 'List':
-      for (const e of node.elements) pending.push(e);
-      return;
+      pushReversed(node.elements);
+      return true;
     case 'If':
-      pushDefined(node.condition);
-      pushDefined(node.then);
       pushDefined(node.otherwise);
-      return;
+      pushDefined(node.then);
+      pushDefined(node.condition);
+      return true;
     case 'Index':
-      pushDefined(node.object);
       pushDefined(node.index);
-      return;
+      pushDefined(node.object);
+      return true;
     case 'Assign':
-      pushDefined(node.target);
       pushDefined(node.value);
-      return;
+      pushDefined(node.target);
+      return true;
     default:
-      A.forEachChild(node, pushPending);
+      return false;
+  }
+}
+
+/** Any node's children (A.forEachChild's), pushed last to first. */
+function pushAllChildrenReversed(node: A.AnyNode): void {
+  const from = pending.length;
+  A.forEachChild(node, pushPending);
+  for (let low = from, high = pending.length - 1; low < high; low++, high--) {
+    const first = pending[low] as A.AnyNode;
+    pending[low] = pending[high] as A.AnyNode;
+    pending[high] = first;
   }
 }
 
@@ -249,28 +263,22 @@ function pushDefined(node: A.AnyNode | undefined): void {
   if (node) pending.push(node);
 }
 
-/**
- * A.walk's order (a parent, then its children in source order) over the shared stack; `enter` false skips the
- * children (`visit`, when there is one, is handed every node first).
- */
-function walkPending(root: A.AnyNode, visit: NodeVisitor | undefined, enter?: (node: A.AnyNode) => boolean): void {
+function pushReversed(nodes: readonly A.AnyNode[]): void {
+  for (let i = nodes.length - 1; i >= 0; i--) pending.push(nodes[i] as A.AnyNode);
+}
+
+/** A.walk's order (a parent, then its children in source order) over the shared stack, every node to `visit`. */
+function walkPending(root: A.AnyNode, visit: NodeVisitor): void {
   const base = pending.length;
   pending.push(root);
   try {
     while (pending.length > base) {
       const node = pending.pop() as A.AnyNode;
-      visit?.(node);
-      if (enter && !enter(node)) continue;
-      const from = pending.length;
-      pushChildren(node);
-      for (let low = from, high = pending.length - 1; low < high; low++, high--) {
-        const first = pending[low] as A.AnyNode;
-        pending[low] = pending[high] as A.AnyNode;
-        pending[high] = first;
-      }
+      visit(node);
+      if (!pushChildrenReversed(node)) pushAllChildrenReversed(node);
     }
   } finally {
-    pending.length = base;
+    if (pending.length !== base) pending.length = base;
   }
 }
 
@@ -391,7 +399,18 @@ function addParams(params: A.Param[], scope: Scope): void {
  * happens only into the scopes, which the parser's nesting limit bounds.
  */
 function addNested(root: A.AnyNode, scope: Scope, file: Build): void {
-  walkPending(root, file.visit, (node) => !addScopeOf(node, scope, file));
+  const visit = file.visit;
+  const base = pending.length;
+  pending.push(root);
+  try {
+    while (pending.length > base) {
+      const node = pending.pop() as A.AnyNode;
+      visit?.(node);
+      if (!pushChildrenReversed(node) && !addScopeOf(node, scope, file)) pushAllChildrenReversed(node);
+    }
+  } finally {
+    if (pending.length !== base) pending.length = base;
+  }
 }
 
 /** The scope a node opens, with its bindings; false for a node that opens none (its children are walked). */

@@ -103,6 +103,14 @@ export class LineIndex {
 
 /** Pushes the start of every line whose break begins in text[from, to) (a \r\n pair counts once). */
 function pushLineStarts(text: string, from: number, to: number, starts: number[]): void {
+  // A short stretch (an edit's) is read character by character: looking for a \r could read the rest of the text.
+  const long = to - from >= 256;
+  const cr = long ? text.indexOf('\r', from) : -1;
+  if (long && (cr === -1 || cr >= to)) {
+    // No \r: the breaks found by indexOf, much faster than reading every character (a workspace is read whole).
+    for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    return;
+  }
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c === 10) starts.push(i + 1);

@@ -189,6 +189,8 @@ export function indexFile(file: string, analysis: HarnAnalysis, options: IndexOp
 /** A FileIndex whose declaration objects are made when first read (most files are never asked). */
 class PackedFileIndex implements FileIndex {
   private declarationObjects: IndexedDeclaration[] | undefined;
+  /** Undefined until first read when the build left them out (see IndexBuilder.deferSymbols). */
+  private symbolList: IndexedSymbol[] | undefined;
 
   constructor(
     readonly file: string,
@@ -200,14 +202,21 @@ class PackedFileIndex implements FileIndex {
     readonly refs: readonly LocalRef[],
     readonly declarationData: Int32Array,
     readonly declarationCount: number,
-    readonly symbols: IndexedSymbol[],
+    symbols: IndexedSymbol[] | undefined,
     readonly exports: Map<string, Export>,
     readonly wildcardImports: string[],
     readonly pubWildcardImports: string[],
     readonly importPaths: string[],
     readonly reuse: Reuse | undefined,
     readonly reusedStatements: number,
-  ) {}
+  ) {
+    this.symbolList = symbols;
+  }
+
+  /** Made from the text when first read if the build left them out: workspace symbols and call items are rare queries. */
+  get symbols(): IndexedSymbol[] {
+    return (this.symbolList ??= symbolsOfText(this.lineIndex.text));
+  }
 
   get declarations(): readonly IndexedDeclaration[] {
     return (this.declarationObjects ??= declarationsOf(this));
@@ -285,6 +294,12 @@ class IndexBuilder {
   private readonly resolverRoot: Scope;
   private readonly resolver: ScopeResolver;
   private readonly spans: WeakMap<A.Stmt, Span> | undefined;
+  /**
+   * An index kept for no next version (a file read from disk) leaves its symbols to be made from the text when first
+   * read: most files are never asked for them, and the outline cost about a twentieth of indexing (more with the
+   * collector).
+   */
+  private readonly deferSymbols: boolean;
   /** The scopes the statement being walked opens (emptied for each). */
   private readonly own: FileScopes = { root: { start: 0, end: 0, bindings: [], children: [] }, imports: [], wildcardImports: [] };
   /** The nodes of the statement being walked that mention names, and the assignment targets among them. */
@@ -322,6 +337,7 @@ class IndexBuilder {
     this.resolverRoot = { start: source.start, end: source.end, bindings: this.top.root.bindings, children: [] };
     this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] });
     this.spans = reusable ? new WeakMap() : undefined;
+    this.deferSymbols = !reusable;
   }
 
   build(previous: FileIndex | undefined): FileIndex {
@@ -368,8 +384,7 @@ class IndexBuilder {
       } else {
         this.indexStatement(stmt, from, to);
         imports = this.importsOf(importFrom[i] as number, importFrom[i + 1] as number, wildcardFrom[i] as number, wildcardFrom[i + 1] as number);
-        // Without the source: workspace symbols show no details, and reading them (whitespace collapsed) is costly.
-        this.addSymbols(statementOutline(stmt, ''), undefined);
+        if (!this.deferSymbols) this.addSymbols(statementOutline(stmt, ''), undefined);
       }
       this.spans?.set(stmt, {
         start: stmt.start,
@@ -402,12 +417,9 @@ class IndexBuilder {
         exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start, namespaceOf: b.modulePath });
       else exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start });
     }
-    let symbols = this.symbols;
-    if (this.outlineSize > MAX_OUTLINE_SYMBOLS) {
-      // The outline stops at its cap: workspace symbols list what it lists.
-      symbols = [];
-      addSymbolsTo(symbols, this.analysis.outline, undefined);
-    }
+    let symbols: IndexedSymbol[] | undefined = this.symbols;
+    if (this.deferSymbols) symbols = undefined;
+    else if (this.outlineSize > MAX_OUTLINE_SYMBOLS) symbols = cappedSymbols(this.analysis);
     // Both tables in one buffer (a typed array's memory is allocated apart, and at a cost, for each buffer).
     const occurrenceLength = this.count * STRIDE;
     const tables = new Int32Array(occurrenceLength + this.declarationCount * DECLARATION_STRIDE);
@@ -769,6 +781,26 @@ function sameSignatures(signatures: readonly RootSignature[], bindings: readonly
 
 function pushAll(into: string[], items: readonly string[]): void {
   for (const item of items) into.push(item);
+}
+
+/** Without the source: workspace symbols show no details, and reading them (whitespace collapsed) is costly. */
+function symbolsOf(analysis: HarnAnalysis): IndexedSymbol[] {
+  const symbols: IndexedSymbol[] = [];
+  let outlineSize = 0;
+  for (const stmt of analysis.file.statements) outlineSize += addSymbolsTo(symbols, statementOutline(stmt, ''), undefined);
+  return outlineSize > MAX_OUTLINE_SYMBOLS ? cappedSymbols(analysis) : symbols;
+}
+
+/** The outline stops at its cap: workspace symbols list what it lists. */
+function cappedSymbols(analysis: HarnAnalysis): IndexedSymbol[] {
+  const symbols: IndexedSymbol[] = [];
+  addSymbolsTo(symbols, analysis.outline, undefined);
+  return symbols;
+}
+
+/** A deferred index's symbols: its text parsed again (the index keeps no tree), as the build would have made them. */
+function symbolsOfText(text: string): IndexedSymbol[] {
+  return symbolsOf(new HarnAnalysis(text));
 }
 
 /** Outline symbols as workspace symbols, flattened; returns how many outline nodes it read. */
