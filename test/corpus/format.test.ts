@@ -1,0 +1,87 @@
+// `harn fmt` parity on the formatter oracle (../shared/corpus/fmt-oracle, issue 16): every path of
+// unchanged.txt must format to itself, every source of formatted/ to the oracle's output, and every output
+// must be a fixed point. FIRST CUT, branch `fmt` only: the test reports the counts and the start of some
+// diffs but does not fail on them yet; it becomes a hard assertion (798/798, 29/29, 827/827) when the
+// formatter reaches them, and must not be merged to main before that.
+
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { format } from '../../server/src/harn/format';
+import { corpusPath, corpusSkip, readCorpus } from '../support/corpus';
+
+const ORACLE = 'fmt-oracle';
+const SHOWN_DIFFS = 8;
+
+function formatted(text: string): string | undefined {
+  const result = format(text);
+  return 'text' in result ? result.text : undefined;
+}
+
+/** The first differing lines of two texts, for a failure message. */
+function diffStart(expected: string, actual: string | undefined, context = 3): string {
+  if (actual === undefined) return '  (refused)';
+  const a = expected.split('\n');
+  const b = actual.split('\n');
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const out: string[] = [`  @@ line ${i + 1}`];
+  for (let k = i; k < Math.min(a.length, i + context); k++) out.push(`  - ${a[k]}`);
+  for (let k = i; k < Math.min(b.length, i + context); k++) out.push(`  + ${b[k]}`);
+  return out.join('\n');
+}
+
+function formattedSources(): string[] {
+  const root = corpusPath(path.join(ORACLE, 'formatted'));
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (name.endsWith('.harn')) out.push(path.relative(root, full).split(path.sep).join('/'));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+describe('harn fmt parity on the oracle', { skip: corpusSkip }, () => {
+  test('counts: unchanged kept, changed matching, idempotent', (t) => {
+    assert.ok(existsSync(corpusPath(ORACLE)), 'the oracle folder is missing');
+    const unchanged = readCorpus(path.join(ORACLE, 'unchanged.txt')).split('\n').filter(Boolean);
+    const changed = formattedSources();
+    assert.equal(unchanged.length, 798);
+    assert.equal(changed.length, 29);
+    let kept = 0;
+    let matching = 0;
+    let idempotent = 0;
+    const mismatches: string[] = [];
+    const checkIdempotent = (file: string, output: string | undefined): void => {
+      if (output === undefined) return;
+      const again = formatted(output);
+      if (again === output) idempotent++;
+      else mismatches.push(`${file} (not idempotent)\n${diffStart(output, again)}`);
+    };
+    for (const file of unchanged) {
+      const source = readCorpus(file);
+      const output = formatted(source);
+      if (output === source) kept++;
+      else mismatches.push(`${file} (unchanged in the oracle)\n${diffStart(source, output)}`);
+      checkIdempotent(file, output);
+    }
+    for (const file of changed) {
+      const expected = readCorpus(path.join(ORACLE, 'formatted', file));
+      const output = formatted(readCorpus(file));
+      if (output === expected) matching++;
+      else mismatches.push(`${file} (oracle output differs)\n${diffStart(expected, output)}`);
+      checkIdempotent(file, output);
+    }
+    const counts = `unchanged kept ${kept}/798, changed matching ${matching}/29, idempotent ${idempotent}/827`;
+    t.diagnostic(counts);
+    for (const m of mismatches.slice(0, SHOWN_DIFFS)) t.diagnostic(m);
+    if (process.env.FMT_SHOW_ALL) for (const m of mismatches.slice(SHOWN_DIFFS)) t.diagnostic(m);
+    // Not yet a hard assertion (see the header): it only guards against a formatter that keeps nothing.
+    assert.ok(kept + matching > 0, counts);
+  });
+});
