@@ -186,7 +186,6 @@ class Printer {
       previousStart = this.startLine(item);
     }
     const tail = this.claim(previousStart + 1, this.lastCommentLine + 1, 0);
-    if (tail.length > 0 && out.length > 0 && items.length > 0) out.push('');
     out.push(...tail);
     let text = out.join('\n');
     if (!text.endsWith('\n')) text += '\n';
@@ -252,8 +251,11 @@ class Printer {
       }
       case 'ExprStmt':
         return this.expr(s.expr, depth);
-      case 'Assign':
-        return `${this.expr(s.target, depth)} ${s.operator} ${s.value ? this.expr(s.value, depth) : ''}`;
+      case 'Assign': {
+        // eval_pack / cost_route entries `key: value` come as Assign with operator ':'.
+        const separator = s.operator === ':' ? ': ' : ` ${s.operator} `;
+        return `${this.expr(s.target, depth)}${separator}${s.value ? this.expr(s.value, depth) : ''}`;
+      }
       case 'Return':
       case 'Throw':
       case 'Yield':
@@ -353,7 +355,7 @@ class Printer {
     }
     const lines = this.body(s.body, ownerLine, depth + 1, statementMode);
     const binding = s.binding.length > 0 ? ` ${s.binding.map((b) => b.text).join(', ')} ->` : '';
-    return [`${header} {${binding}`, ...lines, `${pad(depth)}}`].join('\n');
+    return [`${header} {${binding}`, ...lines, `${pad(depth)}}${s.stream ? ' as stream' : ''}`].join('\n');
   }
 
   private matchText(s: A.MatchStmt, depth: number, statementMode: boolean): string {
@@ -470,8 +472,13 @@ class Printer {
         text = [`${header} {`, ...lines, `${pad(depth)}}`].join('\n');
         break;
       }
-      case 'EvalPackDecl':
-        throw new Refusal('eval_pack is not formatted yet');
+      case 'EvalPackDecl': {
+        let header = `${pub}eval_pack`;
+        if (d.name) header += ` ${name}`;
+        if (d.title) header += ` ${this.string(d.title)}`;
+        text = this.braced(header, d.body, ownerLine, depth, statementMode);
+        break;
+      }
     }
     return attributes + text;
   }
@@ -484,7 +491,18 @@ class Printer {
     let header = `${pub}${gen}fn ${name}${generics}(${this.params(d.params, depth, prefix)})`;
     if (d.returnType) header += ` -> ${this.type(d.returnType)}`;
     if (d.throwsType) header += ` throws ${this.type(d.throwsType)}`;
-    return header;
+    return header + this.whereClause(d);
+  }
+
+  /**
+   * Our parser reads `where T: Bound` clauses but keeps nothing of them (AST gap), so the clause is
+   * recovered from the source between the end of the signature and the body, whitespace collapsed.
+   */
+  private whereClause(d: A.FnDecl): string {
+    const after = Math.max(d.returnType?.end ?? 0, d.throwsType?.end ?? 0, d.params[d.params.length - 1]?.end ?? 0, d.name?.end ?? d.start);
+    const between = this.source.slice(after, d.body ? d.body.start : d.end);
+    const match = /(?:^|[\s)])where\b([\s\S]*)$/.exec(between);
+    return match ? ` where ${(match[1] ?? '').trim().replace(/\s+/g, ' ')}` : '';
   }
 
   private attribute(a: A.Attribute): string {
@@ -514,12 +532,15 @@ class Printer {
 
   private pattern(p: A.BindingPattern, depth: number): string {
     if (p.kind === 'Name') return p.text;
+    // `for (k, v) in …` is read as a list pattern; keep the tuple spelling.
+    const tuple = p.kind === 'ListPattern' && this.source[p.start] === '(';
     const entries = p.entries.map((e) => {
       let text = e.rest ? `...${e.key.text}` : e.key.text;
       if (e.alias) text += `: ${e.alias.text}`;
       if (e.defaultValue) text += ` = ${this.expr(e.defaultValue, depth)}`;
       return text;
     });
+    if (tuple) return `(${entries.join(', ')})`;
     return p.kind === 'DictPattern' ? `{${entries.join(', ')}}` : `[${entries.join(', ')}]`;
   }
 
@@ -683,7 +704,7 @@ class Printer {
     let keyText: string;
     if (key.kind === 'Name') keyText = key.text;
     else {
-      const k = unparen(key as A.Expr);
+      const k = unparen(key);
       if (k.kind === 'String' && !k.raw && k.value !== undefined && IDENTIFIER.test(k.value)) keyText = k.value;
       else if (k.kind === 'String' && !entry.computed) keyText = `[${this.expr(k, depth)}]`;
       else keyText = `[${this.expr(k, depth)}]`;
@@ -719,7 +740,9 @@ class Printer {
     const c = precedence(child.operator);
     const p = precedence(parentOp);
     const andOr = (child.operator === '&&' && parentOp === '||') || (child.operator === '||' && parentOp === '&&');
-    const wrap = c < p || (c === p && isRight) || (parentOp === '**' && child.operator === '**' && !isRight) || andOr;
+    // `**` is right-associative: only a left `**` child keeps its parentheses (oracle: `2 ** 3 ** 2`).
+    const power = parentOp === '**' && child.operator === '**';
+    const wrap = c < p || (c === p && isRight && !power) || (power && !isRight) || andOr;
     return wrap ? `(${text})` : text;
   }
 }
