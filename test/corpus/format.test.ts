@@ -8,7 +8,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { format } from '../../server/src/harn/format';
-import { corpusPath, corpusSkip, readCorpus } from '../support/corpus';
+import { formatDuration, formatFloat, formatInt } from '../../server/src/harn/format/literals';
+import { parse } from '../../server/src/harn/parser';
+import { corpusFiles, corpusPath, corpusSkip, readCorpus } from '../support/corpus';
 
 const ORACLE = 'fmt-oracle';
 
@@ -28,6 +30,50 @@ function diffStart(expected: string, actual: string | undefined, context = 3): s
   for (let k = i; k < Math.min(a.length, i + context); k++) out.push(`  - ${a[k]}`);
   for (let k = i; k < Math.min(b.length, i + context); k++) out.push(`  + ${b[k]}`);
   return out.join('\n');
+}
+
+const IGNORED_FIELDS = new Set(['start', 'end', 'closed', 'doc', 'bodyStart', 'computed']);
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * An AST without what the formatter may legitimately respell (rule book §11.8): positions, parentheses
+ * (re-derived by precedence), dict key spellings (`"a"` / `["a"]` → `a`), `else { if }` vs `else if`,
+ * number and duration spellings (printed from their values), doc text (kept as comments), and the order of
+ * the leading imports.
+ */
+function normalised(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(normalised);
+  if (node === null || typeof node !== 'object') return node;
+  const n = node as Record<string, unknown> & { kind?: string };
+  if (n.kind === 'Paren') return normalised(n.inner);
+  if (n.kind === 'Int' || n.kind === 'Float' || n.kind === 'Duration') {
+    const raw = String(n.raw);
+    return { kind: n.kind, value: n.kind === 'Int' ? formatInt(raw) : n.kind === 'Float' ? formatFloat(raw) : formatDuration(raw) };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(n)) if (!IGNORED_FIELDS.has(key)) out[key] = normalised(value);
+  if (n.kind === 'DictEntry') {
+    const key = n.key as { kind?: string; text?: string; value?: string; raw?: boolean } | undefined;
+    if (key?.kind === 'Name') out.key = key.text;
+    else if (key?.kind === 'String' && !key.raw && key.value !== undefined && IDENTIFIER.test(key.value)) out.key = key.value;
+  }
+  if (n.kind === 'SourceFile' && Array.isArray(out.statements)) {
+    // The leading import run is sorted by the formatter (§6.1): compare it as a set.
+    const statements = out.statements as { kind?: string }[];
+    let imports = 0;
+    while (statements[imports]?.kind === 'ImportDecl') imports++;
+    const sorted = statements
+      .slice(0, imports)
+      .map((s) => JSON.stringify(s))
+      .sort();
+    out.statements = [...sorted.map((s) => JSON.parse(s) as unknown), ...statements.slice(imports)];
+  }
+  if (n.kind === 'If') {
+    const otherwise = n.otherwise as { kind?: string; statements?: { kind?: string }[] } | undefined;
+    const only = otherwise?.kind === 'Block' && otherwise.statements?.length === 1 ? otherwise.statements[0] : undefined;
+    if (only?.kind === 'If') out.otherwise = normalised(only);
+  }
+  return out;
 }
 
 function formattedSources(): string[] {
@@ -78,5 +124,37 @@ describe('harn fmt parity on the oracle', { skip: corpusSkip }, () => {
     const counts = `unchanged kept ${kept}/798, changed matching ${matching}/29, idempotent ${idempotent}/827`;
     t.diagnostic(counts);
     assert.deepEqual({ kept, matching, idempotent }, { kept: 798, matching: 29, idempotent: 827 }, `${counts}\n${mismatches.join('\n')}`);
+  });
+
+  test('formatting never changes the AST, and is idempotent, on every corpus file that parses', (t) => {
+    let same = 0;
+    let total = 0;
+    let newSyntax = 0;
+    let newSyntaxTotal = 0;
+    const failures: string[] = [];
+    for (const file of corpusFiles()) {
+      if (file.startsWith(`${ORACLE}/`)) continue;
+      const source = readCorpus(file);
+      const before = parse(source);
+      if (before.diagnostics.length > 0) continue;
+      total++;
+      if (file.startsWith('harn-0.10/')) newSyntaxTotal++;
+      const output = formatted(source);
+      const after = output === undefined ? undefined : parse(output);
+      const ok =
+        output !== undefined &&
+        after !== undefined &&
+        after.diagnostics.length === 0 &&
+        formatted(output) === output &&
+        JSON.stringify(normalised(after.file)) === JSON.stringify(normalised(before.file));
+      if (ok) {
+        same++;
+        if (file.startsWith('harn-0.10/')) newSyntax++;
+      } else failures.push(file);
+    }
+    const counts = `AST kept and idempotent ${same}/${total}, of which harn-0.10 ${newSyntax}/${newSyntaxTotal}`;
+    t.diagnostic(counts);
+    assert.ok(total > 800, counts);
+    assert.deepEqual(failures, [], counts);
   });
 });

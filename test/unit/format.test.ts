@@ -142,6 +142,13 @@ describe('harn fmt: method chains and closures (§5.3, §7.5)', () => {
   });
 });
 
+describe('harn fmt: parameterless closures (house rule, §13 N)', () => {
+  test('an explicit `{ -> … }` keeps its arrow, so that it cannot read back as a dict or block', () => {
+    assert.equal(fmt('run({ ->\n  const _ = f()\n  log(1)\n})\n'), lines('run(', '  { ->', '    const _ = f()', '    log(1)', '  },', ')'));
+    assert.equal(fmt('run({ -> log(1) })\n'), lines('run({ -> log(1) })'));
+  });
+});
+
 describe('harn fmt: control flow (§6.3)', () => {
   test('one-line if blocks expand; else-if collapses in statement position', () => {
     assert.equal(fmt('fn f() {\n  if dot < 0 { return base }\n}\n'), lines('fn f() {', '  if dot < 0 {', '    return base', '  }', '}'));

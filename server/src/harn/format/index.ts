@@ -26,7 +26,8 @@ export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPT
   const first = parsed.diagnostics[0];
   if (first) {
     const { line, column } = lineColumn(source, first.start);
-    return { refused: `${first.message} at ${line}:${column}` };
+    const at = `${line}:${column}`;
+    return { refused: first.message.endsWith(` at ${at}`) ? first.message : `${first.message} at ${at}` };
   }
   try {
     return { text: new Printer(source, parsed.file, parsed.comments, options).program() };
@@ -618,7 +619,7 @@ class Printer {
           depth,
         )}}`;
       case 'Closure':
-        return this.closure(e.params, e.body, depth, '');
+        return this.closure(e, depth);
       case 'FnExpr': {
         const params = e.params.map((p) => this.param(p)).join(', ');
         const header = `fn(${params})${e.returnType ? ` -> ${this.type(e.returnType)}` : ''}`;
@@ -665,8 +666,12 @@ class Printer {
     return wrap ? `(${text})` : text;
   }
 
-  private closure(params: A.Param[], body: A.Block, depth: number, prefix: string): string {
-    const head = params.length > 0 ? `${params.map((p) => this.param(p)).join(', ')} -> ` : '';
+  private closure(e: A.Closure, depth: number): string {
+    const { params, body } = e;
+    const prefix = '';
+    // `{ -> … }`: without its arrow a parameterless closure could read back as a dict or block (0.10 corpus).
+    const explicitArrow = params.length === 0 && /^\{\s*->/.test(this.source.slice(e.start, e.start + 200));
+    const head = params.length > 0 ? `${params.map((p) => this.param(p)).join(', ')} -> ` : explicitArrow ? '-> ' : '';
     const only = body.statements.length === 1 ? body.statements[0] : undefined;
     if (only && this.isSimple(only)) return `${prefix}{ ${head}${this.stmt(only, depth, false)} }`;
     const lines = this.body(body, this.startLine(body), depth + 1, false);
