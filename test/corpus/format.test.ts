@@ -157,4 +157,28 @@ describe('harn fmt parity on the oracle', { skip: corpusSkip }, () => {
     assert.ok(total > 800, counts);
     assert.deepEqual(failures, [], counts);
   });
+
+  test('files with syntax errors are formatted around them: same errors, same AST, idempotent', (t) => {
+    let around = 0;
+    const failures: string[] = [];
+    const broken = corpusFiles().filter((file) => !file.startsWith(`${ORACLE}/`) && parse(readCorpus(file)).diagnostics.length > 0);
+    for (const file of broken) {
+      const source = readCorpus(file);
+      const before = parse(source);
+      const output = formatted(source);
+      const after = output === undefined ? undefined : parse(output);
+      const ok =
+        output !== undefined &&
+        after !== undefined &&
+        formatted(output) === output &&
+        JSON.stringify(after.diagnostics.map((d) => d.message)) === JSON.stringify(before.diagnostics.map((d) => d.message)) &&
+        JSON.stringify(normalised(after.file)) === JSON.stringify(normalised(before.file));
+      if (ok) around++;
+      else failures.push(file);
+    }
+    const counts = `broken files formatted around their errors ${around}/${broken.length}`;
+    t.diagnostic(counts);
+    assert.ok(broken.length >= 10, counts);
+    assert.deepEqual(failures, [], counts);
+  });
 });

@@ -252,10 +252,19 @@ describe('harn fmt: literals and dict keys (§7.1, §7.4)', () => {
   });
 });
 
-describe('harn fmt: refusal', () => {
-  test('a file with a syntax error is refused with the first error and its line:column', () => {
-    const result = format('fn f() {\n  let = 1\n}\n');
-    assert.ok('refused' in result);
-    assert.match(result.refused, / at 2:\d+$/);
+describe('harn fmt: files with syntax errors (issue 16; upstream refuses them)', () => {
+  test('the broken declaration is copied byte for byte, the clean ones around it are formatted', () => {
+    const broken = 'fn b() {\n   let  y = )\n   log( y)\n}';
+    const input = `fn a() {\n\n  let x =  1\n}\n${broken}\n// about c\nfn c() {\n    log(3)\n}\n`;
+    assert.equal(fmt(input), lines('fn a() {', '  let x = 1', '}', '', broken, '', '// about c', 'fn c() {', '  log(3)', '}'));
+  });
+
+  test('stray text before the first declaration stays as it is, whole lines', () => {
+    assert.equal(fmt('  )\nfn c() {\n    log(3)\n}\n'), lines('  )', '', 'fn c() {', '  log(3)', '}'));
+  });
+
+  test('a declaration sharing a line with the broken one is copied with it', () => {
+    const input = 'let x =  1   let y = (\nfn c() {\n    log(3)\n}\n';
+    assert.equal(fmt(input), input);
   });
 });

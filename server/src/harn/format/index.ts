@@ -2,11 +2,13 @@
 // refer to it). Like upstream, two printers: the statement printer renders statement-position bodies and
 // claims whole-line comments by line ranges (§4.1); the expression printer returns text for a node at a
 // logical depth and never claims comments (§3.1). There is no layout search: every break is a local rule.
-// First cut: a file with syntax errors is refused (formatting around broken declarations is still to do).
+// A file with syntax errors (which upstream refuses) is formatted around them: the top-level items that hold
+// an error, or touch one's lines, are copied byte for byte, whole lines; the others are formatted.
 
 import * as A from '../ast';
 import { Comment } from '../lexer';
 import { parse } from '../parser';
+import { Token, TokenKind } from '../tokens';
 import { formatDuration, formatFloat, formatInt, utf8Length } from './literals';
 
 export interface FormatOptions {
@@ -24,15 +26,18 @@ export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPT
   const source = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const parsed = parse(source);
   const first = parsed.diagnostics[0];
-  if (first) {
+  const refusal = (message: string): FormatResult => {
+    if (!first) return { refused: message };
     const { line, column } = lineColumn(source, first.start);
     const at = `${line}:${column}`;
-    return { refused: first.message.endsWith(` at ${at}`) ? first.message : `${first.message} at ${at}` };
-  }
+    return { refused: `cannot format around the syntax error: ${first.message.endsWith(` at ${at}`) ? first.message : `${first.message} at ${at}`}` };
+  };
   try {
-    return { text: new Printer(source, parsed.file, parsed.comments, options).program() };
+    const printer = new Printer(source, parsed.file, parsed.comments, options);
+    if (parsed.diagnostics.length > 0 && !printer.markBroken(parsed.diagnostics, parsed.tokens)) return refusal('syntax error');
+    return { text: printer.program() };
   } catch (error) {
-    if (error instanceof Refusal) return { refused: error.message };
+    if (error instanceof Refusal) return refusal(error.message);
     throw error;
   }
 }
@@ -93,6 +98,8 @@ class Printer {
   private readonly emitted = new Set<number>();
   private lastCommentLine = 0;
   private readonly shebang: string | undefined;
+  /** Top-level items copied verbatim, with the source range (whole lines) they are copied from. */
+  private readonly verbatim = new Map<A.Stmt, { from: number; to: number }>();
 
   constructor(
     private readonly source: string,
@@ -155,6 +162,73 @@ class Printer {
     return out;
   }
 
+  // ------------------------------------------------------------------------------ broken files
+
+  /**
+   * Marks the top-level items to copy verbatim: those holding a diagnostic or a token no item covers
+   * (what recovery skipped), widened to whole lines and merged with any item sharing those lines.
+   * False when an error sits before the first item (nothing to attach it to).
+   */
+  markBroken(diagnostics: { start: number; end: number }[], tokens: Token[]): boolean {
+    const items = this.file.statements;
+    const ranges = items.map((item) => ({ start: item.start, end: item.end, broken: item.kind === 'ErrorStmt', absorbed: false }));
+    const owner = (offset: number): number => {
+      let found = -1;
+      for (let i = 0; i < items.length && (items[i]?.start ?? 0) <= offset; i++) found = i;
+      return found;
+    };
+    const attach = (start: number, end: number): boolean => {
+      const index = owner(start);
+      const range = ranges[index];
+      if (!range) return false;
+      range.broken = true;
+      range.end = Math.max(range.end, end);
+      return true;
+    };
+    for (const d of diagnostics) if (!attach(d.start, d.end)) return false;
+    for (const t of tokens) {
+      if (t.kind === TokenKind.EOF) continue;
+      const index = owner(t.start);
+      const range = ranges[index];
+      if (!range || t.start >= range.end) {
+        if (!attach(t.start, t.end)) return false;
+      }
+    }
+    // Whole lines, absorbing neighbours that share a line with a broken item, until nothing changes.
+    for (let changed = true; changed;) {
+      changed = false;
+      for (let i = 0; i < ranges.length; i++) {
+        const r = ranges[i];
+        if (!r?.broken || r.absorbed) continue;
+        r.start = this.lineStarts[this.line(r.start) - 1] ?? r.start;
+        const endLine = this.endLine(r);
+        r.end = Math.max(r.start, (this.lineStarts[endLine] ?? this.source.length + 1) - 1);
+        const previous = ranges[i - 1];
+        const next = ranges[i + 1];
+        if (previous && !previous.broken && previous.end > r.start) changed = previous.broken = true;
+        if (next && !next.broken && next.start <= r.end) changed = next.broken = true;
+        if (next?.broken && next.start <= r.end) {
+          next.start = r.start;
+          next.end = Math.max(next.end, r.end);
+          r.absorbed = true;
+          changed = true;
+        }
+      }
+    }
+    items.forEach((item, i) => {
+      const r = ranges[i];
+      if (r?.broken) this.verbatim.set(item, r.absorbed ? { from: r.start, to: r.start } : { from: r.start, to: r.end });
+    });
+    return true;
+  }
+
+  /** The verbatim text of a broken item (its lines' comments count as printed). */
+  private verbatimText(range: { from: number; to: number }): string {
+    const text = this.source.slice(range.from, range.to);
+    for (let line = this.line(range.from); line <= this.line(Math.max(range.from, range.to)); line++) this.emitted.add(line);
+    return text.replace(/\n$/, '');
+  }
+
   // ------------------------------------------------------------------------------------ program
 
   program(): string {
@@ -164,6 +238,11 @@ class Printer {
     let previousStart = 0;
     const imports: A.ImportDecl[] = [];
     while (index < items.length && items[index]?.kind === 'ImportDecl') imports.push(items[index++] as A.ImportDecl);
+    if (imports.some((item) => this.verbatim.has(item))) {
+      // A broken import: no sorting, every item printed in place.
+      imports.length = 0;
+      index = 0;
+    }
     if (imports.length > 0) {
       const fromLines = new Map<A.ImportDecl, number>();
       let from = 1;
@@ -181,8 +260,15 @@ class Printer {
     }
     for (; index < items.length; index++) {
       const item = items[index] as A.Stmt;
+      const range = this.verbatim.get(item);
+      if (range && range.to === range.from) continue; // absorbed into the next broken item
       if (out.length > 0) out.push('');
-      out.push(...this.claim(previousStart + 1, this.startLine(item), 0));
+      out.push(...this.claim(previousStart + 1, range ? this.line(range.from) : this.startLine(item), 0));
+      if (range) {
+        out.push(this.verbatimText(range));
+        previousStart = this.line(range.to);
+        continue;
+      }
       out.push(this.stmt(item, 0, true));
       previousStart = this.startLine(item);
     }
