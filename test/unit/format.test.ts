@@ -214,6 +214,18 @@ describe('harn fmt: comments (§4)', () => {
     );
   });
 
+  test('doc comments are re-rendered as canonical /** */ blocks (§4.3)', () => {
+    assert.equal(fmt('/// Adds.\n///\n/// Twice.\nfn f() {\n}\n'), lines('/**', ' * Adds.', ' *', ' * Twice.', ' */', 'fn f() {', '}'));
+    assert.equal(fmt('/**\n * Only line.\n */\nfn f() {\n}\n'), lines('/** Only line. */', 'fn f() {', '}'));
+    assert.equal(fmt('/** */\nfn f() {\n}\n'), lines('/** */', 'fn f() {', '}'));
+    assert.equal(
+      fmt('fn f() {\n  a()\n      /**\n    * one\n  * two\n*/\n  let b = 1\n}\n'),
+      lines('fn f() {', '  a()', '  /**', '   * one', '   * two', '   */', '  let b = 1', '}'),
+    );
+    const long = 'word '.repeat(19) + 'end';
+    assert.equal(fmt(`/// ${long}\nfn f() {\n}\n`), lines('/**', ` * ${long}`, ' */', 'fn f() {', '}'));
+  });
+
   test('comments inside an expression are hoisted below the statement (parallel-pipeline.harn)', () => {
     const input = 'pipeline main() {\n  let r = f(\n    // in production\n    1,\n  )\n  log(r)\n}\n';
     assert.equal(fmt(input), lines('pipeline main() {', '  let r = f(1)', '  // in production', '  log(r)', '}'));

@@ -156,10 +156,46 @@ class Printer {
       if (this.emitted.has(line)) continue;
       const list = this.commentsByLine.get(line);
       if (!list) continue;
+      if (list[0] && isDoc(list[0])) {
+        line = this.docRun(line, depth, out) - 1;
+        continue;
+      }
       this.emitted.add(line);
       for (const comment of list) out.push(pad(depth) + this.source.slice(comment.start, comment.end).replace(/[ \t]+$/, ''));
     }
     return out;
+  }
+
+  /**
+   * §4.3: the doc comments on consecutive lines from `line` (not yet printed) are re-rendered as one
+   * canonical `/** … *\/` block: `///` runs become blocks, one-line blocks that fit collapse, the star
+   * gutter is normalised. Returns the first line after the run.
+   */
+  private docRun(line: number, depth: number, out: string[]): number {
+    const body: string[] = [];
+    let l = line;
+    for (let list = this.commentsByLine.get(l); list && !this.emitted.has(l) && list.every(isDoc); list = this.commentsByLine.get(++l)) {
+      for (const c of list) body.push(...this.docLines(c));
+      this.emitted.add(l);
+    }
+    while (body[0] === '') body.shift();
+    while (body[body.length - 1] === '') body.pop();
+    const indent = pad(depth);
+    const only = body.length === 1 ? body[0] : undefined;
+    if (body.length === 0) out.push(`${indent}/** */`);
+    else if (only !== undefined && 2 * depth + utf8Length(`/** ${only} */`) <= this.options.lineWidth) out.push(`${indent}/** ${only} */`);
+    else out.push(`${indent}/**`, ...body.map((b) => (b === '' ? `${indent} *` : `${indent} * ${b}`)), `${indent} */`);
+    return l;
+  }
+
+  private docLines(c: Comment): string[] {
+    const text = this.source.slice(c.start, c.end);
+    if (c.kind === 'legacyDoc') return [text.slice(3).replace(/^ /, '').trimEnd()];
+    const pieces = text.slice(3, text.endsWith('*/') ? -2 : undefined).split('\n');
+    const lines = pieces.map((piece, i) => (i === 0 ? piece.trim() : piece.trim().replace(/^\*/, '').replace(/^ /, '')));
+    if (lines[0] === '') lines.shift();
+    while (lines[lines.length - 1] === '') lines.pop();
+    return lines;
   }
 
   // ------------------------------------------------------------------------------ broken files
@@ -837,6 +873,8 @@ class Printer {
     return wrap ? `(${text})` : text;
   }
 }
+
+const isDoc = (c: Comment): boolean => c.kind === 'doc' || c.kind === 'legacyDoc';
 
 function compareBytes(a: string, b: string): number {
   const x = Buffer.from(a);
