@@ -9,6 +9,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { format } from '../../server/src/harn/format';
 import { formatDuration, formatFloat, formatInt } from '../../server/src/harn/format/literals';
+import type { Comment } from '../../server/src/harn/lexer';
 import { parse } from '../../server/src/harn/parser';
 import { corpusFiles, corpusPath, corpusSkip, readCorpus } from '../support/corpus';
 
@@ -74,6 +75,18 @@ function normalised(node: unknown): unknown {
     if (only?.kind === 'If') out.otherwise = normalised(only);
   }
   return out;
+}
+
+/** The texts of the non-doc comments (doc runs are merged into blocks), as a sorted list: none lost, none added. */
+function sameComments(source: string, before: Comment[], output: string, after: Comment[]): boolean {
+  const texts = (text: string, comments: Comment[]): string =>
+    JSON.stringify(
+      comments
+        .filter((c) => c.kind === 'line' || c.kind === 'block')
+        .map((c) => text.slice(c.start, c.end).trimEnd())
+        .sort(),
+    );
+  return texts(source, before) === texts(output, after);
 }
 
 function formattedSources(): string[] {
@@ -145,6 +158,7 @@ describe('harn fmt parity on the oracle', { skip: corpusSkip }, () => {
         output !== undefined &&
         after !== undefined &&
         after.diagnostics.length === 0 &&
+        sameComments(source, before.comments, output, after.comments) &&
         formatted(output) === output &&
         JSON.stringify(normalised(after.file)) === JSON.stringify(normalised(before.file));
       if (ok) {

@@ -226,6 +226,11 @@ describe('harn fmt: comments (§4)', () => {
     assert.equal(fmt(`/// ${long}\nfn f() {\n}\n`), lines('/**', ` * ${long}`, ' */', 'fn f() {', '}'));
   });
 
+  test('a comment on the first line of a top-level item is hoisted below it, not dropped (§13 A)', () => {
+    assert.equal(fmt('fn f() { // c\n  a()\n}\nfn g() {\n}\n'), lines('fn f() {', '  a()', '}', '', '// c', 'fn g() {', '}'));
+    assert.equal(fmt('let x = 1 // last\n'), lines('let x = 1', '// last'));
+  });
+
   test('comments inside an expression are hoisted below the statement (parallel-pipeline.harn)', () => {
     const input = 'pipeline main() {\n  let r = f(\n    // in production\n    1,\n  )\n  log(r)\n}\n';
     assert.equal(fmt(input), lines('pipeline main() {', '  let r = f(1)', '  // in production', '  log(r)', '}'));

@@ -299,7 +299,9 @@ class Printer {
       const range = this.verbatim.get(item);
       if (range && range.to === range.from) continue; // absorbed into the next broken item
       if (out.length > 0) out.push('');
-      out.push(...this.claim(previousStart + 1, range ? this.line(range.from) : this.startLine(item), 0));
+      // From the previous item's own start line (upstream: +1), so that a comment on an item's first line
+      // (`fn f() { // c`) is hoisted below it instead of dropped (rule book §13 A).
+      out.push(...this.claim(previousStart, range ? this.line(range.from) : this.startLine(item), 0));
       if (range) {
         out.push(this.verbatimText(range));
         previousStart = this.line(range.to);
@@ -308,7 +310,7 @@ class Printer {
       out.push(this.stmt(item, 0, true));
       previousStart = this.startLine(item);
     }
-    const tail = this.claim(previousStart + 1, this.lastCommentLine + 1, 0);
+    const tail = this.claim(previousStart, this.lastCommentLine + 1, 0);
     out.push(...tail);
     let text = out.join('\n');
     if (!text.endsWith('\n')) text += '\n';
