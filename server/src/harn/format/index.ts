@@ -23,7 +23,8 @@ export const DEFAULT_FORMAT_OPTIONS: FormatOptions = { lineWidth: 100, separator
 export type FormatResult = { text: string } | { refused: string };
 
 export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPTIONS): FormatResult {
-  const source = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const withoutBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const source = withoutBom.includes('\r') ? withoutBom.replace(/\r\n?/g, '\n') : withoutBom;
   const parsed = parse(source);
   const first = parsed.diagnostics[0];
   const refusal = (message: string): FormatResult => {
@@ -107,7 +108,7 @@ class Printer {
     comments: Comment[],
     private readonly options: FormatOptions,
   ) {
-    for (let i = 0; i < source.length; i++) if (source.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+    for (let nl = source.indexOf('\n'); nl >= 0; nl = source.indexOf('\n', nl + 1)) this.lineStarts.push(nl + 1);
     if (source.startsWith('#!')) {
       const nl = source.indexOf('\n');
       this.shebang = nl < 0 ? source : source.slice(0, nl);
