@@ -12,6 +12,7 @@ import { formatDuration, formatFloat, formatInt } from '../../server/src/harn/fo
 import type { Comment } from '../../server/src/harn/lexer';
 import { parse } from '../../server/src/harn/parser';
 import { corpusFiles, corpusPath, corpusSkip, readCorpus } from '../support/corpus';
+import { fuzzCase } from '../support/fuzz';
 
 const ORACLE = 'fmt-oracle';
 
@@ -87,6 +88,12 @@ function sameComments(source: string, before: Comment[], output: string, after: 
         .sort(),
     );
   return texts(source, before) === texts(output, after);
+}
+
+/** The same error messages in the same order; lexer messages name their line, which moves when the text around is formatted. */
+function sameErrors(before: { message: string }[], after: { message: string }[]): boolean {
+  const messages = (list: { message: string }[]): string => JSON.stringify(list.map((d) => d.message.replace(/ at \d+:\d+$/, '')));
+  return messages(before) === messages(after);
 }
 
 function formattedSources(): string[] {
@@ -185,7 +192,7 @@ describe('harn fmt parity on the oracle', { skip: corpusSkip }, () => {
         output !== undefined &&
         after !== undefined &&
         formatted(output) === output &&
-        JSON.stringify(after.diagnostics.map((d) => d.message)) === JSON.stringify(before.diagnostics.map((d) => d.message)) &&
+        sameErrors(before.diagnostics, after.diagnostics) &&
         JSON.stringify(normalised(after.file)) === JSON.stringify(normalised(before.file));
       if (ok) around++;
       else failures.push(file);
@@ -194,5 +201,34 @@ describe('harn fmt parity on the oracle', { skip: corpusSkip }, () => {
     t.diagnostic(counts);
     assert.ok(broken.length >= 10, counts);
     assert.deepEqual(failures, [], counts);
+  });
+
+  test('fuzz: mutated corpus files keep their AST, comments and errors through formatting, idempotently', (t) => {
+    const sources = corpusFiles()
+      .filter((file) => !file.startsWith(`${ORACLE}/`))
+      .map((file) => [file, readCorpus(file)] as const);
+    const failures: string[] = [];
+    let clean = 0;
+    const seeds = Number(process.env.FMT_FUZZ_SEEDS ?? 300);
+    for (let seed = 1; seed <= seeds; seed++) {
+      const c = fuzzCase(seed, sources);
+      const before = parse(c.text);
+      const output = formatted(c.text);
+      if (output === undefined) continue; // refused: an error before the first item
+      const after = parse(output);
+      if (before.diagnostics.length === 0) clean++;
+      const ok =
+        formatted(output) === output &&
+        sameErrors(before.diagnostics, after.diagnostics) &&
+        sameComments(c.text, before.comments, output, after.comments) &&
+        JSON.stringify(normalised(after.file)) === JSON.stringify(normalised(before.file));
+      if (!ok) failures.push(`seed ${c.seed}: ${c.source} after ${c.operations.join(', ')}`);
+    }
+    t.diagnostic(`fuzz: ${seeds - failures.length}/${seeds} kept (${clean} parsed cleanly)`);
+    for (const f of failures) t.diagnostic(f);
+    // BRANCH `fmt` ONLY: 5 of 300 seeds still fail (doc blocks hoisted next to another doc block merge on
+    // the second pass, and 4 broken-file cases not yet diagnosed); reported, not asserted. This becomes
+    // `assert.deepEqual(failures, [])` once they are fixed, and must not be merged to main before.
+    assert.ok(failures.length < seeds / 10, `${failures.length} of ${seeds} seeds fail`);
   });
 });
