@@ -153,12 +153,22 @@ class Printer {
   /** Whole-line comments starting on lines [from, to) not yet printed, one output line each (§4.3). */
   private claim(from: number, to: number, depth: number): string[] {
     const out: string[] = [];
+    // A one-line doc block printed last: a doc run printed right after it joins it, as the next format
+    // would (the two end up on consecutive lines), so that the result is a fixed point.
+    let lastOneLineDoc: { body: string[]; at: number } | undefined;
     for (let line = from; line < to; line++) {
       if (this.emitted.has(line)) continue;
       const list = this.commentsByLine.get(line);
       if (!list) continue;
       if (list[0] && isDoc(list[0])) {
-        line = this.docRun(line, depth, out) - 1;
+        let before: string[] = [];
+        if (lastOneLineDoc && lastOneLineDoc.at === out.length - 1) {
+          before = lastOneLineDoc.body;
+          out.pop();
+        }
+        const run = this.docRun(line, depth, out, before);
+        lastOneLineDoc = run.oneLine ? { body: run.body, at: out.length - 1 } : undefined;
+        line = run.next - 1;
         continue;
       }
       this.emitted.add(line);
@@ -172,8 +182,8 @@ class Printer {
    * canonical `/** … *\/` block: `///` runs become blocks, one-line blocks that fit collapse, the star
    * gutter is normalised. Returns the first line after the run.
    */
-  private docRun(line: number, depth: number, out: string[]): number {
-    const body: string[] = [];
+  private docRun(line: number, depth: number, out: string[], before: string[]): { next: number; body: string[]; oneLine: boolean } {
+    const body: string[] = [...before];
     let l = line;
     for (let list = this.commentsByLine.get(l); list && !this.emitted.has(l) && list.every(isDoc); list = this.commentsByLine.get(++l)) {
       for (const c of list) body.push(...this.docLines(c));
@@ -185,8 +195,11 @@ class Printer {
     const only = body.length === 1 ? body[0] : undefined;
     if (body.length === 0) out.push(`${indent}/** */`);
     else if (only !== undefined && 2 * depth + utf8Length(`/** ${only} */`) <= this.options.lineWidth) out.push(`${indent}/** ${only} */`);
-    else out.push(`${indent}/**`, ...body.map((b) => (b === '' ? `${indent} *` : `${indent} * ${b}`)), `${indent} */`);
-    return l;
+    else {
+      out.push(`${indent}/**`, ...body.map((b) => (b === '' ? `${indent} *` : `${indent} * ${b}`)), `${indent} */`);
+      return { next: l, body, oneLine: false };
+    }
+    return { next: l, body, oneLine: true };
   }
 
   private docLines(c: Comment): string[] {
