@@ -235,7 +235,15 @@ class Printer {
       range.end = Math.max(range.end, end);
       return true;
     };
-    for (const d of diagnostics) if (!attach(d.start, d.end)) return false;
+    for (const d of diagnostics) {
+      if (!attach(d.start, d.end)) return false;
+      // Also every item whose extent overlaps the error (recovery may end an item past it), and the item
+      // before one whose first token is the error: that is usually the unfinished one (`f(a` then `let`).
+      ranges.forEach((r, i) => {
+        const next = ranges[i + 1];
+        if ((r.start <= d.end && d.start <= r.end) || (next && next.start === d.start)) r.broken = true;
+      });
+    }
     for (const t of tokens) {
       if (t.kind === TokenKind.EOF) continue;
       const index = owner(t.start);
