@@ -105,7 +105,7 @@ class Printer {
   constructor(
     private readonly source: string,
     private readonly file: A.SourceFile,
-    comments: Comment[],
+    private readonly comments: Comment[],
     private readonly options: FormatOptions,
   ) {
     for (let nl = source.indexOf('\n'); nl >= 0; nl = source.indexOf('\n', nl + 1)) this.lineStarts.push(nl + 1);
@@ -236,6 +236,8 @@ class Printer {
       return true;
     };
     for (const d of diagnostics) {
+      // An error inside a comment (an unterminated `/*`): comments are not copied with items, refuse.
+      if (this.comments.some((c) => c.start <= d.start && d.start < Math.max(c.end, c.start + 1))) return false;
       if (!attach(d.start, d.end)) return false;
       // Also every item whose extent overlaps the error (recovery may end an item past it), and the item
       // before one whose first token is the error: that is usually the unfinished one (`f(a` then `let`).
