@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     runHarnBenchmarks(sources, metric, wanted, childRate);
     const { runKeystrokeBenchmarks } = await import('./keystroke');
     runKeystrokeBenchmarks(sources, metric, wanted);
+    (await import('./format')).runFormatBenchmarks(sources, metric, wanted);
   }
   {
     const { runParserEdgeBenchmarks } = await import('./parserEdges');

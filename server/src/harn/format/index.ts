@@ -1,0 +1,917 @@
+// `harn fmt` (harn-fmt 0.7.50) over our AST, following the rule book /work/fmt-research.md (§ numbers below
+// refer to it). Like upstream, two printers: the statement printer renders statement-position bodies and
+// claims whole-line comments by line ranges (§4.1); the expression printer returns text for a node at a
+// logical depth and never claims comments (§3.1). There is no layout search: every break is a local rule.
+// A file with syntax errors (which upstream refuses) is formatted around them: the top-level items that hold
+// an error, or touch one's lines, are copied byte for byte, whole lines; the others are formatted.
+
+import * as A from '../ast';
+import { Comment } from '../lexer';
+import { parse } from '../parser';
+import { Token, TokenKind } from '../tokens';
+import { formatDuration, formatFloat, formatInt, utf8Length } from './literals';
+
+export interface FormatOptions {
+  /** `[fmt] line_width`, default 100. */
+  lineWidth: number;
+  /** `[fmt] separator_width`, default 80 (top-level `// ----` bars; not implemented yet). */
+  separatorWidth: number;
+}
+
+export const DEFAULT_FORMAT_OPTIONS: FormatOptions = { lineWidth: 100, separatorWidth: 80 };
+
+export type FormatResult = { text: string } | { refused: string };
+
+export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPTIONS): FormatResult {
+  const withoutBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const source = withoutBom.includes('\r') ? withoutBom.replace(/\r\n?/g, '\n') : withoutBom;
+  const parsed = parse(source);
+  const first = parsed.diagnostics[0];
+  const refusal = (message: string): FormatResult => {
+    if (!first) return { refused: message };
+    const { line, column } = lineColumn(source, first.start);
+    const at = `${line}:${column}`;
+    return { refused: `cannot format around the syntax error: ${first.message.endsWith(` at ${at}`) ? first.message : `${first.message} at ${at}`}` };
+  };
+  try {
+    const printer = new Printer(source, parsed.file, parsed.comments, options);
+    if (parsed.diagnostics.length > 0 && !printer.markBroken(parsed.diagnostics, parsed.tokens)) return refusal('syntax error');
+    return { text: printer.program() };
+  } catch (error) {
+    if (error instanceof Refusal) return refusal(error.message);
+    throw error;
+  }
+}
+
+class Refusal extends Error {}
+
+function lineColumn(source: string, offset: number): { line: number; column: number } {
+  const before = source.slice(0, offset);
+  const lastNl = before.lastIndexOf('\n');
+  return { line: before.split('\n').length, column: offset - lastNl };
+}
+
+const pad = (depth: number): string => '  '.repeat(depth);
+
+/** §7.3 precedence, low → high; anything absent is 11. */
+const PRECEDENCE: ReadonlyMap<string, number> = new Map([
+  ['|>', 1],
+  ['||', 3],
+  ['&&', 4],
+  ['==', 5],
+  ['!=', 5],
+  ['<', 6],
+  ['>', 6],
+  ['<=', 6],
+  ['>=', 6],
+  ['in', 6],
+  ['not in', 6],
+  ['is', 6],
+  ['+', 7],
+  ['-', 7],
+  ['??', 8],
+  ['*', 9],
+  ['/', 9],
+  ['%', 9],
+  ['**', 10],
+]);
+const precedence = (op: string): number => PRECEDENCE.get(op) ?? 11;
+
+/** §5.2: operators a line may start with; breaking before any other one needs a `\` continuation. */
+const SAFE_AFTER_NEWLINE = new Set(['|>', '||', '&&', '==', '!=', '<', '>', '<=', '>=', '??', '+', '*', '/', '%', '**']);
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Strips the source's parentheses: the printer re-derives them (§7.3). */
+function unparen(expr: A.Expr): A.Expr {
+  let e = expr;
+  while (e.kind === 'Paren') {
+    if (!e.inner) throw new Refusal('empty parentheses');
+    e = e.inner;
+  }
+  return e;
+}
+
+class Printer {
+  private readonly lineStarts: number[] = [0];
+  /** Comments by the line they start on (§4). */
+  private readonly commentsByLine = new Map<number, Comment[]>();
+  private readonly emitted = new Set<number>();
+  private lastCommentLine = 0;
+  private readonly shebang: string | undefined;
+  /** Top-level items copied verbatim, with the source range (whole lines) they are copied from. */
+  private readonly verbatim = new Map<A.Stmt, { from: number; to: number }>();
+
+  constructor(
+    private readonly source: string,
+    private readonly file: A.SourceFile,
+    private readonly comments: Comment[],
+    private readonly options: FormatOptions,
+  ) {
+    for (let nl = source.indexOf('\n'); nl >= 0; nl = source.indexOf('\n', nl + 1)) this.lineStarts.push(nl + 1);
+    if (source.startsWith('#!')) {
+      const nl = source.indexOf('\n');
+      this.shebang = nl < 0 ? source : source.slice(0, nl);
+    }
+    for (const comment of comments) {
+      if (this.shebang !== undefined && comment.start === 0) continue;
+      const line = this.line(comment.start);
+      const list = this.commentsByLine.get(line);
+      if (list) list.push(comment);
+      else this.commentsByLine.set(line, [comment]);
+      this.lastCommentLine = Math.max(this.lastCommentLine, line);
+    }
+  }
+
+  /** 1-based line of a UTF-16 offset. */
+  private line(offset: number): number {
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((this.lineStarts[mid] ?? 0) <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low + 1;
+  }
+
+  private startLine(node: A.NodeBase): number {
+    const n = node as A.Expr;
+    return this.line(n.kind === 'Paren' && n.inner ? unparen(n).start : node.start);
+  }
+
+  private endLine(node: A.NodeBase): number {
+    return this.line(Math.max(node.start, node.end - 1));
+  }
+
+  private slice(node: A.NodeBase): string {
+    return this.source.slice(node.start, node.end);
+  }
+
+  // ----------------------------------------------------------------------------------- comments
+
+  /** Whole-line comments starting on lines [from, to) not yet printed, one output line each (§4.3). */
+  private claim(from: number, to: number, depth: number): string[] {
+    const out: string[] = [];
+    // A one-line doc block printed last: a doc run printed right after it joins it, as the next format
+    // would (the two end up on consecutive lines), so that the result is a fixed point.
+    let lastOneLineDoc: { body: string[]; at: number } | undefined;
+    for (let line = from; line < to; line++) {
+      if (this.emitted.has(line)) continue;
+      const list = this.commentsByLine.get(line);
+      if (!list) continue;
+      if (list[0] && isDoc(list[0])) {
+        let before: string[] = [];
+        if (lastOneLineDoc && lastOneLineDoc.at === out.length - 1) {
+          before = lastOneLineDoc.body;
+          out.pop();
+        }
+        const run = this.docRun(line, depth, out, before);
+        lastOneLineDoc = run.oneLine ? { body: run.body, at: out.length - 1 } : undefined;
+        line = run.next - 1;
+        continue;
+      }
+      this.emitted.add(line);
+      for (const comment of list) out.push(pad(depth) + this.source.slice(comment.start, comment.end).replace(/[ \t]+$/, ''));
+    }
+    return out;
+  }
+
+  /**
+   * §4.3: the doc comments on consecutive lines from `line` (not yet printed) are re-rendered as one
+   * canonical `/** … *\/` block: `///` runs become blocks, one-line blocks that fit collapse, the star
+   * gutter is normalised. Returns the first line after the run.
+   */
+  private docRun(line: number, depth: number, out: string[], before: string[]): { next: number; body: string[]; oneLine: boolean } {
+    const body: string[] = [...before];
+    let l = line;
+    for (let list = this.commentsByLine.get(l); list && !this.emitted.has(l) && list.every(isDoc); list = this.commentsByLine.get(++l)) {
+      for (const c of list) body.push(...this.docLines(c));
+      this.emitted.add(l);
+    }
+    while (body[0] === '') body.shift();
+    while (body[body.length - 1] === '') body.pop();
+    const indent = pad(depth);
+    const only = body.length === 1 ? body[0] : undefined;
+    if (body.length === 0) out.push(`${indent}/** */`);
+    else if (only !== undefined && 2 * depth + utf8Length(`/** ${only} */`) <= this.options.lineWidth) out.push(`${indent}/** ${only} */`);
+    else {
+      out.push(`${indent}/**`, ...body.map((b) => (b === '' ? `${indent} *` : `${indent} * ${b}`)), `${indent} */`);
+      return { next: l, body, oneLine: false };
+    }
+    return { next: l, body, oneLine: true };
+  }
+
+  private docLines(c: Comment): string[] {
+    const text = this.source.slice(c.start, c.end);
+    if (c.kind === 'legacyDoc') return [text.slice(3).replace(/^ /, '').trimEnd()];
+    const pieces = text.slice(3, text.endsWith('*/') ? -2 : undefined).split('\n');
+    const lines = pieces.map((piece, i) => (i === 0 ? piece.trim() : piece.trim().replace(/^\*/, '').replace(/^ /, '')));
+    if (lines[0] === '') lines.shift();
+    while (lines[lines.length - 1] === '') lines.pop();
+    return lines;
+  }
+
+  // ------------------------------------------------------------------------------ broken files
+
+  /**
+   * Marks the top-level items to copy verbatim: those holding a diagnostic or a token no item covers
+   * (what recovery skipped), widened to whole lines and merged with any item sharing those lines.
+   * False when an error sits before the first item (nothing to attach it to).
+   */
+  markBroken(diagnostics: { start: number; end: number }[], tokens: Token[]): boolean {
+    const items = this.file.statements;
+    const ranges = items.map((item) => ({ start: item.start, end: item.end, broken: item.kind === 'ErrorStmt', absorbed: false }));
+    const owner = (offset: number): number => {
+      let found = -1;
+      for (let i = 0; i < items.length && (items[i]?.start ?? 0) <= offset; i++) found = i;
+      return found;
+    };
+    const attach = (start: number, end: number): boolean => {
+      const index = owner(start);
+      const range = ranges[index];
+      if (!range) return false;
+      range.broken = true;
+      range.end = Math.max(range.end, end);
+      return true;
+    };
+    for (const d of diagnostics) {
+      // An error inside a comment (an unterminated `/*`): comments are not copied with items, refuse.
+      if (this.comments.some((c) => c.start <= d.start && d.start < Math.max(c.end, c.start + 1))) return false;
+      if (!attach(d.start, d.end)) return false;
+      // Also every item whose extent overlaps the error (recovery may end an item past it), and the item
+      // before one whose first token is the error: that is usually the unfinished one (`f(a` then `let`).
+      ranges.forEach((r, i) => {
+        const next = ranges[i + 1];
+        if ((r.start <= d.end && d.start <= r.end) || (next && next.start === d.start)) r.broken = true;
+      });
+    }
+    for (const t of tokens) {
+      if (t.kind === TokenKind.EOF) continue;
+      const index = owner(t.start);
+      const range = ranges[index];
+      if (!range || t.start >= range.end) {
+        if (!attach(t.start, t.end)) return false;
+      }
+    }
+    // Whole lines, absorbing neighbours that share a line with a broken item, until nothing changes.
+    for (let changed = true; changed;) {
+      changed = false;
+      for (let i = 0; i < ranges.length; i++) {
+        const r = ranges[i];
+        if (!r?.broken || r.absorbed) continue;
+        r.start = this.lineStarts[this.line(r.start) - 1] ?? r.start;
+        const endLine = this.endLine(r);
+        r.end = Math.max(r.start, (this.lineStarts[endLine] ?? this.source.length + 1) - 1);
+        const previous = ranges[i - 1];
+        const next = ranges[i + 1];
+        if (previous && !previous.broken && previous.end > r.start) changed = previous.broken = true;
+        if (next && !next.broken && next.start <= r.end) changed = next.broken = true;
+        if (next?.broken && next.start <= r.end) {
+          next.start = r.start;
+          next.end = Math.max(next.end, r.end);
+          r.absorbed = true;
+          changed = true;
+        }
+      }
+    }
+    items.forEach((item, i) => {
+      const r = ranges[i];
+      if (r?.broken) this.verbatim.set(item, r.absorbed ? { from: r.start, to: r.start } : { from: r.start, to: r.end });
+    });
+    return true;
+  }
+
+  /** The verbatim text of a broken item (its lines' comments count as printed). */
+  private verbatimText(range: { from: number; to: number }): string {
+    const text = this.source.slice(range.from, range.to);
+    for (let line = this.line(range.from); line <= this.line(Math.max(range.from, range.to)); line++) this.emitted.add(line);
+    return text.replace(/\n$/, '');
+  }
+
+  // ------------------------------------------------------------------------------------ program
+
+  program(): string {
+    const items = this.file.statements;
+    const out: string[] = [];
+    let index = 0;
+    let previousStart = 0;
+    const imports: A.ImportDecl[] = [];
+    while (index < items.length && items[index]?.kind === 'ImportDecl') imports.push(items[index++] as A.ImportDecl);
+    if (imports.some((item) => this.verbatim.has(item))) {
+      // A broken import: no sorting, every item printed in place.
+      imports.length = 0;
+      index = 0;
+    }
+    if (imports.length > 0) {
+      const fromLines = new Map<A.ImportDecl, number>();
+      let from = 1;
+      for (const item of imports) {
+        fromLines.set(item, from);
+        from = this.startLine(item) + 1;
+      }
+      const sorted = imports.map((item, order) => ({ item, order, key: this.importKey(item) }));
+      sorted.sort((a, b) => compareKeys(a.key, b.key) || a.order - b.order);
+      for (const { item } of sorted) {
+        out.push(...this.claim(fromLines.get(item) ?? 1, this.startLine(item), 0));
+        out.push(this.importText(item));
+      }
+      previousStart = this.startLine(imports[imports.length - 1] as A.ImportDecl);
+    }
+    for (; index < items.length; index++) {
+      const item = items[index] as A.Stmt;
+      const range = this.verbatim.get(item);
+      if (range && range.to === range.from) continue; // absorbed into the next broken item
+      if (out.length > 0) out.push('');
+      // From the previous item's own start line (upstream: +1), so that a comment on an item's first line
+      // (`fn f() { // c`) is hoisted below it instead of dropped (rule book §13 A).
+      out.push(...this.claim(previousStart, range ? this.line(range.from) : this.startLine(item), 0));
+      if (range) {
+        out.push(this.verbatimText(range));
+        previousStart = this.line(range.to);
+        continue;
+      }
+      out.push(this.stmt(item, 0, true));
+      previousStart = this.startLine(item);
+    }
+    const tail = this.claim(previousStart, this.lastCommentLine + 1, 0);
+    out.push(...tail);
+    let text = out.join('\n');
+    if (!text.endsWith('\n')) text += '\n';
+    if (this.shebang !== undefined) text = this.shebang + '\n' + (text === '\n' ? '' : text);
+    return text;
+  }
+
+  private importKey(item: A.ImportDecl): string[] {
+    const path = item.path?.value ?? (item.path ? this.slice(item.path) : '');
+    const names = (item.names ?? []).map((n) => n.text).sort(compareBytes);
+    return [path.startsWith('std/') ? '0' : '1', path, item.names ? '1' : '0', names.join(',')];
+  }
+
+  private importText(item: A.ImportDecl): string {
+    if (item.scopedPath || item.namespace || !item.path) return this.slice(item).trim();
+    const pub = item.isPub ? 'pub ' : '';
+    const path = this.slice(item.path);
+    if (!item.names) return `${pub}import ${path}`;
+    const names = item.names.map((n) => n.text).sort(compareBytes);
+    const joined = names.join(', ');
+    if (9 + utf8Length(joined) + 3 + 6 + utf8Length(path) + 1 > this.options.lineWidth) {
+      return `${pub}import {\n${names.map((n) => `  ${n},\n`).join('')}} from ${path}`;
+    }
+    return `${pub}import { ${joined} } from ${path}`;
+  }
+
+  // --------------------------------------------------------------------------------- statements
+
+  /**
+   * A block's statements as lines at `depth`. In statement mode (the statement printer) each statement
+   * first claims the comments between the previous statement's START line (or the owner's line) and its
+   * own start line (§4.1); in expression mode nothing is claimed.
+   */
+  private body(block: A.Block | undefined, ownerLine: number, depth: number, statementMode: boolean): string[] {
+    const out: string[] = [];
+    let from = ownerLine + 1;
+    for (const s of block?.statements ?? []) {
+      const start = this.startLine(s);
+      if (statementMode) out.push(...this.claim(from, start, depth));
+      out.push(pad(depth) + this.stmt(s, depth, statementMode));
+      from = start + 1;
+    }
+    return out;
+  }
+
+  /** `header {` + body + `}`, header already rendered; returns text whose first line is unindented. */
+  private braced(header: string, block: A.Block | undefined, ownerLine: number, depth: number, statementMode: boolean): string {
+    const lines = this.body(block, ownerLine, depth + 1, statementMode);
+    return [`${header} {`, ...lines, `${pad(depth)}}`].join('\n');
+  }
+
+  /** A statement's text at `depth` (first line without indentation, later lines with theirs). */
+  private stmt(s: A.Stmt, depth: number, statementMode: boolean): string {
+    const ownerLine = this.startLine(s);
+    switch (s.kind) {
+      case 'LetDecl': {
+        const pub = s.isPub ? 'pub ' : '';
+        if (!s.pattern) throw new Refusal('binding without a name');
+        let text = `${pub}${s.keyword} ${this.pattern(s.pattern, depth)}`;
+        if (s.type) text += `: ${this.type(s.type)}`;
+        if (s.init) text += ` = ${this.expr(s.init, depth)}`;
+        return text;
+      }
+      case 'ExprStmt':
+        return this.expr(s.expr, depth);
+      case 'Assign': {
+        // eval_pack / cost_route entries `key: value` come as Assign with operator ':'.
+        const separator = s.operator === ':' ? ': ' : ` ${s.operator} `;
+        return `${this.expr(s.target, depth)}${separator}${s.value ? this.expr(s.value, depth) : ''}`;
+      }
+      case 'Return':
+      case 'Throw':
+      case 'Yield':
+      case 'Emit':
+      case 'Break':
+      case 'Continue': {
+        const word = s.kind.toLowerCase();
+        return s.value ? `${word} ${this.expr(s.value, depth)}` : word;
+      }
+      case 'If':
+        return this.ifText(s, depth, statementMode, ownerLine);
+      case 'For':
+        if (!s.pattern || !s.iterable) throw new Refusal('incomplete for');
+        return this.braced(`for ${this.pattern(s.pattern, depth)} in ${this.expr(s.iterable, depth)}`, s.body, ownerLine, depth, statementMode);
+      case 'While':
+        return this.braced(`while ${this.expr(this.need(s.condition), depth)}`, s.body, ownerLine, depth, statementMode);
+      case 'Retry':
+        return this.braced(s.count ? `retry ${this.expr(s.count, depth)}` : 'retry', s.body, ownerLine, depth, statementMode);
+      case 'Guard':
+        return this.braced(`guard ${this.expr(this.need(s.condition), depth)} else`, s.otherwise, ownerLine, depth, statementMode);
+      case 'Require':
+        return `require ${this.expr(this.need(s.condition), depth)}${s.message ? `, ${this.expr(s.message, depth)}` : ''}`;
+      case 'BlockStmt': {
+        const header = s.argument ? `${s.keyword} ${this.expr(s.argument, depth)}` : s.keyword;
+        return this.braced(header, s.body, ownerLine, depth, statementMode);
+      }
+      case 'Match':
+        return this.matchText(s, depth, statementMode);
+      case 'Try':
+        return this.tryText(s, depth, statementMode, ownerLine);
+      case 'Parallel':
+        return this.parallelText(s, depth, statementMode, ownerLine);
+      case 'Select': {
+        const lines = ['select {'];
+        for (const c of s.cases) {
+          const header =
+            c.label === 'default'
+              ? 'default'
+              : c.label === 'timeout'
+                ? `timeout ${this.expr(this.need(c.expr), depth + 1)}`
+                : `${c.name?.text ?? ''} from ${this.expr(this.need(c.expr), depth + 1)}`;
+          lines.push(pad(depth + 1) + this.braced(header, c.body, this.startLine(c), depth + 1, statementMode));
+        }
+        lines.push(`${pad(depth)}}`);
+        return lines.join('\n');
+      }
+      case 'ImportDecl':
+        return this.importText(s);
+      case 'ErrorStmt':
+        throw new Refusal('syntax error');
+      default:
+        return this.declaration(s, depth, statementMode);
+    }
+  }
+
+  private need<T>(value: T | undefined): T {
+    if (value === undefined) throw new Refusal('incomplete statement');
+    return value;
+  }
+
+  private ifText(s: A.IfStmt, depth: number, statementMode: boolean, ownerLine: number): string {
+    let text = this.braced(`if ${this.expr(this.need(s.condition), depth)}`, s.then, ownerLine, depth, statementMode);
+    const otherwise = s.otherwise;
+    if (!otherwise) return text;
+    let elseIf: A.IfStmt | undefined;
+    if (otherwise.kind === 'If') elseIf = otherwise;
+    else if (otherwise.statements.length === 1 && otherwise.statements[0]?.kind === 'If') elseIf = otherwise.statements[0];
+    if (statementMode && elseIf) return `${text} else ${this.ifText(elseIf, depth, statementMode, ownerLine)}`;
+    if (elseIf) {
+      // Expression position: `else if` is expanded into a nested block (§6.3).
+      text += ` else {\n${pad(depth + 1)}${this.ifText(elseIf, depth + 1, statementMode, ownerLine)}\n${pad(depth)}}`;
+      return text;
+    }
+    return `${text} ${this.braced('else', otherwise as A.Block, ownerLine, depth, statementMode)}`;
+  }
+
+  private tryText(s: A.TryStmt, depth: number, statementMode: boolean, ownerLine: number): string {
+    if (s.starOperand) return `try* ${this.expr(s.starOperand, depth)}`;
+    let text = this.braced('try', s.body, ownerLine, depth, statementMode);
+    if (s.catchBody || s.catchName) {
+      let header = 'catch';
+      if (s.catchName) header += ` (${s.catchName.text}${s.catchType ? `: ${this.type(s.catchType)}` : ''})`;
+      text += ` ${this.braced(header, s.catchBody, ownerLine, depth, statementMode)}`;
+    }
+    if (s.finallyBody) text += ` ${this.braced('finally', s.finallyBody, ownerLine, depth, statementMode)}`;
+    return text;
+  }
+
+  private parallelText(s: A.ParallelStmt, depth: number, statementMode: boolean, ownerLine: number): string {
+    let header = 'parallel';
+    if (s.mode) header += ` ${s.mode}`;
+    if (s.subject) header += ` ${this.expr(s.subject, depth)}`;
+    if (s.options) {
+      const options = unparen(s.options);
+      if (options.kind !== 'Dict') throw new Refusal('parallel options');
+      header += ` with { ${options.entries.map((e) => this.dictEntry(e, depth)).join(', ')} }`;
+    }
+    const lines = this.body(s.body, ownerLine, depth + 1, statementMode);
+    const binding = s.binding.length > 0 ? ` ${s.binding.map((b) => b.text).join(', ')} ->` : '';
+    return [`${header} {${binding}`, ...lines, `${pad(depth)}}${s.stream ? ' as stream' : ''}`].join('\n');
+  }
+
+  private matchText(s: A.MatchStmt, depth: number, statementMode: boolean): string {
+    const lines = [`match ${this.expr(this.need(s.subject), depth)} {`];
+    for (const arm of s.arms) {
+      let head = arm.patterns.map((p) => this.expr(p, depth + 1)).join(' | ');
+      if (arm.guard) head += ` if ${this.expr(arm.guard, depth + 1)}`;
+      const only = arm.body?.statements.length === 1 ? arm.body.statements[0] : undefined;
+      if (only && this.isSimple(only)) lines.push(`${pad(depth + 1)}${head} -> { ${this.stmt(only, depth + 1, false)} }`);
+      else lines.push(pad(depth + 1) + this.braced(`${head} ->`, arm.body, this.startLine(arm), depth + 1, statementMode));
+    }
+    lines.push(`${pad(depth)}}`);
+    return lines.join('\n');
+  }
+
+  /** §7.5 `is_simple_expr`: a statement short enough to print inside `{ … }` on the closure's line. */
+  private isSimple(s: A.Stmt): boolean {
+    switch (s.kind) {
+      case 'Return':
+      case 'Break':
+      case 'Continue':
+      case 'Require':
+      case 'Assign':
+        return true;
+      case 'ExprStmt':
+        return this.isSimpleExpr(s.expr);
+      default:
+        return false;
+    }
+  }
+
+  private isSimpleExpr(expr: A.Expr): boolean {
+    const e = unparen(expr);
+    switch (e.kind) {
+      case 'Closure':
+      case 'FnExpr':
+      case 'StructLit':
+      case 'ErrorExpr':
+        return false;
+      case 'StmtExpr':
+        return e.stmt.kind === 'Try' && e.stmt.starOperand !== undefined;
+      default:
+        return true;
+    }
+  }
+
+  // ------------------------------------------------------------------------------- declarations
+
+  private declaration(d: A.Declaration, depth: number, statementMode: boolean): string {
+    const attributes = d.attributes.map((a) => `${this.attribute(a)}\n${pad(depth)}`).join('');
+    const pub = d.isPub ? 'pub ' : '';
+    const name = d.name?.text ?? '';
+    const ownerLine = this.line(d.attributes.length > 0 ? (d.attributes[d.attributes.length - 1] as A.Attribute).end : d.start);
+    let text: string;
+    switch (d.kind) {
+      case 'FnDecl': {
+        text = this.fnSignature(d, depth, pub);
+        text = this.braced(text, d.body, ownerLine, depth, statementMode);
+        break;
+      }
+      case 'PipelineDecl': {
+        const params = this.params(d.params, depth, 2 * depth + utf8Length(pub) + 9 + utf8Length(name) + 1);
+        let header = `${pub}pipeline ${name}(${params})`;
+        if (d.returnType) header += ` -> ${this.type(d.returnType)}`;
+        if (d.extendsName) header += ` extends ${d.extendsName.text}`;
+        text = this.braced(header, d.body, ownerLine, depth, statementMode);
+        break;
+      }
+      case 'ToolDecl': {
+        const params = this.params(d.params, depth, 2 * depth + utf8Length(pub) + 5 + utf8Length(name) + 1);
+        let header = `${pub}tool ${name}(${params})`;
+        if (d.returnType) header += ` -> ${this.type(d.returnType)}`;
+        const lines = this.body(d.body, ownerLine, depth + 1, statementMode);
+        if (d.description) lines.unshift(`${pad(depth + 1)}description ${this.string(d.description)}`);
+        text = [`${header} {`, ...lines, `${pad(depth)}}`].join('\n');
+        break;
+      }
+      case 'OverrideDecl': {
+        const params = this.params(d.params, depth, 2 * depth + 9 + utf8Length(name) + 1);
+        text = this.braced(`override ${name}(${params})`, d.body, ownerLine, depth, statementMode);
+        break;
+      }
+      case 'SkillDecl': {
+        const lines = d.entries.map((e) => `${pad(depth + 1)}${e.key.text}${e.value ? ` ${this.expr(e.value, depth + 1)}` : ''}`);
+        text = [`${pub}skill ${name} {`, ...lines, `${pad(depth)}}`].join('\n');
+        break;
+      }
+      case 'StructDecl': {
+        const lines = d.fields.map((f) => `${pad(depth + 1)}${f.name.text}${f.optional ? '?' : ''}${f.type ? `: ${this.type(f.type)}` : ''}`);
+        text = [`${pub}struct ${name}${this.typeParams(d.typeParams)} {`, ...lines, `${pad(depth)}}`].join('\n');
+        break;
+      }
+      case 'EnumDecl': {
+        const lines = d.variants.map((v) => {
+          if (v.params.length === 0) return pad(depth + 1) + v.name.text;
+          const fields = this.params(v.params, depth + 1, 2 * (depth + 1) + utf8Length(v.name.text) + 1);
+          return `${pad(depth + 1)}${v.name.text}(${fields})`;
+        });
+        text = [`${pub}enum ${name}${this.typeParams(d.typeParams)} {`, ...lines, `${pad(depth)}}`].join('\n');
+        break;
+      }
+      case 'TypeAliasDecl':
+        text = `${pub}type ${name}${this.typeParams(d.typeParams)} = ${this.type(this.need(d.type))}`;
+        break;
+      case 'InterfaceDecl': {
+        const lines = d.associatedTypes.map((t) => `${pad(depth + 1)}type ${t.name?.text ?? ''}${t.type ? ` = ${this.type(t.type)}` : ''}`);
+        for (const m of d.methods) lines.push(pad(depth + 1) + this.fnSignature(m, depth + 1, ''));
+        text = [`${pub}interface ${name}${this.typeParams(d.typeParams)} {`, ...lines, `${pad(depth)}}`].join('\n');
+        break;
+      }
+      case 'ImplDecl': {
+        const lines = d.methods.map((m) => pad(depth + 1) + this.stmt(m, depth + 1, statementMode));
+        const header = d.traitName ? `impl ${d.traitName.text} for ${name}` : `impl ${name}`;
+        text = [`${header} {`, ...lines, `${pad(depth)}}`].join('\n');
+        break;
+      }
+      case 'EvalPackDecl': {
+        let header = `${pub}eval_pack`;
+        if (d.name) header += ` ${name}`;
+        if (d.title) header += ` ${this.string(d.title)}`;
+        text = this.braced(header, d.body, ownerLine, depth, statementMode);
+        break;
+      }
+    }
+    return attributes + text;
+  }
+
+  private fnSignature(d: A.FnDecl, depth: number, pub: string): string {
+    const name = d.name?.text ?? '';
+    const gen = d.isGen ? 'gen ' : '';
+    const generics = this.typeParams(d.typeParams);
+    const prefix = 2 * depth + utf8Length(pub) + utf8Length(gen) + 3 + utf8Length(name) + utf8Length(generics) + 1;
+    let header = `${pub}${gen}fn ${name}${generics}(${this.params(d.params, depth, prefix)})`;
+    if (d.returnType) header += ` -> ${this.type(d.returnType)}`;
+    if (d.throwsType) header += ` throws ${this.type(d.throwsType)}`;
+    return header + this.whereClause(d);
+  }
+
+  /**
+   * Our parser reads `where T: Bound` clauses but keeps nothing of them (AST gap), so the clause is
+   * recovered from the source between the end of the signature and the body, whitespace collapsed.
+   */
+  private whereClause(d: A.FnDecl): string {
+    const after = Math.max(d.returnType?.end ?? 0, d.throwsType?.end ?? 0, d.params[d.params.length - 1]?.end ?? 0, d.name?.end ?? d.start);
+    const between = this.source.slice(after, d.body ? d.body.start : d.end);
+    const match = /(?:^|[\s)])where\b([\s\S]*)$/.exec(between);
+    return match ? ` where ${(match[1] ?? '').trim().replace(/\s+/g, ' ')}` : '';
+  }
+
+  private attribute(a: A.Attribute): string {
+    if (a.args.length === 0) return `@${a.name.text}`;
+    return `@${a.name.text}(${a.args.map((arg) => this.argument(arg, 0)).join(', ')})`;
+  }
+
+  private typeParams(params: A.TypeParam[]): string {
+    if (params.length === 0) return '';
+    return `<${params.map((p) => (p.variance ? `${p.variance} ` : '') + p.name.text).join(', ')}>`;
+  }
+
+  private params(params: A.Param[], depth: number, prefixLength: number): string {
+    return this.commaSequence(
+      params.map((p) => this.param(p)),
+      prefixLength,
+      depth,
+    );
+  }
+
+  private param(p: A.Param): string {
+    let text = (p.rest ? '...' : '') + p.name.text;
+    if (p.type) text += `: ${this.type(p.type)}`;
+    if (p.defaultValue) text += ` = ${this.expr(p.defaultValue, 0)}`;
+    return text;
+  }
+
+  private pattern(p: A.BindingPattern, depth: number): string {
+    if (p.kind === 'Name') return p.text;
+    // `for (k, v) in …` is read as a list pattern; keep the tuple spelling.
+    const tuple = p.kind === 'ListPattern' && this.source[p.start] === '(';
+    const entries = p.entries.map((e) => {
+      let text = e.rest ? `...${e.key.text}` : e.key.text;
+      if (e.alias) text += `: ${e.alias.text}`;
+      if (e.defaultValue) text += ` = ${this.expr(e.defaultValue, depth)}`;
+      return text;
+    });
+    if (tuple) return `(${entries.join(', ')})`;
+    return p.kind === 'DictPattern' ? `{${entries.join(', ')}}` : `[${entries.join(', ')}]`;
+  }
+
+  // -------------------------------------------------------------------------------------- types
+
+  /** §8: types never wrap and get no parentheses. */
+  private type(t: A.TypeExpr): string {
+    switch (t.kind) {
+      case 'NamedType':
+        return t.args.length > 0 ? `${t.name.text}<${t.args.map((a) => this.type(a)).join(', ')}>` : t.name.text;
+      case 'ListType':
+        return `[${this.type(t.element)}]`;
+      case 'ShapeType': {
+        const fields = t.fields.map((f) => `${f.name.text}${f.optional ? '?' : ''}${f.type ? `: ${this.type(f.type)}` : ''}`);
+        if (t.rest) fields.push(`...${this.type(t.rest)}`);
+        return `{${fields.join(', ')}}`;
+      }
+      case 'FnType':
+        return `fn(${t.params.map((p) => this.type(p)).join(', ')})${t.result ? ` -> ${this.type(t.result)}` : ''}`;
+      case 'UnionType':
+        return t.members.map((m) => this.type(m)).join(' | ');
+      case 'IntersectionType':
+        return t.members.map((m) => this.type(m)).join(' & ');
+      case 'OptionalType':
+        return `${this.type(t.inner)}?`;
+      case 'LiteralType':
+        return t.text;
+      case 'ErrorType':
+        throw new Refusal('type syntax error');
+    }
+  }
+
+  // -------------------------------------------------------------------------------- expressions
+
+  /** §5.1: all items inline, or one per line at depth+1 with trailing commas, closing delimiter at depth. */
+  private commaSequence(items: string[], prefixLength: number, depth: number): string {
+    const inline = items.join(', ');
+    if (items.length === 0) return '';
+    if (!inline.includes('\n') && prefixLength + utf8Length(inline) + 1 <= this.options.lineWidth) return inline;
+    return `\n${items.map((item) => `${pad(depth + 1)}${item},\n`).join('')}${pad(depth)}`;
+  }
+
+  private expr(expr: A.Expr, depth: number): string {
+    const e = unparen(expr);
+    switch (e.kind) {
+      case 'Identifier':
+        return e.name;
+      case 'Int':
+        return formatInt(e.raw);
+      case 'Float':
+        return formatFloat(e.raw);
+      case 'Duration':
+        return formatDuration(e.raw);
+      case 'Bool':
+      case 'Nil':
+        return e.raw;
+      case 'String':
+        return this.string(e);
+      case 'List':
+        return `[${this.commaSequence(
+          e.elements.map((x) => this.expr(x, depth + 1)),
+          1,
+          depth,
+        )}]`;
+      case 'Dict':
+        return `{${this.commaSequence(
+          e.entries.map((x) => this.dictEntry(x, depth + 1)),
+          1,
+          depth,
+        )}}`;
+      case 'StructLit':
+        return `${e.name.name} {${this.commaSequence(
+          e.entries.map((x) => this.dictEntry(x, depth + 1)),
+          utf8Length(e.name.name) + 2,
+          depth,
+        )}}`;
+      case 'Closure':
+        return this.closure(e, depth);
+      case 'FnExpr': {
+        const params = e.params.map((p) => this.param(p)).join(', ');
+        const header = `fn(${params})${e.returnType ? ` -> ${this.type(e.returnType)}` : ''}`;
+        const body = this.need(e.body);
+        const only = body.statements.length === 1 ? body.statements[0] : undefined;
+        if (only && this.isSimple(only)) return `${header} { ${this.stmt(only, depth, false)} }`;
+        return this.braced(header, body, this.startLine(e), depth, false);
+      }
+      case 'Call':
+        return this.call(e, depth);
+      case 'Member':
+        return `${this.postfixObject(e.object, depth)}${e.optional ? '?.' : '.'}${this.need(e.property).text}`;
+      case 'Index':
+        return `${this.postfixObject(e.object, depth)}${e.optional ? '?[' : '['}${this.expr(this.need(e.index), depth)}]`;
+      case 'Slice':
+        return `${this.postfixObject(e.object, depth)}[${e.from ? this.expr(e.from, depth) : ''}:${e.to ? this.expr(e.to, depth) : ''}]`;
+      case 'Unary': {
+        const operand = unparen(this.need(e.operand));
+        const text = this.expr(operand, depth);
+        const wrap = operand.kind === 'Binary' || operand.kind === 'Ternary' || operand.kind === 'Range';
+        return e.operator + (wrap ? `(${text})` : text);
+      }
+      case 'Binary':
+        return this.binary(e, depth);
+      case 'Ternary':
+        return `${this.expr(e.condition, depth)} ? ${this.expr(this.need(e.then), depth)} : ${this.expr(this.need(e.otherwise), depth)}`;
+      case 'Range':
+        return `${this.expr(e.from, depth)} to ${this.expr(this.need(e.to), depth)}${e.exclusive ? ' exclusive' : ''}`;
+      case 'TryPostfix':
+        return `${this.postfixObject(e.operand, depth)}?`;
+      case 'StmtExpr':
+        return this.stmt(e.stmt, depth, false);
+      case 'ErrorExpr':
+      case 'Paren':
+        throw new Refusal('syntax error');
+    }
+  }
+
+  /** §7.3: receivers of `.m()`, `.p`, `[i]`, `?` are parenthesised when they are operators. */
+  private postfixObject(object: A.Expr, depth: number): string {
+    const o = unparen(object);
+    const text = this.expr(o, depth);
+    const wrap = o.kind === 'Binary' || o.kind === 'Unary' || o.kind === 'Ternary' || o.kind === 'Range';
+    return wrap ? `(${text})` : text;
+  }
+
+  private closure(e: A.Closure, depth: number): string {
+    const { params, body } = e;
+    const prefix = '';
+    // `{ -> … }`: without its arrow a parameterless closure could read back as a dict or block (0.10 corpus).
+    const explicitArrow = params.length === 0 && /^\{\s*->/.test(this.source.slice(e.start, e.start + 200));
+    const head = params.length > 0 ? `${params.map((p) => this.param(p)).join(', ')} -> ` : explicitArrow ? '-> ' : '';
+    const only = body.statements.length === 1 ? body.statements[0] : undefined;
+    if (only && this.isSimple(only)) return `${prefix}{ ${head}${this.stmt(only, depth, false)} }`;
+    const lines = this.body(body, this.startLine(body), depth + 1, false);
+    return [`${prefix}{${head ? ` ${head.trimEnd()}` : ''}`, ...lines, `${pad(depth)}}`].join('\n');
+  }
+
+  private argument(a: A.Argument, depth: number): string {
+    const value = this.expr(this.need(a.value), depth);
+    if (a.name) return `${a.name.text}: ${value}`;
+    return a.spread ? `...${value}` : value;
+  }
+
+  private call(e: A.Call, depth: number): string {
+    const args = e.args.map((a) => this.argument(a, depth + 1));
+    const typeArgs = e.typeArgs.length > 0 ? `<${e.typeArgs.map((t) => this.type(t)).join(', ')}>` : '';
+    const callee = unparen(e.callee);
+    if (callee.kind === 'Member' && callee.property) {
+      // §5.3: a method call whose `)` is on a later source line than its receiver's end moves to its own line.
+      const object = this.postfixObject(callee.object, depth);
+      const dot = callee.optional ? '?.' : '.';
+      const method = callee.property.text;
+      const list = this.commaSequence(args, utf8Length(object) + utf8Length(method) + 1 + dot.length, depth);
+      const tail = `${dot}${method}${typeArgs}(${list})`;
+      if (this.endLine(e) > this.endLine(unparen(callee.object))) return `${object}\n${pad(depth + 1)}${tail}`;
+      return object + tail;
+    }
+    const name = callee.kind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
+    return `${name}${typeArgs}(${this.commaSequence(args, utf8Length(name) + utf8Length(typeArgs) + 1, depth)})`;
+  }
+
+  private dictEntry(entry: A.DictEntry, depth: number): string {
+    const value = entry.value ? this.expr(entry.value, depth) : '';
+    if (entry.spread) return `...${value}`;
+    const key = this.need(entry.key);
+    let keyText: string;
+    if (key.kind === 'Name') keyText = key.text;
+    else {
+      const k = unparen(key);
+      if (k.kind === 'String' && !k.raw && k.value !== undefined && IDENTIFIER.test(k.value)) keyText = k.value;
+      else if (k.kind === 'String' && !entry.computed) keyText = `[${this.expr(k, depth)}]`;
+      else keyText = `[${this.expr(k, depth)}]`;
+    }
+    return `${keyText}: ${value}`;
+  }
+
+  private string(s: A.StringLit): string {
+    const text = this.slice(s);
+    // Multi-line literals are copied verbatim (§7.1); single-line ones keep their escapes (§13 E), and a
+    // literal tab becomes `\t` as upstream's re-escaping would write it.
+    if (this.line(s.start) !== this.endLine(s) || s.raw) return text;
+    return text.replace(/\t/g, '\\t');
+  }
+
+  /** §5.2 breaking, §7.3 parentheses. */
+  private binary(e: A.Binary, depth: number): string {
+    const op = e.operator;
+    const left = unparen(e.left);
+    const right = unparen(this.need(e.right));
+    const l = this.operand(left, op, false, depth);
+    const r = this.operand(right, op, true, depth);
+    const inline = `${l} ${op} ${r}`;
+    if (this.startLine(left) < this.startLine(right) || 2 * depth + utf8Length(inline) > this.options.lineWidth) {
+      return `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
+    }
+    return inline;
+  }
+
+  private operand(child: A.Expr, parentOp: string, isRight: boolean, depth: number): string {
+    const text = this.expr(child, depth);
+    if (child.kind !== 'Binary') return text;
+    const c = precedence(child.operator);
+    const p = precedence(parentOp);
+    const andOr = (child.operator === '&&' && parentOp === '||') || (child.operator === '||' && parentOp === '&&');
+    // `**` is right-associative: only a left `**` child keeps its parentheses (oracle: `2 ** 3 ** 2`).
+    const power = parentOp === '**' && child.operator === '**';
+    const wrap = c < p || (c === p && isRight && !power) || (power && !isRight) || andOr;
+    return wrap ? `(${text})` : text;
+  }
+}
+
+const isDoc = (c: Comment): boolean => c.kind === 'doc' || c.kind === 'legacyDoc';
+
+function compareBytes(a: string, b: string): number {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return Buffer.compare(x, y);
+}
+
+function compareKeys(a: string[], b: string[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = compareBytes(a[i] ?? '', b[i] ?? '');
+    if (d !== 0) return d;
+  }
+  return 0;
+}
