@@ -1,4 +1,4 @@
-// The `harn fmt` rules (server/src/harn/format, rule book /work/fmt-research.md — § numbers below): small
+// The `harn fmt` rules (server/src/harn/format, rule book server/src/harn/format/RULES.md — § numbers below): small
 // inputs → exact outputs, each taken from a rule of the book (most from the oracle cases it cites), and
 // every output checked to be a fixed point.
 

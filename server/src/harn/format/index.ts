@@ -1,4 +1,4 @@
-// `harn fmt` (harn-fmt 0.7.50) over our AST, following the rule book /work/fmt-research.md (§ numbers below
+// `harn fmt` (harn-fmt 0.7.50) over our AST, following the rule book RULES.md beside it (§ numbers below
 // refer to it). Like upstream, two printers: the statement printer renders statement-position bodies and
 // claims whole-line comments by line ranges (§4.1); the expression printer returns text for a node at a
 // logical depth and never claims comments (§3.1). There is no layout search: every break is a local rule.

@@ -1,5 +1,5 @@
 // Literal spellings as harn-fmt 0.7.50 prints them: from the value, not the source spelling
-// (/work/fmt-research.md §7.1): ints in decimal, floats like Rust's f64 Display, durations re-unitised.
+// (RULES.md §7.1): ints in decimal, floats like Rust's f64 Display, durations re-unitised.
 
 /** An int literal's decimal spelling (`0x1F` → `31`, `1_000` → `1000`); the raw text when it is not a number. */
 export function formatInt(raw: string): string {
