@@ -7,6 +7,7 @@
 
 import * as A from '../ast';
 import { Comment } from '../lexer';
+import { LineIndex } from '../../text/lineIndex';
 import { parse } from '../parser';
 import { Token, TokenKind } from '../tokens';
 import { formatDuration, formatFloat, formatInt, utf8Length } from './literals';
@@ -29,8 +30,9 @@ export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPT
   const first = parsed.diagnostics[0];
   const refusal = (message: string): FormatResult => {
     if (!first) return { refused: message };
-    const { line, column } = lineColumn(source, first.start);
-    const at = `${line}:${column}`;
+    // 1-based, as upstream's messages give them (the text is LF-only here).
+    const { line, character } = new LineIndex(source).positionAt(first.start);
+    const at = `${line + 1}:${character + 1}`;
     return { refused: `cannot format around the syntax error: ${first.message.endsWith(` at ${at}`) ? first.message : `${first.message} at ${at}`}` };
   };
   try {
@@ -44,12 +46,6 @@ export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPT
 }
 
 class Refusal extends Error {}
-
-function lineColumn(source: string, offset: number): { line: number; column: number } {
-  const before = source.slice(0, offset);
-  const lastNl = before.lastIndexOf('\n');
-  return { line: before.split('\n').length, column: offset - lastNl };
-}
 
 const pad = (depth: number): string => '  '.repeat(depth);
 
@@ -93,7 +89,7 @@ function unparen(expr: A.Expr): A.Expr {
 }
 
 class Printer {
-  private readonly lineStarts: number[] = [0];
+  private readonly lines: LineIndex;
   /** Comments by the line they start on (§4). */
   private readonly commentsByLine = new Map<number, Comment[]>();
   private readonly emitted = new Set<number>();
@@ -108,7 +104,7 @@ class Printer {
     private readonly comments: Comment[],
     private readonly options: FormatOptions,
   ) {
-    for (let nl = source.indexOf('\n'); nl >= 0; nl = source.indexOf('\n', nl + 1)) this.lineStarts.push(nl + 1);
+    this.lines = new LineIndex(source);
     if (source.startsWith('#!')) {
       const nl = source.indexOf('\n');
       this.shebang = nl < 0 ? source : source.slice(0, nl);
@@ -125,14 +121,7 @@ class Printer {
 
   /** 1-based line of a UTF-16 offset. */
   private line(offset: number): number {
-    let low = 0;
-    let high = this.lineStarts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if ((this.lineStarts[mid] ?? 0) <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return low + 1;
+    return this.lines.lineAt(offset) + 1;
   }
 
   private startLine(node: A.NodeBase): number {
@@ -260,9 +249,9 @@ class Printer {
       for (let i = 0; i < ranges.length; i++) {
         const r = ranges[i];
         if (!r?.broken || r.absorbed) continue;
-        r.start = this.lineStarts[this.line(r.start) - 1] ?? r.start;
+        r.start = this.lines.lineStarts[this.line(r.start) - 1] ?? r.start;
         const endLine = this.endLine(r);
-        r.end = Math.max(r.start, (this.lineStarts[endLine] ?? this.source.length + 1) - 1);
+        r.end = Math.max(r.start, (this.lines.lineStarts[endLine] ?? this.source.length + 1) - 1);
         const previous = ranges[i - 1];
         const next = ranges[i + 1];
         if (previous && !previous.broken && previous.end > r.start) changed = previous.broken = true;
