@@ -24,7 +24,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { defined } from '../support/assertions';
-import { TestClient } from '../support/lspClient';
+import { FixtureWorkspace, fixtureWorkspace, TestClient } from '../support/lspClient';
 
 const LIB = `pub fn greet(name: string, loud: bool) -> string {
   return name
@@ -63,6 +63,7 @@ function shown(hints: InlayHint[]): string[] {
 const WHOLE: Range = { start: { line: 0, character: 0 }, end: doc.positionAt(BROKEN.length) };
 
 describe('inlay hints over stdio, beside a syntax error in another declaration', () => {
+  let workspace: FixtureWorkspace;
   let client: TestClient;
   let root: string;
   let uri: string;
@@ -71,22 +72,22 @@ describe('inlay hints over stdio, beside a syntax error in another declaration',
   let hintRefreshes = 0;
 
   before(async () => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-hints-'));
-    fs.writeFileSync(path.join(root, 'lib.harn'), LIB);
-    fs.writeFileSync(path.join(root, 'main.harn'), BROKEN);
-    client = new TestClient();
-    client.connection.onRequest(InlayHintRefreshRequest.type, () => {
-      hintRefreshes++;
-    });
-    initialized = await client.initialize(root, { configuration: (section) => configuration[section], inlayHintRefresh: true });
-    uri = await client.open(path.join(root, 'main.harn'), BROKEN);
-    const published = await client.waitForDiagnostics(uri);
-    assert.equal(published.diagnostics.filter((d) => d.source === 'harn.syntax').length, 1, 'the file has its syntax error');
+    workspace = await fixtureWorkspace(
+      'harn-hints-',
+      { 'lib.harn': LIB, 'main.harn': BROKEN },
+      'main.harn',
+      { configuration: (section) => configuration[section], inlayHintRefresh: true },
+      (c) =>
+        c.connection.onRequest(InlayHintRefreshRequest.type, () => {
+          hintRefreshes++;
+        }),
+    );
+    ({ client, root, uri, initialized } = workspace);
+    assert.equal(workspace.published.diagnostics.filter((d) => d.source === 'harn.syntax').length, 1, 'the file has its syntax error');
   });
 
   after(async () => {
-    await client.shutdown();
-    fs.rmSync(root, { recursive: true, force: true });
+    await workspace.close();
   });
 
   const hintsIn = async (range: Range): Promise<InlayHint[]> =>

@@ -4,7 +4,6 @@
 
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -24,7 +23,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
-import { TestClient } from '../support/lspClient';
+import { FixtureWorkspace, fixtureWorkspace, TestClient } from '../support/lspClient';
 
 const LIB = 'pub fn greet(name: string) -> string {\n  return "hello ${name}"\n}\n\npub fn farewell() {}\n';
 const MID = 'pub import { greet } from "./lib"\n';
@@ -57,6 +56,7 @@ function applyEdits(text: string, edits: readonly TextEdit[]): string {
 }
 
 describe('workspace index over stdio, beside a syntax error', () => {
+  let workspace: FixtureWorkspace;
   let client: TestClient;
   let root: string;
   let mainUri: string;
@@ -65,24 +65,16 @@ describe('workspace index over stdio, beside a syntax error', () => {
     locations.map((l) => `${path.basename(URI.parse(l.uri).fsPath)}:${l.range.start.line}:${l.range.start.character}`).sort();
 
   before(async () => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'harn-index-')));
-    fs.writeFileSync(path.join(root, 'lib.harn'), LIB);
-    fs.writeFileSync(path.join(root, 'mid.harn'), MID);
-    fs.writeFileSync(path.join(root, 'main.harn'), MAIN);
-    fs.writeFileSync(path.join(root, 'other.harn'), OTHER);
-    client = new TestClient();
-    await client.initialize(root);
-    mainUri = await client.open(path.join(root, 'main.harn'), MAIN);
-    const published = await client.waitForDiagnostics(mainUri);
+    workspace = await fixtureWorkspace('harn-index-', { 'lib.harn': LIB, 'mid.harn': MID, 'main.harn': MAIN, 'other.harn': OTHER }, 'main.harn');
+    ({ client, root, uri: mainUri } = workspace);
     assert.ok(
-      published.diagnostics.some((d) => d.source === 'harn.syntax'),
+      workspace.published.diagnostics.some((d) => d.source === 'harn.syntax'),
       'main.harn is broken',
     );
   });
 
   after(async () => {
-    await client.shutdown();
-    fs.rmSync(root, { recursive: true, force: true });
+    await workspace.close();
   });
 
   test('references: across the open broken file, the re-export and closed files (UTF-16 after an emoji, CRLF, BOM)', async () => {
@@ -206,6 +198,7 @@ describe('workspace index over stdio: enum variants and struct fields, beside a 
     '}',
     '',
   ].join('\n');
+  let workspace: FixtureWorkspace;
   let client: TestClient;
   let root: string;
   let paintUri: string;
@@ -214,22 +207,16 @@ describe('workspace index over stdio: enum variants and struct fields, beside a 
     locations.map((l) => `${path.basename(URI.parse(l.uri).fsPath)}:${l.range.start.line}:${l.range.start.character}`).sort();
 
   before(async () => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'harn-members-')));
-    fs.writeFileSync(path.join(root, 'shapes.harn'), SHAPES);
-    fs.writeFileSync(path.join(root, 'paint.harn'), PAINT);
-    client = new TestClient();
-    await client.initialize(root);
-    paintUri = await client.open(path.join(root, 'paint.harn'), PAINT);
-    const published = await client.waitForDiagnostics(paintUri);
+    workspace = await fixtureWorkspace('harn-members-', { 'shapes.harn': SHAPES, 'paint.harn': PAINT }, 'paint.harn');
+    ({ client, root, uri: paintUri } = workspace);
     assert.ok(
-      published.diagnostics.some((d) => d.source === 'harn.syntax'),
+      workspace.published.diagnostics.some((d) => d.source === 'harn.syntax'),
       'paint.harn is broken',
     );
   });
 
   after(async () => {
-    await client.shutdown();
-    fs.rmSync(root, { recursive: true, force: true });
+    await workspace.close();
   });
 
   test('references of a variant across files; a field renamed and highlighted exactly at its references; `q.x` refused', async () => {

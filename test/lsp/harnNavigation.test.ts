@@ -3,7 +3,6 @@
 
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -20,7 +19,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { URI } from 'vscode-uri';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
-import { TestClient } from '../support/lspClient';
+import { FixtureWorkspace, fixtureWorkspace, TestClient } from '../support/lspClient';
 
 const LIB = [
   'pub fn greet(name: string) -> string {',
@@ -57,6 +56,7 @@ function positionIn(text: string, needle: string, occurrence = 0, delta = 1): Po
 }
 
 describe('navigation over stdio, beside a syntax error', () => {
+  let workspace: FixtureWorkspace;
   let client: TestClient;
   let root: string;
   let mainUri: string;
@@ -68,25 +68,19 @@ describe('navigation over stdio, beside a syntax error', () => {
       .sort();
 
   before(async () => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'harn-nav-')));
-    fs.writeFileSync(path.join(root, 'lib.harn'), LIB);
-    fs.writeFileSync(path.join(root, 'main.harn'), MAIN);
-    fs.writeFileSync(path.join(root, 'other.harn'), OTHER);
-    client = new TestClient();
-    const init = await client.initialize(root);
+    workspace = await fixtureWorkspace('harn-nav-', { 'lib.harn': LIB, 'main.harn': MAIN, 'other.harn': OTHER }, 'main.harn');
+    ({ client, root, uri: mainUri } = workspace);
+    const init = workspace.initialized;
     assert.ok(init.capabilities.callHierarchyProvider && init.capabilities.declarationProvider);
     assert.ok(init.capabilities.typeDefinitionProvider && init.capabilities.implementationProvider);
-    mainUri = await client.open(path.join(root, 'main.harn'), MAIN);
-    const published = await client.waitForDiagnostics(mainUri);
     assert.ok(
-      published.diagnostics.some((d) => d.source === 'harn.syntax'),
+      workspace.published.diagnostics.some((d) => d.source === 'harn.syntax'),
       'main.harn is broken',
     );
   });
 
   after(async () => {
-    await client.shutdown();
-    fs.rmSync(root, { recursive: true, force: true });
+    await workspace.close();
   });
 
   test('call hierarchy: prepare on a call, incoming from the broken open file and a closed CRLF file, outgoing', async () => {

@@ -3,8 +3,6 @@
 // builtin), selection ranges; CRLF and a BOM; and a delta against a result the server no longer holds.
 
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -23,7 +21,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { TOKEN_MODIFIERS, TOKEN_TYPES } from '../../server/src/harn/semanticTokens';
 import { defined } from '../support/assertions';
-import { TestClient } from '../support/lspClient';
+import { FixtureWorkspace, fixtureWorkspace, TestClient } from '../support/lspClient';
 
 const LIB = `/** Greets someone by name. */
 pub fn greet(name: string, loud: bool) -> string {
@@ -80,25 +78,20 @@ function apply(previous: readonly number[], delta: SemanticTokensDelta): number[
 }
 
 describe('per-file .harn features over stdio, beside a syntax error in another declaration', () => {
+  let workspace: FixtureWorkspace;
   let client: TestClient;
   let root: string;
   let uri: string;
   let initialized: InitializeResult;
 
   before(async () => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-perfile-'));
-    fs.writeFileSync(path.join(root, 'lib.harn'), LIB);
-    fs.writeFileSync(path.join(root, 'main.harn'), BROKEN);
-    client = new TestClient();
-    initialized = await client.initialize(root);
-    uri = await client.open(path.join(root, 'main.harn'), BROKEN);
-    const published = await client.waitForDiagnostics(uri);
-    assert.equal(published.diagnostics.filter((d) => d.source === 'harn.syntax').length, 1, 'the file has its syntax error');
+    workspace = await fixtureWorkspace('harn-perfile-', { 'lib.harn': LIB, 'main.harn': BROKEN }, 'main.harn');
+    ({ client, root, uri, initialized } = workspace);
+    assert.equal(workspace.published.diagnostics.filter((d) => d.source === 'harn.syntax').length, 1, 'the file has its syntax error');
   });
 
   after(async () => {
-    await client.shutdown();
-    fs.rmSync(root, { recursive: true, force: true });
+    await workspace.close();
   });
 
   test('the capabilities: a legend of standard types and modifiers, full with delta, range; signature help triggers; selection ranges', () => {

@@ -2,6 +2,8 @@
 // vscode-languageserver-protocol, as an editor would.
 
 import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   ConfigurationRequest,
@@ -310,4 +312,48 @@ export class TestClient {
   get pid(): number | undefined {
     return this.child.pid;
   }
+}
+
+/** A temporary folder holding `files`, a server initialized on it, and one of them open with its first diagnostics. */
+export interface FixtureWorkspace {
+  client: TestClient;
+  /** The folder's real path. */
+  root: string;
+  /** The open file's uri. */
+  uri: string;
+  initialized: InitializeResult;
+  published: PublishDiagnosticsParams;
+  /** Shuts the server down and removes the folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * Writes `files` (name → text) into a new temporary folder, starts a server on it and opens `open` (one of the
+ * names). `beforeInitialize` registers handlers on the client first (e.g. refresh requests).
+ */
+export async function fixtureWorkspace(
+  prefix: string,
+  files: Record<string, string>,
+  open: string,
+  options: InitializeOptions = {},
+  beforeInitialize?: (client: TestClient) => void,
+): Promise<FixtureWorkspace> {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(root, name), text);
+  const client = new TestClient();
+  beforeInitialize?.(client);
+  const initialized = await client.initialize(root, options);
+  const uri = await client.open(path.join(root, open), defined(files[open], `the file to open, ${open}`));
+  const published = await client.waitForDiagnostics(uri);
+  return {
+    client,
+    root,
+    uri,
+    initialized,
+    published,
+    close: async () => {
+      await client.shutdown();
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
 }
