@@ -44,6 +44,8 @@ export class TrainingProjectionProvider implements DomainProvider {
   constructor(
     /** Open documents to check again (a projection finished, a file it read changed). */
     private readonly revalidate: (select: (doc: TextDocument, kind: DocumentKind) => boolean) => void,
+    /** The projector (a test wraps the real one to change files at a chosen moment). */
+    private readonly project: typeof projectTrainingExampleAsync = projectTrainingExampleAsync,
   ) {}
 
   configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
@@ -75,12 +77,21 @@ export class TrainingProjectionProvider implements DomainProvider {
     const previous = known?.outcome ?? known?.previous;
     const projection: Projection = { key, token: { isCancellationRequested: false }, outcome: undefined, previous };
     this.projections.set(doc.uri, projection);
-    void projectTrainingExampleAsync({ runRecordPath: file }, { token: projection.token, maxLineBytes: this.maxLineBytes(file) })
+    // The states as read, not as of when the projection ends: a transcript replaced while it ran must not be taken
+    // as the one projected (its key would match and the change would never be seen).
+    const recordState = stateOf(file);
+    let transcriptState: string | undefined;
+    const onTranscriptRead = (_file: string, size: number, mtimeMs: number): void => {
+      transcriptState = `${size}:${mtimeMs}`;
+    };
+    void this.project({ runRecordPath: file }, { token: projection.token, maxLineBytes: this.maxLineBytes(file), onTranscriptRead })
       .then((outcome) => {
         if (outcome === undefined || projection.token.isCancellationRequested || this.projections.get(doc.uri) !== projection) return;
         projection.outcome = outcome;
         // The transcript it resolved is now part of what the projection depends on.
-        projection.key = `${stateOf(file)}|${stateOf(outcome.transcriptPath)}`;
+        // Not read (missing, not a regular file): its state now, as the next check computes it, so it settles.
+        const transcript = outcome.transcriptPath === undefined ? '' : (transcriptState ?? stateOf(outcome.transcriptPath));
+        projection.key = `${recordState}|${transcript}`;
         this.revalidate((open) => open.uri === doc.uri);
       })
       .catch(() => {
@@ -118,7 +129,7 @@ export class TrainingProjectionProvider implements DomainProvider {
   async diskDiagnostics(file: DiskFile, kind: DocumentKind): Promise<Diagnostic[] | undefined> {
     if (kind !== 'runRecord') return undefined;
     if (!this.enabled(file.path)) return [];
-    const outcome = await projectTrainingExampleAsync({ runRecordPath: file.path }, { token: file.token, maxLineBytes: this.maxLineBytes(file.path) });
+    const outcome = await this.project({ runRecordPath: file.path }, { token: file.token, maxLineBytes: this.maxLineBytes(file.path) });
     if (outcome === undefined || file.token.isCancellationRequested) return undefined;
     if (outcome.ok) return [];
     const doc = await file.document();

@@ -203,7 +203,12 @@ const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(r
  */
 export async function projectTrainingExampleAsync(
   request: TrainingExampleRequest,
-  options: { token?: CancellationLike; maxLineBytes?: number } = {},
+  options: {
+    token?: CancellationLike;
+    maxLineBytes?: number;
+    /** Told the transcript's size and mtime as it was opened and read (what the outcome says is true of that state). */
+    onTranscriptRead?: (file: string, size: number, mtimeMs: number) => void;
+  } = {},
 ): Promise<ProjectionOutcome | undefined> {
   const { token } = options;
   const read = await readFileBytes(nodePath.resolve(request.runRecordPath), { maxBytes: MAX_RUN_RECORD_BYTES, token });
@@ -230,6 +235,7 @@ export async function projectTrainingExampleAsync(
       token,
     });
     if (!consumed.ok && 'cancelled' in consumed) return undefined;
+    if (consumed.ok) options.onTranscriptRead?.(wanted, consumed.size, consumed.mtimeMs);
     if (!consumed.ok) facts = new Error(consumed.reason);
     else if (consumed.readError !== undefined) facts = new Error(consumed.readError);
     else facts = consumed.value;
