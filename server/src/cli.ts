@@ -7,6 +7,7 @@ import { artifactByGlobs, classifyArtifact, DEFAULT_ARTIFACT_SETTINGS } from './
 import { DEFAULT_RUN_CONTROL_SETTINGS, isRunControlLog } from './runControl/classify';
 import { composeFromLog, runControlLogDiagnostics } from './cli/runControl';
 import { runTrainingExample } from './cli/training';
+import { runFmt } from './cli/fmt';
 import { RunIoError, runPipeline } from './cli/run';
 import { MAX_LINE_BYTES_LIMIT, readFirstLines } from './artifacts/jsonl';
 import { verifyRunRecord } from './artifacts/runRecord';
@@ -491,6 +492,7 @@ const RUNS: Record<CommandName, (args: ParsedArgs) => number> = {
   transcript: runTranscript,
   'training-example': (args) => runTrainingExample(args, maxLineBytesOf(args)),
   run: runPipeline,
+  fmt: runFmt,
 };
 
 export function main(argv: string[]): number {

@@ -251,7 +251,7 @@ describe('-h and --help', () => {
     assert.equal(unknown.status, 2);
     assert.match(
       unknown.stderr,
-      /^harn-workbench: unknown command "frobnicate" \(commands: check, check-loud-boundaries, transcript, run-control, training-example, run\)\n/,
+      /^harn-workbench: unknown command "frobnicate" \(commands: check, check-loud-boundaries, transcript, run-control, training-example, run, fmt\)\n/,
     );
     assert.match(unknown.stderr, /See 'harn-workbench --help'\.\n$/);
   });

@@ -13,7 +13,7 @@ export class UsageError extends Error {
   }
 }
 
-export const COMMAND_NAMES = ['check', 'check-loud-boundaries', 'transcript', 'run-control', 'training-example', 'run'] as const;
+export const COMMAND_NAMES = ['check', 'check-loud-boundaries', 'transcript', 'run-control', 'training-example', 'run', 'fmt'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 interface OptionSpec {
@@ -33,6 +33,7 @@ const EXIT_STATUS = 'Exit status: 0 no error-severity diagnostic, 1 at least one
 const EXIT_STATUS_OF: Partial<Record<CommandName, string>> = {
   'training-example': 'Exit status: 0 projected, 1 refused, 2 usage or I/O error.',
   run: "Exit status: the pipeline's own (128 + N when signal N ended it); 0 for --dry-run; 1 refused, nothing started; 2 usage or I/O error.",
+  fmt: 'Exit status: 0 every file formatted (or already so), 1 --check found a file to reformat, a file could not be formatted,\nor no .harn files were found; 2 usage or I/O error (a file that cannot be read or written; the others are still done).',
 };
 /** How the root is found without --root, for the help texts. */
 const ROOT_DISCOVERY =
@@ -155,6 +156,24 @@ const COMMANDS: Record<CommandName, CommandSpec> = {
       HELP,
     ],
   },
+  fmt: {
+    synopsis: 'harn-workbench fmt [--check | --write | --stdout] [--line-width N] [--separator-width N] PATH...',
+    about: [
+      "Formats .harn files as upstream's `harn fmt` (harn-fmt 0.7.50) does, byte for byte: each PATH is a file, or a folder",
+      'walked as git sees it (.gitignore honoured, .git and symbolic links skipped) for its *.harn files. Default mode:',
+      '--write, as `harn fmt`. A file with syntax errors is formatted around them (its broken declarations kept as they',
+      'are); the output is LF without a BOM. Options come from the harn.toml nearest each file ([fmt] line_width,',
+      'separator_width; a malformed one is a warning and the defaults), then from the flags.',
+    ].join('\n'),
+    options: [
+      { name: '--check', help: 'write nothing; name each file that would change on stderr (PATH: would be reformatted)' },
+      { name: '--write', help: 'rewrite the files that change, atomically, keeping their mode; print `formatted PATH` (default)' },
+      { name: '--stdout', help: "print the one PATH's formatted text on stdout; write nothing" },
+      { name: '--line-width', value: 'N', help: 'the maximum line width (default 100; overrides [fmt] line_width)' },
+      { name: '--separator-width', value: 'N', help: 'the width of `// ----` separator bars (default 80; overrides [fmt] separator_width)' },
+      HELP,
+    ],
+  },
 };
 
 /** Every option that takes a value, whichever command takes it (so that its value is never read as a PATH). */
@@ -194,7 +213,7 @@ export function commandHelp(name: CommandName, version: string): string {
 
 export function generalHelp(version: string): string {
   return [
-    `harn-workbench ${version}: checks for Harn sources, the loud-boundary registry and run artifacts.`,
+    `harn-workbench ${version}: checks (and the formatter) for Harn sources, the loud-boundary registry and run artifacts.`,
     '',
     'Usage:',
     ...COMMAND_NAMES.map((n) => `  ${COMMANDS[n].synopsis}`),
