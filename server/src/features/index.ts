@@ -22,9 +22,13 @@ import { DiagnosticsStore } from './diagnosticsStore';
 import { registerDirectiveTree } from './directiveTree';
 import { registerDocumentDigest } from './documentDigest';
 import { registerDocumentHighlight } from './documentHighlight';
+import { registerDocumentFormatting } from './documentFormatting';
 import { registerDocumentLink } from './documentLink';
+import { ON_TYPE_FORMATTING_TRIGGER, registerDocumentOnTypeFormatting } from './documentOnTypeFormatting';
+import { registerDocumentRangeFormatting } from './documentRangeFormatting';
 import { registerDocumentSymbol } from './documentSymbol';
 import { registerFoldingRange } from './foldingRange';
+import { FormatRefusals } from './formatRefusals';
 import { registerHover } from './hover';
 import { registerImplementation } from './implementation';
 import { registerInlayHint } from './inlayHint';
@@ -69,6 +73,10 @@ export const SERVER_CAPABILITIES: ServerCapabilities = {
   implementationProvider: true,
   callHierarchyProvider: true,
   inlayHintProvider: { resolveProvider: false },
+  // `harn fmt`'s output as small edits; `}` re-indents the block it closes.
+  documentFormattingProvider: true,
+  documentRangeFormattingProvider: true,
+  documentOnTypeFormattingProvider: { firstTriggerCharacter: ON_TYPE_FORMATTING_TRIGGER },
   // Each folder has its own gate and settings; folders added or removed are followed.
   workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
 };
@@ -112,6 +120,7 @@ export function registerFeatures(
       connection.languages.inlayHint.refresh().catch((error: unknown) => connection.console.error(`inlay hints refresh failed: ${String(error)}`));
   };
   harn.whenHintsChange(refreshInlayHints);
+  harn.whenFormatConfigFails((message) => connection.console.warn(message));
   // Precedence: a boundary id inside a `.harn` string is the gate's to explain before it is Harn's.
   const runControl = new RunControlProvider(documents, roots, (uri) => void connection.sendNotification(RunControlTreeChangedNotification, { uri }));
   const training = new TrainingExampleProvider(documents);
@@ -151,6 +160,10 @@ export function registerFeatures(
   registerImplementation(ctx);
   registerCallHierarchy(ctx);
   registerInlayHint(ctx);
+  const formatRefusals = new FormatRefusals(ctx);
+  registerDocumentFormatting(ctx, formatRefusals);
+  registerDocumentRangeFormatting(ctx, formatRefusals);
+  registerDocumentOnTypeFormatting(ctx, formatRefusals);
   registerValidateArtifactFile(ctx, artifacts);
   registerDirectiveTree(ctx, artifacts);
   registerPrefixMessage(ctx, artifacts);

@@ -29,6 +29,7 @@ import {
   SemanticTokensDelta,
   SignatureHelp,
   SignatureHelpContext,
+  TextEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { FolderConfig } from '../workspace/folders';
@@ -63,6 +64,11 @@ export interface DiskFile {
 
 /** Why a rename cannot be done: the editor shows the message. */
 export interface RenameRefusal {
+  refused: string;
+}
+
+/** Why a document is not formatted (the formatter's refusal): no edits, the reason logged and shown. */
+export interface FormatRefusal {
   refused: string;
 }
 
@@ -132,4 +138,10 @@ export interface DomainProvider {
   incomingCalls?(item: CallHierarchyItem, token: CancellationToken): Awaitable<CallHierarchyIncomingCall[] | undefined>;
   outgoingCalls?(item: CallHierarchyItem, token: CancellationToken): Awaitable<CallHierarchyOutgoingCall[] | undefined>;
   inlayHints?(request: OpenDocumentRequest, range: Range): InlayHint[] | undefined;
+  // Formatting, as small edits (the editor's FormattingOptions are not passed: the domain's formatter decides).
+  formatDocument?(request: OpenDocumentRequest): Awaitable<TextEdit[] | FormatRefusal | undefined>;
+  /** The smallest run of whole top-level items around the range. */
+  formatRange?(request: OpenDocumentRequest, range: Range): Awaitable<TextEdit[] | FormatRefusal | undefined>;
+  /** After `}` was typed just before `position`: the block it closes. */
+  formatOnType?(request: OpenDocumentRequest, position: Position): Awaitable<TextEdit[] | FormatRefusal | undefined>;
 }

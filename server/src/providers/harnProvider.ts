@@ -37,7 +37,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import * as path from 'node:path';
 import { harnSyntaxDiagnostics, invalidUtf8Diagnostics, replacementCharacterDiagnostics, WorkbenchDiagnostic } from '../diagnostics';
-import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest, RenameRefusal } from '../features/provider';
+import { DiskFile, DocumentRequest, DomainProvider, FormatRefusal, OpenDocumentRequest, RenameRefusal } from '../features/provider';
 import { DocumentKind } from '../features/router';
 import { CompletionKind, CompletionSource, completionsAt, resolveCompletion } from '../harn/completion';
 import { DefinitionLocation, definitionAt } from '../harn/definition';
@@ -56,6 +56,9 @@ import { selectionRangesAt } from '../harn/selectionRanges';
 import { signatureHelpAt } from '../harn/signatureHelp';
 import { declarationAt, typeDefinitionAt } from '../harn/typeDefinition';
 import { parameterHints } from '../harn/inlayHints';
+import { formatConfigFor } from '../harn/format/config';
+import { documentFormatEdits, FormatEdits, onTypeFormatEdits, rangeFormatEdits } from '../harn/format/edits';
+import { DEFAULT_FORMAT_OPTIONS, FormatOptions } from '../harn/format';
 import { hexBytes } from '../text/utf8';
 import { FolderConfig, rootOf, settingsOf } from '../workspace/folders';
 import { workspaceRefusal } from '../workspace/roots';
@@ -591,5 +594,42 @@ export class HarnProvider implements DomainProvider {
       kind: InlayHintKind.Parameter,
       paddingRight: true,
     }));
+  }
+
+  private formatProblem: (message: string) => void = () => undefined;
+
+  /** Told when a file's harn.toml cannot be used for formatting (it is then formatted with the defaults, as upstream does). */
+  whenFormatConfigFails(listener: (message: string) => void): void {
+    this.formatProblem = listener;
+  }
+
+  /**
+   * The `[fmt]` options of the harn.toml at or above the file, read again on every request (at most 16 directories
+   * looked at and one small file read), so an edited harn.toml counts at once. Not a file (untitled): the defaults.
+   */
+  private formatOptionsOf(uri: string): FormatOptions {
+    if (!uri.startsWith('file:')) return DEFAULT_FORMAT_OPTIONS;
+    const config = formatConfigFor(uriToPath(uri));
+    if (config.error !== undefined) this.formatProblem(`${config.error}; formatting with the defaults`);
+    return config.options;
+  }
+
+  private formatAnswer(edits: FormatEdits): TextEdit[] | FormatRefusal {
+    return 'refused' in edits ? edits : edits.edits;
+  }
+
+  formatDocument({ doc, uri }: OpenDocumentRequest): TextEdit[] | FormatRefusal | undefined {
+    if (!this.answering()) return undefined;
+    return this.formatAnswer(documentFormatEdits(doc.getText(), this.formatOptionsOf(uri)));
+  }
+
+  formatRange({ doc, uri }: OpenDocumentRequest, range: Range): TextEdit[] | FormatRefusal | undefined {
+    if (!this.answering()) return undefined;
+    return this.formatAnswer(rangeFormatEdits(doc.getText(), range, this.formatOptionsOf(uri)));
+  }
+
+  formatOnType({ doc, uri }: OpenDocumentRequest, position: Position): TextEdit[] | FormatRefusal | undefined {
+    if (!this.answering()) return undefined;
+    return this.formatAnswer(onTypeFormatEdits(doc.getText(), position, this.formatOptionsOf(uri)));
   }
 }
