@@ -97,6 +97,8 @@ class Printer {
   private readonly shebang: string | undefined;
   /** Top-level items copied verbatim, with the source range (whole lines) they are copied from. */
   private readonly verbatim = new Map<A.Stmt, { from: number; to: number }>();
+  /** The file ends inside an unterminated string: a newline added after it would become part of its value. */
+  private endsInsideString = false;
 
   constructor(
     private readonly source: string,
@@ -164,6 +166,61 @@ class Printer {
       for (const comment of list) out.push(pad(depth) + this.source.slice(comment.start, comment.end).replace(/[ \t]+$/, ''));
     }
     return out;
+  }
+
+  /**
+   * §4.4: `claim` between top-level items, except that section headers — a `// ----` bar, a titled bar
+   * `// ---- Title ----`, or bar / `// Title` / bar on three consecutive lines — are redrawn with bars of
+   * `separatorWidth` columns and a blank line above and below. Appends to `out` (lines; '' is a blank line).
+   */
+  private claimTopLevel(from: number, to: number, out: string[]): void {
+    const bar = `// ${'-'.repeat(Math.max(0, this.options.separatorWidth - 3))}`;
+    const blankLine = (): void => {
+      if (out.length > 0 && out[out.length - 1] !== '') out.push('');
+    };
+    let segment = from;
+    for (let line = from; line < to; line++) {
+      if (this.emitted.has(line)) continue;
+      // A line comment ending a line shared with other comments counts too: those go on their own lines
+      // first, and the bar is then alone on its line, as it will be the next time.
+      const here = this.plainLineComment(line, false);
+      if (here === undefined) continue;
+      let header: string[] | undefined;
+      let next = line + 1;
+      const title = this.plainLineComment(line + 1)?.trim();
+      if (
+        sectionBar(here) === '' &&
+        line + 2 < to &&
+        !this.emitted.has(line + 1) &&
+        !this.emitted.has(line + 2) &&
+        title &&
+        sectionBar(title) !== '' &&
+        sectionBar(this.plainLineComment(line + 2) ?? '') === ''
+      ) {
+        header = [bar, `// ${title}`, bar];
+        next = line + 3;
+      } else {
+        const kind = sectionBar(here);
+        if (kind !== undefined) header = kind === '' ? [bar] : [bar, `// ${kind}`, bar];
+      }
+      if (!header) continue;
+      out.push(...this.claim(segment, line, 0));
+      for (const c of (this.commentsByLine.get(line) ?? []).slice(0, -1)) out.push(this.source.slice(c.start, c.end).replace(/[ \t]+$/, ''));
+      blankLine();
+      out.push(...header);
+      out.push('');
+      for (let l = line; l < next; l++) this.emitted.add(l);
+      segment = next;
+      line = next - 1;
+    }
+    out.push(...this.claim(segment, to, 0));
+  }
+
+  /** The text after `//` of the last comment on `line` when that is a plain (not doc) line comment — and, if `alone`, the only one. */
+  private plainLineComment(line: number, alone = true): string | undefined {
+    const list = this.commentsByLine.get(line);
+    const last = list && (!alone || list.length === 1) ? list[list.length - 1] : undefined;
+    return last?.kind === 'line' ? this.source.slice(last.start + 2, last.end) : undefined;
   }
 
   /**
@@ -237,6 +294,7 @@ class Printer {
     }
     for (const t of tokens) {
       if (t.kind === TokenKind.EOF) continue;
+      if (t.terminated === false && t.end === this.source.length) this.endsInsideString = true;
       const index = owner(t.start);
       const range = ranges[index];
       if (!range || t.start >= range.end) {
@@ -314,7 +372,7 @@ class Printer {
       if (out.length > 0) out.push('');
       // From the previous item's own start line (upstream: +1), so that a comment on an item's first line
       // (`fn f() { // c`) is hoisted below it instead of dropped (rule book §13 A).
-      out.push(...this.claim(previousStart, range ? this.line(range.from) : this.startLine(item), 0));
+      this.claimTopLevel(previousStart, range ? this.line(range.from) : this.startLine(item), out);
       if (range) {
         out.push(this.verbatimText(range));
         previousStart = this.line(range.to);
@@ -323,10 +381,17 @@ class Printer {
       out.push(this.stmt(item, 0, true));
       previousStart = this.startLine(item);
     }
-    const tail = this.claim(previousStart, this.lastCommentLine + 1, 0);
-    out.push(...tail);
+    const beforeTail = out.length;
+    this.claimTopLevel(previousStart, this.lastCommentLine + 1, out);
+    // The file ends inside an unterminated string of a broken last item: that item's text runs to the end
+    // of the file exactly as it is (no newline added or taken away, it would be part of the string).
+    const last = items[items.length - 1];
+    const lastRange = last && this.verbatim.get(last);
+    if (this.endsInsideString && lastRange && out.length === beforeTail) out[out.length - 1] = this.source.slice(lastRange.from);
     let text = out.join('\n');
-    if (!text.endsWith('\n')) text += '\n';
+    // A section header ends the file: upstream's blank line after it stays (the file ends in `\n\n`).
+    if (out.length > beforeTail && out[out.length - 1] === '') text += '\n';
+    if (!text.endsWith('\n') && !(this.endsInsideString && lastRange && out.length === beforeTail)) text += '\n';
     if (this.shebang !== undefined) text = this.shebang + '\n' + (text === '\n' ? '' : text);
     return text;
   }
@@ -887,6 +952,22 @@ class Printer {
     const wrap = c < p || (c === p && isRight && !power) || (power && !isRight) || andOr;
     return wrap ? `(${text})` : text;
   }
+}
+
+/**
+ * §4.4: a comment text (after `//`) that is a section bar: '' for a pure bar (four or more dashes and
+ * nothing else), the title for `---- Title` or `---- Title ----` (trailing run of four or more dashes
+ * dropped), undefined otherwise.
+ */
+function sectionBar(text: string): string | undefined {
+  const t = text.trim();
+  const lead = /^-*/.exec(t)?.[0].length ?? 0;
+  if (lead < 4) return undefined;
+  if (lead === t.length) return '';
+  const rest = t.slice(lead).trim();
+  const trail = /-*$/.exec(rest)?.[0].length ?? 0;
+  const title = trail >= 4 ? rest.slice(0, rest.length - trail).trim() : rest;
+  return title === '' ? undefined : title;
 }
 
 const isDoc = (c: Comment): boolean => c.kind === 'doc' || c.kind === 'legacyDoc';
