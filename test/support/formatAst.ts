@@ -19,6 +19,11 @@ export function normalised(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   const n = node as Record<string, unknown> & { kind?: string };
   if (n.kind === 'Paren') return normalised(n.inner);
+  // `(match …)` as a statement: the parentheses made it an expression; without them it is the statement itself.
+  if (n.kind === 'ExprStmt') {
+    const inner = normalised(n.expr) as { kind?: string; stmt?: unknown };
+    if (inner.kind === 'StmtExpr') return inner.stmt;
+  }
   if (n.kind === 'Int' || n.kind === 'Float' || n.kind === 'Duration') {
     const raw = String(n.raw);
     return { kind: n.kind, value: n.kind === 'Int' ? formatInt(raw) : n.kind === 'Float' ? formatFloat(raw) : formatDuration(raw) };
@@ -49,9 +54,9 @@ export function normalised(node: unknown): unknown {
     out.statements = [...sorted.map((s) => JSON.parse(s) as unknown), ...statements.slice(imports)];
   }
   if (n.kind === 'If') {
-    const otherwise = n.otherwise as { kind?: string; statements?: { kind?: string }[] } | undefined;
+    const otherwise = out.otherwise as { kind?: string; statements?: { kind?: string }[] } | undefined;
     const only = otherwise?.kind === 'Block' && otherwise.statements?.length === 1 ? otherwise.statements[0] : undefined;
-    if (only?.kind === 'If') out.otherwise = normalised(only);
+    if (only?.kind === 'If') out.otherwise = only;
   }
   return out;
 }

@@ -452,8 +452,14 @@ class Printer {
         if (s.init) text += ` = ${this.expr(s.init, depth)}`;
         return text;
       }
-      case 'ExprStmt':
-        return this.expr(s.expr, depth);
+      case 'ExprStmt': {
+        // §13 F: a statement that would start with `if`/`match`/`{`… but continues (`match x {…} |> f`) would
+        // read back as that statement followed by garbage: parenthesise it.
+        const e = unparen(s.expr);
+        const text = this.expr(e, depth);
+        const first = leftmost(e);
+        return first !== e && startsLikeStatement(first) ? `(${text})` : text;
+      }
       case 'Assign': {
         // eval_pack / cost_route entries `key: value` come as Assign with operator ':'.
         const separator = s.operator === ':' ? ': ' : ` ${s.operator} `;
@@ -472,9 +478,9 @@ class Printer {
         return this.ifText(s, depth, statementMode, ownerLine);
       case 'For':
         if (!s.pattern || !s.iterable) throw new Refusal('incomplete for');
-        return this.braced(`for ${this.pattern(s.pattern, depth)} in ${this.expr(s.iterable, depth)}`, s.body, ownerLine, depth, statementMode);
+        return this.braced(`for ${this.pattern(s.pattern, depth)} in ${this.bound(s.iterable, Binding.Pipe, depth)}`, s.body, ownerLine, depth, statementMode);
       case 'While':
-        return this.braced(`while ${this.expr(this.need(s.condition), depth)}`, s.body, ownerLine, depth, statementMode);
+        return this.braced(`while ${this.bound(this.need(s.condition), Binding.Pipe, depth)}`, s.body, ownerLine, depth, statementMode);
       case 'Retry':
         return this.braced(s.count ? `retry ${this.expr(s.count, depth)}` : 'retry', s.body, ownerLine, depth, statementMode);
       case 'Guard':
@@ -520,7 +526,7 @@ class Printer {
   }
 
   private ifText(s: A.IfStmt, depth: number, statementMode: boolean, ownerLine: number): string {
-    let text = this.braced(`if ${this.expr(this.need(s.condition), depth)}`, s.then, ownerLine, depth, statementMode);
+    let text = this.braced(`if ${this.bound(this.need(s.condition), Binding.Pipe, depth)}`, s.then, ownerLine, depth, statementMode);
     const otherwise = s.otherwise;
     if (!otherwise) return text;
     let elseIf: A.IfStmt | undefined;
@@ -536,7 +542,7 @@ class Printer {
   }
 
   private tryText(s: A.TryStmt, depth: number, statementMode: boolean, ownerLine: number): string {
-    if (s.starOperand) return `try* ${this.expr(s.starOperand, depth)}`;
+    if (s.starOperand) return `try* ${this.bound(s.starOperand, Binding.Unary, depth)}`;
     let text = this.braced('try', s.body, ownerLine, depth, statementMode);
     if (s.catchBody || s.catchName) {
       let header = 'catch';
@@ -562,7 +568,7 @@ class Printer {
   }
 
   private matchText(s: A.MatchStmt, depth: number, statementMode: boolean): string {
-    const lines = [`match ${this.expr(this.need(s.subject), depth)} {`];
+    const lines = [`match ${this.bound(this.need(s.subject), Binding.Pipe, depth)} {`];
     for (const arm of s.arms) {
       let head = arm.patterns.map((p) => this.expr(p, depth + 1)).join(' | ');
       if (arm.guard) head += ` if ${this.expr(arm.guard, depth + 1)}`;
@@ -841,15 +847,16 @@ class Printer {
       case 'Unary': {
         const operand = unparen(this.need(e.operand));
         const text = this.expr(operand, depth);
-        const wrap = operand.kind === 'Binary' || operand.kind === 'Ternary' || operand.kind === 'Range';
+        const wrap = operand.kind === 'Binary' || operand.kind === 'Ternary' || operand.kind === 'Range' || operand.kind === 'TryPostfix';
         return e.operator + (wrap ? `(${text})` : text);
       }
       case 'Binary':
         return this.binary(e, depth);
       case 'Ternary':
-        return `${this.expr(e.condition, depth)} ? ${this.expr(this.need(e.then), depth)} : ${this.expr(this.need(e.otherwise), depth)}`;
+        // §13 F (upstream adds no parentheses here): the condition is a binary-level operand, the branches ternaries.
+        return `${this.bound(e.condition, Binding.Binary, depth)} ? ${this.bound(this.need(e.then), Binding.Ternary, depth)} : ${this.bound(this.need(e.otherwise), Binding.Ternary, depth)}`;
       case 'Range':
-        return `${this.expr(e.from, depth)} to ${this.expr(this.need(e.to), depth)}${e.exclusive ? ' exclusive' : ''}`;
+        return `${this.bound(e.from, Binding.Ternary, depth)} to ${this.bound(this.need(e.to), Binding.Ternary, depth)}${e.exclusive ? ' exclusive' : ''}`;
       case 'TryPostfix':
         return `${this.postfixObject(e.operand, depth)}?`;
       case 'StmtExpr':
@@ -860,12 +867,24 @@ class Printer {
     }
   }
 
-  /** §7.3: receivers of `.m()`, `.p`, `[i]`, `?` are parenthesised when they are operators. */
+  /** §7.3: receivers of `.m()`, `.p`, `[i]`, `?` are parenthesised when they are operators (`try* x` too, §13 F). */
   private postfixObject(object: A.Expr, depth: number): string {
     const o = unparen(object);
     const text = this.expr(o, depth);
-    const wrap = o.kind === 'Binary' || o.kind === 'Unary' || o.kind === 'Ternary' || o.kind === 'Range';
+    // `(a?).m()`: without parentheses `a?.m()` is an optional call, `a??` the `??` operator.
+    const wrap =
+      o.kind === 'Binary' || o.kind === 'Unary' || o.kind === 'Ternary' || o.kind === 'Range' || o.kind === 'TryPostfix' || binding(o) < Binding.Postfix;
     return wrap ? `(${text})` : text;
+  }
+
+  /**
+   * `expr` where the parser reads only forms binding at least as tightly as `least`: parenthesised otherwise
+   * (§13 F). A postfix `x?` too: followed by an operand and a `:` further on the line it reads as a ternary.
+   */
+  private bound(expr: A.Expr, least: Binding, depth: number): string {
+    const e = unparen(expr);
+    const text = this.expr(e, depth);
+    return binding(e) < least || e.kind === 'TryPostfix' ? `(${text})` : text;
   }
 
   private closure(e: A.Closure, depth: number): string {
@@ -897,7 +916,9 @@ class Printer {
       const method = callee.property.text;
       const list = this.commaSequence(args, utf8Length(object) + utf8Length(method) + 1 + dot.length, depth);
       const tail = `${dot}${method}${typeArgs}(${list})`;
-      if (this.endLine(e) > this.endLine(unparen(callee.object))) return `${object}\n${pad(depth + 1)}${tail}`;
+      // Arguments printed on several lines put `)` on a later line in the output: move now, as formatting the
+      // output again would (a fixed point; upstream moves it only on the second run).
+      if (this.endLine(e) > this.endLine(unparen(callee.object)) || list.includes('\n')) return `${object}\n${pad(depth + 1)}${tail}`;
       return object + tail;
     }
     const name = callee.kind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
@@ -935,7 +956,9 @@ class Printer {
     const l = this.operand(left, op, false, depth);
     const r = this.operand(right, op, true, depth);
     const inline = `${l} ${op} ${r}`;
-    if (this.startLine(left) < this.startLine(right) || 2 * depth + utf8Length(inline) > this.options.lineWidth) {
+    // A left operand printed on several lines (an `if`, a closure expanded) starts on an earlier line than the
+    // right one in the output: break now, as formatting the output again would (a fixed point, unlike upstream).
+    if (this.startLine(left) < this.startLine(right) || l.includes('\n') || 2 * depth + utf8Length(inline) > this.options.lineWidth) {
       return `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
     }
     return inline;
@@ -943,7 +966,11 @@ class Printer {
 
   private operand(child: A.Expr, parentOp: string, isRight: boolean, depth: number): string {
     const text = this.expr(child, depth);
-    if (child.kind !== 'Binary') return text;
+    if (child.kind !== 'Binary') {
+      // §13 F: a ternary or range operand, and a unary base of `**` (`-a ** b` reads `-(a ** b)`), need parentheses.
+      const least = parentOp === '**' && !isRight ? Binding.Postfix : parentOp === '|>' ? (isRight ? Binding.Range : Binding.Pipe) : Binding.Binary;
+      return binding(child) < least || child.kind === 'TryPostfix' ? `(${text})` : text;
+    }
     const c = precedence(child.operator);
     const p = precedence(parentOp);
     const andOr = (child.operator === '&&' && parentOp === '||') || (child.operator === '||' && parentOp === '&&');
@@ -968,6 +995,54 @@ function sectionBar(text: string): string | undefined {
   const trail = /-*$/.exec(rest)?.[0].length ?? 0;
   const title = trail >= 4 ? rest.slice(0, rest.length - trail).trim() : rest;
   return title === '' ? undefined : title;
+}
+
+/** The sub-expression an expression's text starts with. */
+function leftmost(expr: A.Expr): A.Expr {
+  for (let e = unparen(expr); ;) {
+    let next: A.Expr | undefined;
+    if (e.kind === 'Binary') next = e.left;
+    else if (e.kind === 'Ternary') next = e.condition;
+    else if (e.kind === 'Range') next = e.from;
+    else if (e.kind === 'Member' || e.kind === 'Index' || e.kind === 'Slice') next = e.object;
+    else if (e.kind === 'Call') next = e.callee;
+    else if (e.kind === 'TryPostfix') next = e.operand;
+    if (!next) return e;
+    e = unparen(next);
+  }
+}
+
+/** An expression that, at the start of a statement, would be read as a statement (or a block) instead. */
+function startsLikeStatement(e: A.Expr): boolean {
+  return e.kind === 'StmtExpr' || e.kind === 'Closure' || e.kind === 'Dict' || e.kind === 'FnExpr';
+}
+
+/** How tightly an expression form binds, as our parser reads them (parsePipe … parsePostfix), loosest first. */
+const enum Binding {
+  Pipe,
+  Range,
+  Ternary,
+  Binary,
+  Unary,
+  Power,
+  Postfix,
+}
+
+function binding(e: A.Expr): Binding {
+  switch (e.kind) {
+    case 'Binary':
+      return e.operator === '|>' ? Binding.Pipe : e.operator === '**' ? Binding.Power : Binding.Binary;
+    case 'Range':
+      return Binding.Range;
+    case 'Ternary':
+      return Binding.Ternary;
+    case 'Unary':
+      return Binding.Unary;
+    case 'StmtExpr':
+      return e.stmt.kind === 'Try' && e.stmt.starOperand ? Binding.Unary : Binding.Postfix;
+    default:
+      return Binding.Postfix;
+  }
 }
 
 const isDoc = (c: Comment): boolean => c.kind === 'doc' || c.kind === 'legacyDoc';
