@@ -381,3 +381,95 @@ describe('harn fmt: fuzz regressions (FMT_FUZZ_SEEDS=1500 and 3000)', () => {
     }
   });
 });
+
+describe('harn fmt: comments around attributes and doc comments (§4.1.7, §13 Q)', () => {
+  test('comments between a doc comment, the attributes and the declaration stay between them, in order', () => {
+    const input = lines(
+      '/** Doc. */',
+      '// between doc and attribute',
+      '@deprecated // why',
+      '// between attributes',
+      '@test(1)',
+      '// after the attributes',
+      '/** a doc after the attributes */',
+      'pub fn f() {',
+      '  a()',
+      '}',
+      'fn g() {',
+      '  @x',
+      '  // before h',
+      '  fn h() {',
+      '  }',
+      '}',
+    );
+    const output = fmt(input);
+    assert.equal(
+      output,
+      lines(
+        '/** Doc. */',
+        '// between doc and attribute',
+        '@deprecated',
+        '// why',
+        '// between attributes',
+        '@test(1)',
+        '// after the attributes',
+        '/** a doc after the attributes */',
+        'pub fn f() {',
+        '  a()',
+        '}',
+        '',
+        'fn g() {',
+        '  @x',
+        '  // before h',
+        '  fn h() {',
+        '  }',
+        '}',
+      ),
+    );
+    assertSameAst(input, output);
+  });
+});
+
+describe('harn fmt: the other §13 rows (I, J, K, O)', () => {
+  test('I: declarations inside a closure body are printed with the statement rules at their depth', () => {
+    const input = 'let f = { x ->\n  enum E { A, B }\n  struct S { a: int }\n  fn inner(y) { return y }\n  type T = int\n  inner(x)\n}\n';
+    const output = fmt(input);
+    assert.equal(
+      output,
+      lines(
+        'let f = { x ->',
+        '  enum E {',
+        '    A',
+        '    B',
+        '  }',
+        '  struct S {',
+        '    a: int',
+        '  }',
+        '  fn inner(y) {',
+        '    return y',
+        '  }',
+        '  type T = int',
+        '  inner(x)',
+        '}',
+      ),
+    );
+    assertSameAst(input, output);
+  });
+
+  test('J: CRLF becomes LF, a BOM is dropped, trailing blanks of a comment line go, string escapes stay', () => {
+    assert.equal(fmt('\uFEFF// c  \r\nfn f() {\r\n  let s = "a\\r"\r\n}\r\n'), lines('// c', 'fn f() {', '  let s = "a\\r"', '}'));
+  });
+
+  test('K: a `///` run becomes one /** */ block, a one-line run a one-line block, inside bodies too', () => {
+    assert.equal(
+      fmt('/// One.\nfn f() {\n  /// Two\n  ///   indented\n  let x = 1\n}\n'),
+      lines('/** One. */', 'fn f() {', '  /**', '   * Two', '   *   indented', '   */', '  let x = 1', '}'),
+    );
+  });
+
+  test('O: an empty or blank file is one newline; a comments-only file is its comments, blank lines dropped', () => {
+    assert.equal(fmt(''), '\n');
+    assert.equal(fmt('\n\n  \n'), '\n');
+    assert.equal(fmt('// only\n\n\n/* block */\n/// doc\n'), lines('// only', '/* block */', '/** doc */'));
+  });
+});

@@ -614,10 +614,22 @@ class Printer {
   // ------------------------------------------------------------------------------- declarations
 
   private declaration(d: A.Declaration, depth: number, statementMode: boolean): string {
-    const attributes = d.attributes.map((a) => `${this.attribute(a)}\n${pad(depth)}`).join('');
+    // Comments between attributes, and between the last one and the declaration, stay there (rule book
+    // §4.1.7, §13 Q): each attribute line claims the comments from its own line (a trailing one is hoisted
+    // below it) up to the next attribute, the last one up to the keyword's line.
+    const keywordLine = this.keywordLine(d);
+    let attributes = '';
+    d.attributes.forEach((a, i) => {
+      attributes += `${this.attribute(a)}\n`;
+      if (statementMode) {
+        const next = d.attributes[i + 1];
+        for (const comment of this.claim(this.line(a.start), next ? this.line(next.start) : keywordLine, depth)) attributes += `${comment}\n`;
+      }
+      attributes += pad(depth);
+    });
     const pub = d.isPub ? 'pub ' : '';
     const name = d.name?.text ?? '';
-    const ownerLine = this.line(d.attributes.length > 0 ? (d.attributes[d.attributes.length - 1] as A.Attribute).end : d.start);
+    const ownerLine = keywordLine;
     let text: string;
     switch (d.kind) {
       case 'FnDecl': {
@@ -690,6 +702,20 @@ class Printer {
       }
     }
     return attributes + text;
+  }
+
+  /** The line of a declaration's first token after its attributes (`pub`, `fn`…), comments skipped. */
+  private keywordLine(d: A.Declaration): number {
+    const last = d.attributes[d.attributes.length - 1];
+    if (!last) return this.line(d.start);
+    let at = last.end;
+    for (;;) {
+      while (at < this.source.length && /\s/.test(this.source[at] ?? '')) at++;
+      const comment = this.comments.find((c) => c.start === at);
+      if (!comment || comment.end <= at) break;
+      at = comment.end;
+    }
+    return this.line(Math.min(at, d.end));
   }
 
   private fnSignature(d: A.FnDecl, depth: number, pub: string): string {
