@@ -15,7 +15,7 @@ import { formatDuration, formatFloat, formatInt, utf8Length } from './literals';
 export interface FormatOptions {
   /** `[fmt] line_width`, default 100. */
   lineWidth: number;
-  /** `[fmt] separator_width`, default 80 (top-level `// ----` bars; not implemented yet). */
+  /** `[fmt] separator_width`, default 80: the width of the top-level `// ----` section bars (§4.4). */
   separatorWidth: number;
 }
 
