@@ -8,10 +8,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { format } from '../../server/src/harn/format';
-import { formatDuration, formatFloat, formatInt } from '../../server/src/harn/format/literals';
-import type { Comment } from '../../server/src/harn/lexer';
 import { parse } from '../../server/src/harn/parser';
 import { corpusFiles, corpusPath, corpusSkip, readCorpus } from '../support/corpus';
+import { normalised, sameComments, sameErrors } from '../support/formatAst';
 import { fuzzCase } from '../support/fuzz';
 
 const ORACLE = 'fmt-oracle';
@@ -32,68 +31,6 @@ function diffStart(expected: string, actual: string | undefined, context = 3): s
   for (let k = i; k < Math.min(a.length, i + context); k++) out.push(`  - ${a[k]}`);
   for (let k = i; k < Math.min(b.length, i + context); k++) out.push(`  + ${b[k]}`);
   return out.join('\n');
-}
-
-const IGNORED_FIELDS = new Set(['start', 'end', 'closed', 'doc', 'bodyStart', 'computed']);
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/**
- * An AST without what the formatter may legitimately respell (rule book §11.8): positions, parentheses
- * (re-derived by precedence), dict key spellings (`"a"` / `["a"]` → `a`), `else { if }` vs `else if`,
- * number and duration spellings (printed from their values), doc text (kept as comments), and the order of
- * the leading imports.
- */
-function normalised(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(normalised);
-  if (node === null || typeof node !== 'object') return node;
-  const n = node as Record<string, unknown> & { kind?: string };
-  if (n.kind === 'Paren') return normalised(n.inner);
-  if (n.kind === 'Int' || n.kind === 'Float' || n.kind === 'Duration') {
-    const raw = String(n.raw);
-    return { kind: n.kind, value: n.kind === 'Int' ? formatInt(raw) : n.kind === 'Float' ? formatFloat(raw) : formatDuration(raw) };
-  }
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(n)) if (!IGNORED_FIELDS.has(key)) out[key] = normalised(value);
-  if (n.kind === 'DictEntry') {
-    const key = n.key as { kind?: string; text?: string; value?: string; raw?: boolean } | undefined;
-    if (key?.kind === 'Name') out.key = key.text;
-    else if (key?.kind === 'String' && !key.raw && key.value !== undefined && IDENTIFIER.test(key.value)) out.key = key.value;
-  }
-  if (n.kind === 'SourceFile' && Array.isArray(out.statements)) {
-    // The leading import run is sorted by the formatter (§6.1): compare it as a set.
-    const statements = out.statements as { kind?: string }[];
-    let imports = 0;
-    while (statements[imports]?.kind === 'ImportDecl') imports++;
-    const sorted = statements
-      .slice(0, imports)
-      .map((s) => JSON.stringify(s))
-      .sort();
-    out.statements = [...sorted.map((s) => JSON.parse(s) as unknown), ...statements.slice(imports)];
-  }
-  if (n.kind === 'If') {
-    const otherwise = n.otherwise as { kind?: string; statements?: { kind?: string }[] } | undefined;
-    const only = otherwise?.kind === 'Block' && otherwise.statements?.length === 1 ? otherwise.statements[0] : undefined;
-    if (only?.kind === 'If') out.otherwise = normalised(only);
-  }
-  return out;
-}
-
-/** The texts of the non-doc comments (doc runs are merged into blocks), as a sorted list: none lost, none added. */
-function sameComments(source: string, before: Comment[], output: string, after: Comment[]): boolean {
-  const texts = (text: string, comments: Comment[]): string =>
-    JSON.stringify(
-      comments
-        .filter((c) => c.kind === 'line' || c.kind === 'block')
-        .map((c) => text.slice(c.start, c.end).trimEnd())
-        .sort(),
-    );
-  return texts(source, before) === texts(output, after);
-}
-
-/** The same error messages in the same order; lexer messages name their line, which moves when the text around is formatted. */
-function sameErrors(before: { message: string }[], after: { message: string }[]): boolean {
-  const messages = (list: { message: string }[]): string => JSON.stringify(list.map((d) => d.message.replace(/ at \d+:\d+$/, '')));
-  return messages(before) === messages(after);
 }
 
 function formattedSources(): string[] {

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { format, type FormatOptions } from '../../server/src/harn/format';
 import { formatDuration, formatFloat, formatInt, utf8Length } from '../../server/src/harn/format/literals';
+import { parse } from '../../server/src/harn/parser';
+import { normalised } from '../support/formatAst';
 
 function fmt(text: string, options?: FormatOptions): string {
   const result = format(text, options);
@@ -16,6 +18,11 @@ function fmt(text: string, options?: FormatOptions): string {
 }
 
 const lines = (...l: string[]): string => l.join('\n') + '\n';
+
+/** The two texts parse to the same AST, up to what the formatter may respell (test/support/formatAst.ts). */
+function assertSameAst(before: string, after: string): void {
+  assert.equal(JSON.stringify(normalised(parse(after).file)), JSON.stringify(normalised(parse(before).file)), `AST changed:\n${after}`);
+}
 
 describe('harn fmt: blank lines, indentation, file end (§3)', () => {
   test('blank lines inside blocks go, one blank line separates top-level items, the header comment is glued', () => {
@@ -283,5 +290,186 @@ describe('harn fmt: files with syntax errors (issue 16; upstream refuses them)',
   test('a declaration sharing a line with the broken one is copied with it', () => {
     const input = 'let x =  1   let y = (\nfn c() {\n    log(3)\n}\n';
     assert.equal(fmt(input), input);
+  });
+});
+
+describe('harn fmt: top-level section bars (§4.4)', () => {
+  const bar80 = `// ${'-'.repeat(77)}`;
+  const bar40 = `// ${'-'.repeat(37)}`;
+  const input = lines(
+    '// ---- Tools ----',
+    'fn a() {',
+    '  // ---- inner bars stay ----',
+    '  x()',
+    '}',
+    '// -----',
+    '//   Section  ',
+    '// ---------',
+    '// about b',
+    'fn b() {',
+    '}',
+    '//----------',
+    'fn c() {',
+    '}',
+  );
+
+  test('bars, titled bars and three-line headers between items are redrawn, with a blank line around', () => {
+    assert.equal(
+      fmt(input),
+      lines(
+        bar80,
+        '// Tools',
+        bar80,
+        '',
+        'fn a() {',
+        '  // ---- inner bars stay ----',
+        '  x()',
+        '}',
+        '',
+        bar80,
+        '// Section',
+        bar80,
+        '',
+        '// about b',
+        'fn b() {',
+        '}',
+        '',
+        bar80,
+        '',
+        'fn c() {',
+        '}',
+      ),
+    );
+  });
+
+  test('the width is separatorWidth; a header at the end of the file keeps the blank line after it', () => {
+    const options = { lineWidth: 100, separatorWidth: 40 };
+    assert.equal(fmt('fn c() {\n}\n// ---- tail\n', options), lines('fn c() {', '}', '', bar40, '// tail', bar40, ''));
+    assert.equal(fmt(input, options).split('\n')[0], bar40);
+  });
+
+  test('three dashes and block or doc comments are not bars; a bar after another comment on its line is one', () => {
+    const plain = lines('// ---', '/** ---- */', 'fn a() {', '}', '', '/* ---- */ // ----', 'fn b() {', '}');
+    // The two comments of one line go on two lines (§4.3); the bar, then alone, is redrawn (a fixed point).
+    assert.equal(fmt(plain), lines('// ---', '/** ---- */', 'fn a() {', '}', '', '/* ---- */', '', bar80, '', 'fn b() {', '}'));
+  });
+});
+
+describe('harn fmt: fuzz regressions (FMT_FUZZ_SEEDS=1500 and 3000)', () => {
+  test('seeds 374, 592, 708, 1264: selective import names are sorted by UTF-8 bytes, in broken files too', () => {
+    // The formatter was right (§6.1); the AST comparison took the names' order for meaning.
+    for (const [input, output] of [
+      ['pub import { 䎵alpha, beta } from "lib"\n', 'pub import { beta, 䎵alpha } from "lib"\n'],
+      ['import { clear_ho,t_mocks, mock_host_response } from "std/testing"\n', 'import { clear_ho, mock_host_response, t_mocks } from "std/testing"\n'],
+      // Our parser reads names without a comma between them (it should not; upstream's does not either).
+      ['import { merge, odeadline mit } from "std/json"\n', 'import { merge, mit, odeadline } from "std/json"\n'],
+    ] as const) {
+      assert.equal(fmt(input), output);
+      assertSameAst(input, output);
+    }
+    const broken = 'import { b, a } from "x"\nimport { c } from {"y"\n';
+    assert.equal(fmt(broken), lines('import { a, b } from "x"', '', 'import { c } from {"y"'));
+  });
+
+  test('seeds 891, 285, 867, 2196, 2419, 2445: a broken item ending inside an unterminated string keeps its end byte for byte', () => {
+    // A newline added after (891) or taken from (285 …) the end of the file became part of the string.
+    for (const tail of ['', '\n', '\n\n']) {
+      const input = `fn a() {\n    log(1)\n}\nfn b() {\n  let s = """abc${tail}`;
+      const output = fmt(input);
+      assert.equal(output, `fn a() {\n  log(1)\n}\n\nfn b() {\n  let s = """abc${tail}`);
+      assertSameAst(input, output);
+    }
+  });
+});
+
+describe('harn fmt: comments around attributes and doc comments (§4.1.7, §13 Q)', () => {
+  test('comments between a doc comment, the attributes and the declaration stay between them, in order', () => {
+    const input = lines(
+      '/** Doc. */',
+      '// between doc and attribute',
+      '@deprecated // why',
+      '// between attributes',
+      '@test(1)',
+      '// after the attributes',
+      '/** a doc after the attributes */',
+      'pub fn f() {',
+      '  a()',
+      '}',
+      'fn g() {',
+      '  @x',
+      '  // before h',
+      '  fn h() {',
+      '  }',
+      '}',
+    );
+    const output = fmt(input);
+    assert.equal(
+      output,
+      lines(
+        '/** Doc. */',
+        '// between doc and attribute',
+        '@deprecated',
+        '// why',
+        '// between attributes',
+        '@test(1)',
+        '// after the attributes',
+        '/** a doc after the attributes */',
+        'pub fn f() {',
+        '  a()',
+        '}',
+        '',
+        'fn g() {',
+        '  @x',
+        '  // before h',
+        '  fn h() {',
+        '  }',
+        '}',
+      ),
+    );
+    assertSameAst(input, output);
+  });
+});
+
+describe('harn fmt: the other §13 rows (I, J, K, O)', () => {
+  test('I: declarations inside a closure body are printed with the statement rules at their depth', () => {
+    const input = 'let f = { x ->\n  enum E { A, B }\n  struct S { a: int }\n  fn inner(y) { return y }\n  type T = int\n  inner(x)\n}\n';
+    const output = fmt(input);
+    assert.equal(
+      output,
+      lines(
+        'let f = { x ->',
+        '  enum E {',
+        '    A',
+        '    B',
+        '  }',
+        '  struct S {',
+        '    a: int',
+        '  }',
+        '  fn inner(y) {',
+        '    return y',
+        '  }',
+        '  type T = int',
+        '  inner(x)',
+        '}',
+      ),
+    );
+    assertSameAst(input, output);
+  });
+
+  test('J: CRLF becomes LF, a BOM is dropped, trailing blanks of a comment line go, string escapes stay', () => {
+    assert.equal(fmt('\uFEFF// c  \r\nfn f() {\r\n  let s = "a\\r"\r\n}\r\n'), lines('// c', 'fn f() {', '  let s = "a\\r"', '}'));
+  });
+
+  test('K: a `///` run becomes one /** */ block, a one-line run a one-line block, inside bodies too', () => {
+    assert.equal(
+      fmt('/// One.\nfn f() {\n  /// Two\n  ///   indented\n  let x = 1\n}\n'),
+      lines('/** One. */', 'fn f() {', '  /**', '   * Two', '   *   indented', '   */', '  let x = 1', '}'),
+    );
+  });
+
+  test('O: an empty or blank file is one newline; a comments-only file is its comments, blank lines dropped', () => {
+    assert.equal(fmt(''), '\n');
+    assert.equal(fmt('\n\n  \n'), '\n');
+    assert.equal(fmt('// only\n\n\n/* block */\n/// doc\n'), lines('// only', '/* block */', '/** doc */'));
   });
 });

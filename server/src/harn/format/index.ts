@@ -15,7 +15,7 @@ import { formatDuration, formatFloat, formatInt, utf8Length } from './literals';
 export interface FormatOptions {
   /** `[fmt] line_width`, default 100. */
   lineWidth: number;
-  /** `[fmt] separator_width`, default 80 (top-level `// ----` bars; not implemented yet). */
+  /** `[fmt] separator_width`, default 80: the width of the top-level `// ----` section bars (§4.4). */
   separatorWidth: number;
 }
 
@@ -97,6 +97,8 @@ class Printer {
   private readonly shebang: string | undefined;
   /** Top-level items copied verbatim, with the source range (whole lines) they are copied from. */
   private readonly verbatim = new Map<A.Stmt, { from: number; to: number }>();
+  /** The file ends inside an unterminated string: a newline added after it would become part of its value. */
+  private endsInsideString = false;
 
   constructor(
     private readonly source: string,
@@ -164,6 +166,61 @@ class Printer {
       for (const comment of list) out.push(pad(depth) + this.source.slice(comment.start, comment.end).replace(/[ \t]+$/, ''));
     }
     return out;
+  }
+
+  /**
+   * §4.4: `claim` between top-level items, except that section headers — a `// ----` bar, a titled bar
+   * `// ---- Title ----`, or bar / `// Title` / bar on three consecutive lines — are redrawn with bars of
+   * `separatorWidth` columns and a blank line above and below. Appends to `out` (lines; '' is a blank line).
+   */
+  private claimTopLevel(from: number, to: number, out: string[]): void {
+    const bar = `// ${'-'.repeat(Math.max(0, this.options.separatorWidth - 3))}`;
+    const blankLine = (): void => {
+      if (out.length > 0 && out[out.length - 1] !== '') out.push('');
+    };
+    let segment = from;
+    for (let line = from; line < to; line++) {
+      if (this.emitted.has(line)) continue;
+      // A line comment ending a line shared with other comments counts too: those go on their own lines
+      // first, and the bar is then alone on its line, as it will be the next time.
+      const here = this.plainLineComment(line, false);
+      if (here === undefined) continue;
+      let header: string[] | undefined;
+      let next = line + 1;
+      const title = this.plainLineComment(line + 1)?.trim();
+      if (
+        sectionBar(here) === '' &&
+        line + 2 < to &&
+        !this.emitted.has(line + 1) &&
+        !this.emitted.has(line + 2) &&
+        title &&
+        sectionBar(title) !== '' &&
+        sectionBar(this.plainLineComment(line + 2) ?? '') === ''
+      ) {
+        header = [bar, `// ${title}`, bar];
+        next = line + 3;
+      } else {
+        const kind = sectionBar(here);
+        if (kind !== undefined) header = kind === '' ? [bar] : [bar, `// ${kind}`, bar];
+      }
+      if (!header) continue;
+      out.push(...this.claim(segment, line, 0));
+      for (const c of (this.commentsByLine.get(line) ?? []).slice(0, -1)) out.push(this.source.slice(c.start, c.end).replace(/[ \t]+$/, ''));
+      blankLine();
+      out.push(...header);
+      out.push('');
+      for (let l = line; l < next; l++) this.emitted.add(l);
+      segment = next;
+      line = next - 1;
+    }
+    out.push(...this.claim(segment, to, 0));
+  }
+
+  /** The text after `//` of the last comment on `line` when that is a plain (not doc) line comment — and, if `alone`, the only one. */
+  private plainLineComment(line: number, alone = true): string | undefined {
+    const list = this.commentsByLine.get(line);
+    const last = list && (!alone || list.length === 1) ? list[list.length - 1] : undefined;
+    return last?.kind === 'line' ? this.source.slice(last.start + 2, last.end) : undefined;
   }
 
   /**
@@ -237,6 +294,7 @@ class Printer {
     }
     for (const t of tokens) {
       if (t.kind === TokenKind.EOF) continue;
+      if (t.terminated === false && t.end === this.source.length) this.endsInsideString = true;
       const index = owner(t.start);
       const range = ranges[index];
       if (!range || t.start >= range.end) {
@@ -314,7 +372,7 @@ class Printer {
       if (out.length > 0) out.push('');
       // From the previous item's own start line (upstream: +1), so that a comment on an item's first line
       // (`fn f() { // c`) is hoisted below it instead of dropped (rule book §13 A).
-      out.push(...this.claim(previousStart, range ? this.line(range.from) : this.startLine(item), 0));
+      this.claimTopLevel(previousStart, range ? this.line(range.from) : this.startLine(item), out);
       if (range) {
         out.push(this.verbatimText(range));
         previousStart = this.line(range.to);
@@ -323,10 +381,17 @@ class Printer {
       out.push(this.stmt(item, 0, true));
       previousStart = this.startLine(item);
     }
-    const tail = this.claim(previousStart, this.lastCommentLine + 1, 0);
-    out.push(...tail);
+    const beforeTail = out.length;
+    this.claimTopLevel(previousStart, this.lastCommentLine + 1, out);
+    // The file ends inside an unterminated string of a broken last item: that item's text runs to the end
+    // of the file exactly as it is (no newline added or taken away, it would be part of the string).
+    const last = items[items.length - 1];
+    const lastRange = last && this.verbatim.get(last);
+    if (this.endsInsideString && lastRange && out.length === beforeTail) out[out.length - 1] = this.source.slice(lastRange.from);
     let text = out.join('\n');
-    if (!text.endsWith('\n')) text += '\n';
+    // A section header ends the file: upstream's blank line after it stays (the file ends in `\n\n`).
+    if (out.length > beforeTail && out[out.length - 1] === '') text += '\n';
+    if (!text.endsWith('\n') && !(this.endsInsideString && lastRange && out.length === beforeTail)) text += '\n';
     if (this.shebang !== undefined) text = this.shebang + '\n' + (text === '\n' ? '' : text);
     return text;
   }
@@ -387,8 +452,14 @@ class Printer {
         if (s.init) text += ` = ${this.expr(s.init, depth)}`;
         return text;
       }
-      case 'ExprStmt':
-        return this.expr(s.expr, depth);
+      case 'ExprStmt': {
+        // §13 F: a statement that would start with `if`/`match`/`{`… but continues (`match x {…} |> f`) would
+        // read back as that statement followed by garbage: parenthesise it.
+        const e = unparen(s.expr);
+        const text = this.expr(e, depth);
+        const first = leftmost(e);
+        return first !== e && startsLikeStatement(first) ? `(${text})` : text;
+      }
       case 'Assign': {
         // eval_pack / cost_route entries `key: value` come as Assign with operator ':'.
         const separator = s.operator === ':' ? ': ' : ` ${s.operator} `;
@@ -407,9 +478,9 @@ class Printer {
         return this.ifText(s, depth, statementMode, ownerLine);
       case 'For':
         if (!s.pattern || !s.iterable) throw new Refusal('incomplete for');
-        return this.braced(`for ${this.pattern(s.pattern, depth)} in ${this.expr(s.iterable, depth)}`, s.body, ownerLine, depth, statementMode);
+        return this.braced(`for ${this.pattern(s.pattern, depth)} in ${this.bound(s.iterable, Binding.Pipe, depth)}`, s.body, ownerLine, depth, statementMode);
       case 'While':
-        return this.braced(`while ${this.expr(this.need(s.condition), depth)}`, s.body, ownerLine, depth, statementMode);
+        return this.braced(`while ${this.bound(this.need(s.condition), Binding.Pipe, depth)}`, s.body, ownerLine, depth, statementMode);
       case 'Retry':
         return this.braced(s.count ? `retry ${this.expr(s.count, depth)}` : 'retry', s.body, ownerLine, depth, statementMode);
       case 'Guard':
@@ -455,7 +526,7 @@ class Printer {
   }
 
   private ifText(s: A.IfStmt, depth: number, statementMode: boolean, ownerLine: number): string {
-    let text = this.braced(`if ${this.expr(this.need(s.condition), depth)}`, s.then, ownerLine, depth, statementMode);
+    let text = this.braced(`if ${this.bound(this.need(s.condition), Binding.Pipe, depth)}`, s.then, ownerLine, depth, statementMode);
     const otherwise = s.otherwise;
     if (!otherwise) return text;
     let elseIf: A.IfStmt | undefined;
@@ -471,7 +542,7 @@ class Printer {
   }
 
   private tryText(s: A.TryStmt, depth: number, statementMode: boolean, ownerLine: number): string {
-    if (s.starOperand) return `try* ${this.expr(s.starOperand, depth)}`;
+    if (s.starOperand) return `try* ${this.bound(s.starOperand, Binding.Unary, depth)}`;
     let text = this.braced('try', s.body, ownerLine, depth, statementMode);
     if (s.catchBody || s.catchName) {
       let header = 'catch';
@@ -497,7 +568,7 @@ class Printer {
   }
 
   private matchText(s: A.MatchStmt, depth: number, statementMode: boolean): string {
-    const lines = [`match ${this.expr(this.need(s.subject), depth)} {`];
+    const lines = [`match ${this.bound(this.need(s.subject), Binding.Pipe, depth)} {`];
     for (const arm of s.arms) {
       let head = arm.patterns.map((p) => this.expr(p, depth + 1)).join(' | ');
       if (arm.guard) head += ` if ${this.expr(arm.guard, depth + 1)}`;
@@ -543,10 +614,22 @@ class Printer {
   // ------------------------------------------------------------------------------- declarations
 
   private declaration(d: A.Declaration, depth: number, statementMode: boolean): string {
-    const attributes = d.attributes.map((a) => `${this.attribute(a)}\n${pad(depth)}`).join('');
+    // Comments between attributes, and between the last one and the declaration, stay there (rule book
+    // §4.1.7, §13 Q): each attribute line claims the comments from its own line (a trailing one is hoisted
+    // below it) up to the next attribute, the last one up to the keyword's line.
+    const keywordLine = this.keywordLine(d);
+    let attributes = '';
+    d.attributes.forEach((a, i) => {
+      attributes += `${this.attribute(a)}\n`;
+      if (statementMode) {
+        const next = d.attributes[i + 1];
+        for (const comment of this.claim(this.line(a.start), next ? this.line(next.start) : keywordLine, depth)) attributes += `${comment}\n`;
+      }
+      attributes += pad(depth);
+    });
     const pub = d.isPub ? 'pub ' : '';
     const name = d.name?.text ?? '';
-    const ownerLine = this.line(d.attributes.length > 0 ? (d.attributes[d.attributes.length - 1] as A.Attribute).end : d.start);
+    const ownerLine = keywordLine;
     let text: string;
     switch (d.kind) {
       case 'FnDecl': {
@@ -619,6 +702,20 @@ class Printer {
       }
     }
     return attributes + text;
+  }
+
+  /** The line of a declaration's first token after its attributes (`pub`, `fn`…), comments skipped. */
+  private keywordLine(d: A.Declaration): number {
+    const last = d.attributes[d.attributes.length - 1];
+    if (!last) return this.line(d.start);
+    let at = last.end;
+    for (;;) {
+      while (at < this.source.length && /\s/.test(this.source[at] ?? '')) at++;
+      const comment = this.comments.find((c) => c.start === at);
+      if (!comment || comment.end <= at) break;
+      at = comment.end;
+    }
+    return this.line(Math.min(at, d.end));
   }
 
   private fnSignature(d: A.FnDecl, depth: number, pub: string): string {
@@ -776,15 +873,16 @@ class Printer {
       case 'Unary': {
         const operand = unparen(this.need(e.operand));
         const text = this.expr(operand, depth);
-        const wrap = operand.kind === 'Binary' || operand.kind === 'Ternary' || operand.kind === 'Range';
+        const wrap = operand.kind === 'Binary' || operand.kind === 'Ternary' || operand.kind === 'Range' || operand.kind === 'TryPostfix';
         return e.operator + (wrap ? `(${text})` : text);
       }
       case 'Binary':
         return this.binary(e, depth);
       case 'Ternary':
-        return `${this.expr(e.condition, depth)} ? ${this.expr(this.need(e.then), depth)} : ${this.expr(this.need(e.otherwise), depth)}`;
+        // §13 F (upstream adds no parentheses here): the condition is a binary-level operand, the branches ternaries.
+        return `${this.bound(e.condition, Binding.Binary, depth)} ? ${this.bound(this.need(e.then), Binding.Ternary, depth)} : ${this.bound(this.need(e.otherwise), Binding.Ternary, depth)}`;
       case 'Range':
-        return `${this.expr(e.from, depth)} to ${this.expr(this.need(e.to), depth)}${e.exclusive ? ' exclusive' : ''}`;
+        return `${this.bound(e.from, Binding.Ternary, depth)} to ${this.bound(this.need(e.to), Binding.Ternary, depth)}${e.exclusive ? ' exclusive' : ''}`;
       case 'TryPostfix':
         return `${this.postfixObject(e.operand, depth)}?`;
       case 'StmtExpr':
@@ -795,12 +893,24 @@ class Printer {
     }
   }
 
-  /** §7.3: receivers of `.m()`, `.p`, `[i]`, `?` are parenthesised when they are operators. */
+  /** §7.3: receivers of `.m()`, `.p`, `[i]`, `?` are parenthesised when they are operators (`try* x` too, §13 F). */
   private postfixObject(object: A.Expr, depth: number): string {
     const o = unparen(object);
     const text = this.expr(o, depth);
-    const wrap = o.kind === 'Binary' || o.kind === 'Unary' || o.kind === 'Ternary' || o.kind === 'Range';
+    // `(a?).m()`: without parentheses `a?.m()` is an optional call, `a??` the `??` operator.
+    const wrap =
+      o.kind === 'Binary' || o.kind === 'Unary' || o.kind === 'Ternary' || o.kind === 'Range' || o.kind === 'TryPostfix' || binding(o) < Binding.Postfix;
     return wrap ? `(${text})` : text;
+  }
+
+  /**
+   * `expr` where the parser reads only forms binding at least as tightly as `least`: parenthesised otherwise
+   * (§13 F). A postfix `x?` too: followed by an operand and a `:` further on the line it reads as a ternary.
+   */
+  private bound(expr: A.Expr, least: Binding, depth: number): string {
+    const e = unparen(expr);
+    const text = this.expr(e, depth);
+    return binding(e) < least || e.kind === 'TryPostfix' ? `(${text})` : text;
   }
 
   private closure(e: A.Closure, depth: number): string {
@@ -832,7 +942,9 @@ class Printer {
       const method = callee.property.text;
       const list = this.commaSequence(args, utf8Length(object) + utf8Length(method) + 1 + dot.length, depth);
       const tail = `${dot}${method}${typeArgs}(${list})`;
-      if (this.endLine(e) > this.endLine(unparen(callee.object))) return `${object}\n${pad(depth + 1)}${tail}`;
+      // Arguments printed on several lines put `)` on a later line in the output: move now, as formatting the
+      // output again would (a fixed point; upstream moves it only on the second run).
+      if (this.endLine(e) > this.endLine(unparen(callee.object)) || list.includes('\n')) return `${object}\n${pad(depth + 1)}${tail}`;
       return object + tail;
     }
     const name = callee.kind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
@@ -870,7 +982,9 @@ class Printer {
     const l = this.operand(left, op, false, depth);
     const r = this.operand(right, op, true, depth);
     const inline = `${l} ${op} ${r}`;
-    if (this.startLine(left) < this.startLine(right) || 2 * depth + utf8Length(inline) > this.options.lineWidth) {
+    // A left operand printed on several lines (an `if`, a closure expanded) starts on an earlier line than the
+    // right one in the output: break now, as formatting the output again would (a fixed point, unlike upstream).
+    if (this.startLine(left) < this.startLine(right) || l.includes('\n') || 2 * depth + utf8Length(inline) > this.options.lineWidth) {
       return `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
     }
     return inline;
@@ -878,7 +992,11 @@ class Printer {
 
   private operand(child: A.Expr, parentOp: string, isRight: boolean, depth: number): string {
     const text = this.expr(child, depth);
-    if (child.kind !== 'Binary') return text;
+    if (child.kind !== 'Binary') {
+      // §13 F: a ternary or range operand, and a unary base of `**` (`-a ** b` reads `-(a ** b)`), need parentheses.
+      const least = parentOp === '**' && !isRight ? Binding.Postfix : parentOp === '|>' ? (isRight ? Binding.Range : Binding.Pipe) : Binding.Binary;
+      return binding(child) < least || child.kind === 'TryPostfix' ? `(${text})` : text;
+    }
     const c = precedence(child.operator);
     const p = precedence(parentOp);
     const andOr = (child.operator === '&&' && parentOp === '||') || (child.operator === '||' && parentOp === '&&');
@@ -886,6 +1004,70 @@ class Printer {
     const power = parentOp === '**' && child.operator === '**';
     const wrap = c < p || (c === p && isRight && !power) || (power && !isRight) || andOr;
     return wrap ? `(${text})` : text;
+  }
+}
+
+/**
+ * §4.4: a comment text (after `//`) that is a section bar: '' for a pure bar (four or more dashes and
+ * nothing else), the title for `---- Title` or `---- Title ----` (trailing run of four or more dashes
+ * dropped), undefined otherwise.
+ */
+function sectionBar(text: string): string | undefined {
+  const t = text.trim();
+  const lead = /^-*/.exec(t)?.[0].length ?? 0;
+  if (lead < 4) return undefined;
+  if (lead === t.length) return '';
+  const rest = t.slice(lead).trim();
+  const trail = /-*$/.exec(rest)?.[0].length ?? 0;
+  const title = trail >= 4 ? rest.slice(0, rest.length - trail).trim() : rest;
+  return title === '' ? undefined : title;
+}
+
+/** The sub-expression an expression's text starts with. */
+function leftmost(expr: A.Expr): A.Expr {
+  for (let e = unparen(expr); ;) {
+    let next: A.Expr | undefined;
+    if (e.kind === 'Binary') next = e.left;
+    else if (e.kind === 'Ternary') next = e.condition;
+    else if (e.kind === 'Range') next = e.from;
+    else if (e.kind === 'Member' || e.kind === 'Index' || e.kind === 'Slice') next = e.object;
+    else if (e.kind === 'Call') next = e.callee;
+    else if (e.kind === 'TryPostfix') next = e.operand;
+    if (!next) return e;
+    e = unparen(next);
+  }
+}
+
+/** An expression that, at the start of a statement, would be read as a statement (or a block) instead. */
+function startsLikeStatement(e: A.Expr): boolean {
+  return e.kind === 'StmtExpr' || e.kind === 'Closure' || e.kind === 'Dict' || e.kind === 'FnExpr';
+}
+
+/** How tightly an expression form binds, as our parser reads them (parsePipe … parsePostfix), loosest first. */
+const enum Binding {
+  Pipe,
+  Range,
+  Ternary,
+  Binary,
+  Unary,
+  Power,
+  Postfix,
+}
+
+function binding(e: A.Expr): Binding {
+  switch (e.kind) {
+    case 'Binary':
+      return e.operator === '|>' ? Binding.Pipe : e.operator === '**' ? Binding.Power : Binding.Binary;
+    case 'Range':
+      return Binding.Range;
+    case 'Ternary':
+      return Binding.Ternary;
+    case 'Unary':
+      return Binding.Unary;
+    case 'StmtExpr':
+      return e.stmt.kind === 'Try' && e.stmt.starOperand ? Binding.Unary : Binding.Postfix;
+    default:
+      return Binding.Postfix;
   }
 }
 
