@@ -1990,3 +1990,101 @@ describe('scenario 13: references and rename across files', { skip, timeout: 240
     await editor.screenshot('renamed-lib');
   });
 });
+
+describe('scenario 15: formatting as harn fmt does', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+  // What `harn fmt` makes of messy.harn (its rules, RULES.md), except `broken()`: it holds a syntax error, so it is
+  // left byte for byte (upstream would refuse the whole file).
+  const FORMATTED = [
+    '// Formatting (e2e scenario 15): a badly indented file, and one declaration with a syntax error.',
+    'import { greet } from "./lib"',
+    '',
+    'fn total(items: list<int>) -> int {',
+    '  var sum = 0',
+    '  for item in items {',
+    '    sum = sum + item',
+    '  }',
+    '  return sum',
+    '}',
+    '',
+    'fn broken() {',
+    '  let bad = )',
+    '    }',
+    '',
+    'pipeline main(task) {',
+    '  let xs = [1, 2, 3]',
+    '  log(greet(task), total(xs))',
+    '  if total(xs) > 5 {',
+    '    log("big")',
+    '  } else {',
+    '    log("small")',
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    editor = new Editor(toolchain.toolchain, 'scenario15');
+    // The fixture's workspace settings turn editor.formatOnSave on (15b).
+    await editor.open(join(fixtures, 'format'), vsix());
+    await editor.waitForLogLine(/Harn language server ready/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+  });
+
+  test('scenario 15a: Format Document re-indents and re-spaces a messy file, leaves the broken declaration as it is, undoes in one step', async (t) => {
+    editor.beginScenario('scenario15a');
+    const file = join(editor.workspace, 'messy.harn');
+    const original = readFileSync(file, 'utf8');
+    await editor.openFileFromExplorer('messy.harn');
+    await editor.waitForLine('messy.harn to render', (l) => l.startsWith('fn   total(items'));
+    await step(editor, 'the syntax error squiggled', () => editor.waitForSquiggle('error'));
+    await editor.screenshot('before');
+    await editor.clickText('fn   total(items', 0);
+    // Format Document's key on Linux (its palette row carries the key in its label).
+    await editor.page.keyboard.press('Control+Shift+I');
+    const lines = await step(editor, 'the formatted text', () => editor.waitForLine('the loop body re-indented', (l) => l === '    sum = sum + item', 30_000));
+    await editor.screenshot('formatted');
+    for (const l of lines) t.diagnostic(`rendered: ${l}`);
+    const shown = lines.join('\n');
+    for (const expected of ['fn total(items: list<int>) -> int {', '  if total(xs) > 5 {', '    log("small")', '  let bad = )', '    }']) {
+      assert.ok(lines.includes(expected), `rendered ${JSON.stringify(expected)}:\n${shown}`);
+    }
+    // One undo step gives the original back (the edits came as one formatting operation), redo the formatted text.
+    await editor.page.keyboard.press('Control+Z');
+    await step(editor, 'undone', () => editor.waitForLine('the original text back', (l) => l.startsWith('fn   total(items'), 15_000));
+    await editor.screenshot('undone');
+    await editor.page.keyboard.press('Control+Shift+Z');
+    await step(editor, 'redone', () => editor.waitForLine('the formatted text again', (l) => l === '    sum = sum + item', 15_000));
+    await editor.page.keyboard.press('Control+S');
+    const saved = await waitFor('messy.harn saved', 15_000, () => {
+      const now = readFileSync(file, 'utf8');
+      return now !== original ? now : undefined;
+    });
+    assert.equal(saved, FORMATTED);
+  });
+
+  test('scenario 15b: with editor.formatOnSave on, saving a badly spaced new line writes it formatted', async () => {
+    editor.beginScenario('scenario15b');
+    const file = join(editor.workspace, 'lib.harn');
+    await editor.openFileFromExplorer('lib.harn');
+    await editor.waitForLine('lib.harn to render', (l) => l.startsWith('pub fn greet(name) {'));
+    await editor.clickText('pub fn greet(name) {', 'pub fn greet(name) {'.length - 1);
+    await editor.page.keyboard.press('End');
+    await editor.page.keyboard.press('Enter');
+    // Typed as a person would: the editor closes the quote, typing the closing one steps over it.
+    await editor.page.keyboard.type('let    greeting  =  "Hello, "');
+    await editor.waitForLine('the typed line', (l) => l.includes('let    greeting  =  "Hello, "'));
+    await editor.screenshot('typed');
+    await editor.page.keyboard.press('Control+S');
+    const saved = await waitFor('lib.harn saved formatted', 15_000, () => {
+      const now = readFileSync(file, 'utf8');
+      return now.includes('greeting') ? now : undefined;
+    });
+    await editor.screenshot('saved');
+    assert.equal(saved, 'pub fn greet(name) {\n  let greeting = "Hello, "\n  return "Hello, " + name\n}\n');
+  });
+});
