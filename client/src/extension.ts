@@ -25,6 +25,7 @@ import { registerDirectiveTree } from './directiveTree';
 import { registerRunControlTree } from './runControlTree';
 import { registerTrainingExport } from './trainingExport';
 import { registerRunPipeline } from './runPipeline';
+import { formattingHandOff } from './formattingHandOff';
 
 let client: LanguageClient | undefined;
 
@@ -93,6 +94,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
     outputChannel: output,
     traceOutputChannel: output,
+    middleware: { ...formattingHandOff(() => languageFeatures.enabled) },
     // A function: a restart sends the choice in force then.
     initializationOptions: (): HarnInitializationOptions => {
       told = { enabled: languageFeatures.enabled, reason: languageFeatures.reason };

@@ -882,6 +882,7 @@ describe('scenario 6 and 7c: run artifacts, and restarting the server', { skip, 
 // back and the boundary features stay; switching to `on` brings them back without restarting the server.
 const BESIDE = 'crates/harn-stdlib/src/stdlib/agent/beside_upstream.harn';
 const STAND_IN_HOVER = 'Stand-in hover of burin-labs.harn-lang';
+const STAND_IN_FORMAT = '// formatted by the stand-in of burin-labs.harn-lang';
 const UNKNOWN_ID = /chat_turn_capp.*not in the registry.*Did you mean/;
 const SYNTAX_ROW = /harn\.syntax/;
 
@@ -891,7 +892,13 @@ describe("scenario 8: beside upstream's extension", { skip, timeout: 300_000 }, 
 
   before(async () => {
     if (!toolchain.ok) return;
-    standIn = packageStandInExtension({ publisher: 'burin-labs', name: 'harn-lang', language: 'harn', hoverMarker: STAND_IN_HOVER });
+    standIn = packageStandInExtension({
+      publisher: 'burin-labs',
+      name: 'harn-lang',
+      language: 'harn',
+      hoverMarker: STAND_IN_HOVER,
+      formatMarker: STAND_IN_FORMAT,
+    });
     editor = new Editor(toolchain.toolchain, 'scenario8');
     editor.installExtension(standIn.vsix);
     await editor.open(join(repoRoot, 'examples', 'demo'), vsix(), join(fixtures, 'beside-upstream'));
@@ -1005,6 +1012,30 @@ describe("scenario 8: beside upstream's extension", { skip, timeout: 300_000 }, 
     for (const p of backToAuto) t.diagnostic(`Problems row: ${p.text}`);
     assert.match(await editor.languageStatusLabel(), /upstream's harn-lsp/);
     assert.deepEqual(editor.serverPids(), serversBefore, 'still the same server process');
+  });
+
+  test("scenario 8c: stepped back, Format Document runs upstream's formatter: ours, the [harn] default formatter, hands the request on", async (t) => {
+    editor.beginScenario('scenario8c');
+    await editor.waitForActiveTab('beside_upstream.harn');
+    assert.match(await editor.languageStatusLabel(), /upstream's harn-lsp/);
+    await editor.clickText('let broken = )', 0);
+    // Format Document's key on Linux.
+    await editor.page.keyboard.press('Control+Shift+I');
+    const lines = await step(editor, "the stand-in's formatting", () =>
+      editor.waitForLine("the stand-in's marker line at the top", (l) => l === STAND_IN_FORMAT, 30_000),
+    );
+    await editor.screenshot('formatted-by-upstream');
+    t.diagnostic(`first lines: ${lines.slice(0, 3).join(' | ')}`);
+    const toasts = await editor.notificationToasts();
+    for (const toast of toasts) t.diagnostic(`notification: ${toast}`);
+    assert.ok(!toasts.some((m) => /configured as formatter|cannot format/.test(m)), `no "cannot format" notification: ${JSON.stringify(toasts)}`);
+    // Only the stand-in's edit: our formatter would have re-spaced `{boundary: "chat_turn_capp", …}`.
+    assert.ok(
+      lines.some((l) => l.includes('{boundary: "chat_turn_capp", kind: "capped", detail: "older left out"}')),
+      `our formatter did not run:\n${lines.join('\n')}`,
+    );
+    await editor.page.keyboard.press('Control+Z');
+    await editor.waitForLine('the marker undone', (l) => l.startsWith('// Scenario 8:'));
   });
 });
 

@@ -107,9 +107,10 @@ export function packageExtension(): string {
  * Packages a stand-in for another extension as a .vsix in a temporary folder (returned with it, for the
  * caller to remove): `publisher.name` as its id, registering `language` for `.<language>` files, and a
  * hover provider on it whose text is `hoverMarker`, so that a test has something to wait for in a hover
- * that should hold nothing of ours. No dependencies; vsce runs without a network.
+ * that should hold nothing of ours. With `formatMarker`, also a document formatter that inserts that line at the
+ * top (to see whose formatter ran). No dependencies; vsce runs without a network.
  */
-export function packageStandInExtension(options: { publisher: string; name: string; language: string; hoverMarker: string }): {
+export function packageStandInExtension(options: { publisher: string; name: string; language: string; hoverMarker: string; formatMarker?: string }): {
   vsix: string;
   dir: string;
 } {
@@ -135,6 +136,11 @@ export function packageStandInExtension(options: { publisher: string; name: stri
       "const vscode = require('vscode');",
       'exports.activate = (context) => {',
       `  context.subscriptions.push(vscode.languages.registerHoverProvider(${JSON.stringify(options.language)}, { provideHover: () => new vscode.Hover(${JSON.stringify(options.hoverMarker)}) }));`,
+      ...(options.formatMarker === undefined
+        ? []
+        : [
+            `  context.subscriptions.push(vscode.languages.registerDocumentFormattingEditProvider(${JSON.stringify(options.language)}, { provideDocumentFormattingEdits: () => [vscode.TextEdit.insert(new vscode.Position(0, 0), ${JSON.stringify(`${options.formatMarker}\n`)})] }));`,
+          ]),
       '};',
       'exports.deactivate = () => undefined;',
       '',
