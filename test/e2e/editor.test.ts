@@ -2118,4 +2118,41 @@ describe('scenario 15: formatting as harn fmt does', { skip, timeout: 240_000 },
     await editor.screenshot('saved');
     assert.equal(saved, 'pub fn greet(name) {\n  let greeting = "Hello, "\n  return "Hello, " + name\n}\n');
   });
+
+  test('scenario 15c: with editor.formatOnType on, typing the `}` that closes a block re-indents that block', async (t) => {
+    editor.beginScenario('scenario15c');
+    await editor.openFileFromExplorer('ontype.harn');
+    await editor.waitForLine('ontype.harn to render', (l) => l === '     log("still big")');
+    // Line 5 is blank: the `}` typed there closes the `if`.
+    await editor.clickText('     log("still big")', '     log("still big")'.length - 1);
+    await editor.page.keyboard.press('ArrowDown');
+    await editor.page.keyboard.press('End');
+    await editor.page.keyboard.type('}');
+    const lines = await step(editor, 'the block re-indented', () =>
+      editor.waitForLine('the if body at four spaces', (l) => l === '    log("still big")', 30_000),
+    );
+    await editor.screenshot('closed-block');
+    for (const l of lines) t.diagnostic(`rendered: ${l}`);
+    assert.deepEqual(
+      lines.filter((l) => l !== ''),
+      ['fn pick(x) {', '  if x > 1 {', '    log("big")', '    log("still big")', '  }', '}'],
+    );
+  });
+
+  test('scenario 15d: Format Selection on a line of one declaration formats that declaration, not its neighbour', async (t) => {
+    editor.beginScenario('scenario15d');
+    await editor.openFileFromExplorer('selection.harn');
+    await editor.waitForLine('selection.harn to render', (l) => l === '      return 2');
+    await editor.clickText('      return 2', '      return'.length);
+    // Format Selection is Ctrl+K Ctrl+F.
+    await editor.page.keyboard.press('Control+K');
+    await editor.page.keyboard.press('Control+F');
+    const lines = await step(editor, 'second() formatted', () => editor.waitForLine('second() formatted', (l) => l === 'fn second() {', 30_000));
+    await editor.screenshot('selection-formatted');
+    for (const l of lines) t.diagnostic(`rendered: ${l}`);
+    assert.deepEqual(
+      lines.filter((l) => l !== ''),
+      ['fn first( ) {', '      return 1', '}', 'fn second() {', '  return 2', '}'],
+    );
+  });
 });
