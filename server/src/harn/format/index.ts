@@ -10,7 +10,7 @@ import { Comment } from '../lexer';
 import { LineIndex } from '../../text/lineIndex';
 import { parse } from '../parser';
 import { Token, TokenKind } from '../tokens';
-import { formatDuration, formatFloat, formatInt, utf8Length } from './literals';
+import { formatDuration, formatFloat, formatInt, utf8Length, utf8LengthUpTo } from './literals';
 
 export interface FormatOptions {
   /** `[fmt] line_width`, default 100. */
@@ -830,7 +830,7 @@ class Printer {
       const object = this.postfixObject(callee.object, depth);
       const dot = callee.optional ? '?.' : '.';
       const method = callee.property.text;
-      const list = this.commaSequence(args, utf8Length(object) + utf8Length(method) + 1 + dot.length, depth);
+      const list = this.commaSequence(args, utf8LengthUpTo(object, this.options.lineWidth) + utf8Length(method) + 1 + dot.length, depth);
       const tail = `${dot}${method}${typeArgs}(${list})`;
       if (this.endLine(e) > this.endLine(unparen(callee.object))) return `${object}\n${pad(depth + 1)}${tail}`;
       return object + tail;
@@ -870,7 +870,7 @@ class Printer {
     const l = this.operand(left, op, false, depth);
     const r = this.operand(right, op, true, depth);
     const inline = `${l} ${op} ${r}`;
-    if (this.startLine(left) < this.startLine(right) || 2 * depth + utf8Length(inline) > this.options.lineWidth) {
+    if (this.startLine(left) < this.startLine(right) || 2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth) {
       return `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
     }
     return inline;

@@ -63,3 +63,11 @@ export function formatDuration(raw: string): string {
 export function utf8Length(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
+
+/**
+ * utf8Length when it is at most `limit`, else some number above `limit`: a width compared with the line
+ * width need not read (and flatten) a long text, e.g. a multi-line receiver or operand.
+ */
+export function utf8LengthUpTo(text: string, limit: number): number {
+  return text.length > limit ? text.length : utf8Length(text);
+}
