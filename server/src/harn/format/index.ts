@@ -371,8 +371,10 @@ class Printer {
 
   /** `header {` + body + `}`, header already rendered; returns text whose first line is unindented. */
   private braced(header: string, block: A.Block | undefined, ownerLine: number, depth: number, statementMode: boolean): string {
-    const lines = this.body(block, ownerLine, depth + 1, statementMode);
-    return [`${header} {`, ...lines, `${pad(depth)}}`].join('\n');
+    // Concatenated, not joined: joining would copy the nested blocks' text once per enclosing block.
+    let text = `${header} {`;
+    for (const line of this.body(block, ownerLine, depth + 1, statementMode)) text += `\n${line}`;
+    return `${text}\n${pad(depth)}}`;
   }
 
   /** A statement's text at `depth` (first line without indentation, later lines with theirs). */
@@ -715,10 +717,18 @@ class Printer {
 
   /** §5.1: all items inline, or one per line at depth+1 with trailing commas, closing delimiter at depth. */
   private commaSequence(items: string[], prefixLength: number, depth: number): string {
-    const inline = items.join(', ');
     if (items.length === 0) return '';
-    if (!inline.includes('\n') && prefixLength + utf8Length(inline) + 1 <= this.options.lineWidth) return inline;
-    return `\n${items.map((item) => `${pad(depth + 1)}${item},\n`).join('')}${pad(depth)}`;
+    // UTF-16 length ≤ UTF-8 length: a sequence already too wide by it is never joined nor scanned (a call
+    // holding a closure body would be copied and read once per enclosing sequence).
+    let width = prefixLength + 1 + 2 * (items.length - 1);
+    for (const item of items) width += item.length;
+    if (width <= this.options.lineWidth) {
+      const inline = items.join(', ');
+      if (!inline.includes('\n') && prefixLength + utf8Length(inline) + 1 <= this.options.lineWidth) return inline;
+    }
+    let text = '\n';
+    for (const item of items) text += `${pad(depth + 1)}${item},\n`;
+    return text + pad(depth);
   }
 
   private expr(expr: A.Expr, depth: number): string {
