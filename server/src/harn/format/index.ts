@@ -92,6 +92,8 @@ class Printer {
   private readonly lines: LineIndex;
   /** Comments by the line they start on (§4). */
   private readonly commentsByLine = new Map<number, Comment[]>();
+  /** commentsByLine's lines, ascending: claim visits only these, not every line of its range. */
+  private readonly commentLines: number[] = [];
   private readonly emitted = new Set<number>();
   private lastCommentLine = 0;
   private readonly shebang: string | undefined;
@@ -114,9 +116,13 @@ class Printer {
       const line = this.line(comment.start);
       const list = this.commentsByLine.get(line);
       if (list) list.push(comment);
-      else this.commentsByLine.set(line, [comment]);
+      else {
+        this.commentsByLine.set(line, [comment]);
+        this.commentLines.push(line);
+      }
       this.lastCommentLine = Math.max(this.lastCommentLine, line);
     }
+    this.commentLines.sort((a, b) => a - b);
   }
 
   /** 1-based line of a UTF-16 offset. */
@@ -145,7 +151,17 @@ class Printer {
     // A one-line doc block printed last: a doc run printed right after it joins it, as the next format
     // would (the two end up on consecutive lines), so that the result is a fixed point.
     let lastOneLineDoc: { body: string[]; at: number } | undefined;
-    for (let line = from; line < to; line++) {
+    const lines = this.commentLines;
+    // The first comment line at or after `from`.
+    let low = 0;
+    for (let high = lines.length; low < high;) {
+      const mid = (low + high) >> 1;
+      if ((lines[mid] as number) < from) low = mid + 1;
+      else high = mid;
+    }
+    for (let i = low; i < lines.length; i++) {
+      const line = lines[i] as number;
+      if (line >= to) break;
       if (this.emitted.has(line)) continue;
       const list = this.commentsByLine.get(line);
       if (!list) continue;
@@ -157,7 +173,7 @@ class Printer {
         }
         const run = this.docRun(line, depth, out, before);
         lastOneLineDoc = run.oneLine ? { body: run.body, at: out.length - 1 } : undefined;
-        line = run.next - 1;
+        while ((lines[i + 1] ?? Infinity) < run.next) i++;
         continue;
       }
       this.emitted.add(line);
