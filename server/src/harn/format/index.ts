@@ -78,6 +78,8 @@ const SAFE_AFTER_NEWLINE = new Set(['|>', '||', '&&', '==', '!=', '<', '>', '<='
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+const BREAK_OR_NON_ASCII = /[\n\u0080-\uffff]/;
+
 /** Strips the source's parentheses: the printer re-derives them (§7.3). */
 function unparen(expr: A.Expr): A.Expr {
   let e = expr;
@@ -739,7 +741,9 @@ class Printer {
     let width = prefixLength + 1 + 2 * (items.length - 1);
     for (const item of items) width += item.length;
     if (width <= this.options.lineWidth) {
-      const inline = items.join(', ');
+      const inline = items.length === 1 ? (items[0] as string) : items.join(', ');
+      // One scan for both: without a break or a non-ASCII character, the width is the one just summed.
+      if (!BREAK_OR_NON_ASCII.test(inline)) return inline;
       if (!inline.includes('\n') && prefixLength + utf8Length(inline) + 1 <= this.options.lineWidth) return inline;
     }
     let text = '\n';

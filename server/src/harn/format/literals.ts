@@ -61,8 +61,11 @@ export function formatDuration(raw: string): string {
 
 /** Rust's `String::len()`: UTF-8 bytes, which is what every width rule measures. */
 export function utf8Length(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
+  // Most measured text is short ASCII: a regex test is cheaper than the native call.
+  return NON_ASCII.test(text) ? Buffer.byteLength(text, 'utf8') : text.length;
 }
+
+const NON_ASCII = /[^\0-\x7f]/;
 
 /**
  * utf8Length when it is at most `limit`, else some number above `limit`: a width compared with the line
