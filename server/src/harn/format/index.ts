@@ -47,7 +47,9 @@ export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPT
 
 class Refusal extends Error {}
 
-const pad = (depth: number): string => '  '.repeat(depth);
+/** Indentation strings by depth, built once each. */
+const PADS: string[] = [];
+const pad = (depth: number): string => (PADS[depth] ??= '  '.repeat(depth));
 
 /** §7.3 precedence, low → high; anything absent is 11. */
 const PRECEDENCE: ReadonlyMap<string, number> = new Map([
