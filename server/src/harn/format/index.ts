@@ -890,7 +890,7 @@ class Printer {
     const text = this.slice(s);
     // Multi-line literals are copied verbatim (§7.1); single-line ones keep their escapes (§13 E), and a
     // literal tab becomes `\t` as upstream's re-escaping would write it.
-    if (this.line(s.start) !== this.endLine(s) || s.raw) return text;
+    if (s.raw || !text.includes('\t') || this.line(s.start) !== this.endLine(s)) return text;
     return text.replace(/\t/g, '\\t');
   }
 

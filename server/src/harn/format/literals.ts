@@ -3,6 +3,7 @@
 
 /** An int literal's decimal spelling (`0x1F` → `31`, `1_000` → `1000`); the raw text when it is not a number. */
 export function formatInt(raw: string): string {
+  if (DECIMAL.test(raw)) return raw;
   const digits = raw.replace(/_/g, '');
   try {
     return BigInt(digits).toString();
@@ -10,6 +11,9 @@ export function formatInt(raw: string): string {
     return raw;
   }
 }
+
+/** Already as BigInt would print it: no prefix, separator or leading zero. */
+const DECIMAL = /^(?:0|[1-9][0-9]*)$/;
 
 /** A float literal as Rust's `f64` Display writes it: shortest round-trip digits, never an exponent, `.0` when integral. */
 export function formatFloat(raw: string): string {
