@@ -129,9 +129,17 @@ class Printer {
     this.commentLines.sort((a, b) => a - b);
   }
 
+  /** The 0-based line last found by line(): the printer mostly asks about the same line or the next ones. */
+  private lineHint = 0;
+
   /** 1-based line of a UTF-16 offset. */
   private line(offset: number): number {
-    return this.lines.lineAt(offset) + 1;
+    const starts = this.lines.lineStarts;
+    const hint = this.lineHint;
+    if ((starts[hint] ?? 0) <= offset && offset < (starts[hint + 1] ?? Infinity)) return hint + 1;
+    const line = this.lines.lineAt(offset);
+    this.lineHint = line;
+    return line + 1;
   }
 
   private startLine(node: A.NodeBase): number {
