@@ -80,7 +80,14 @@ const SAFE_AFTER_NEWLINE = new Set(['|>', '||', '&&', '==', '!=', '<', '>', '<='
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const BREAK_OR_NON_ASCII = /[\n\u0080-\uffff]/;
+/** No line break and only ASCII, so that the UTF-8 width is the length (a loop: cheaper than a regex test). */
+function isAsciiLine(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c > 0x7f) return false;
+  }
+  return true;
+}
 
 /** Strips the source's parentheses: the printer re-derives them (§7.3). */
 function unparen(expr: A.Expr): A.Expr {
@@ -753,7 +760,7 @@ class Printer {
     if (width <= this.options.lineWidth) {
       const inline = items.length === 1 ? (items[0] as string) : items.join(', ');
       // One scan for both: without a break or a non-ASCII character, the width is the one just summed.
-      if (!BREAK_OR_NON_ASCII.test(inline)) return inline;
+      if (isAsciiLine(inline)) return inline;
       if (!inline.includes('\n') && prefixLength + utf8Length(inline) + 1 <= this.options.lineWidth) return inline;
     }
     let text = '\n';
