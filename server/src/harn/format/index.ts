@@ -196,7 +196,12 @@ class Printer {
         continue;
       }
       this.emitted.add(line);
-      for (const comment of list) out.push(pad(depth) + this.source.slice(comment.start, comment.end).replace(/[ \t]+$/, ''));
+      for (const comment of list) {
+        // Trailing blanks dropped by hand: `/[ \t]+$/` retries at every blank of a run.
+        let end = comment.end;
+        while (end > comment.start && isSpaceOrTab(this.source.charCodeAt(end - 1))) end--;
+        out.push(pad(depth) + this.source.slice(comment.start, end));
+      }
     }
     return out;
   }
@@ -937,6 +942,8 @@ class Printer {
 }
 
 const isDoc = (c: Comment): boolean => c.kind === 'doc' || c.kind === 'legacyDoc';
+
+const isSpaceOrTab = (code: number): boolean => code === 32 || code === 9;
 
 function compareBytes(a: string, b: string): number {
   const x = Buffer.from(a);
