@@ -401,7 +401,7 @@ class Printer {
     const out: string[] = [];
     let from = ownerLine + 1;
     for (const s of block?.statements ?? []) {
-      const start = this.startLine(s);
+      const start = this.line(s.start);
       if (statementMode) out.push(...this.claim(from, start, depth));
       out.push(pad(depth) + this.stmt(s, depth, statementMode));
       from = start + 1;
@@ -419,7 +419,7 @@ class Printer {
 
   /** A statement's text at `depth` (first line without indentation, later lines with theirs). */
   private stmt(s: A.Stmt, depth: number, statementMode: boolean): string {
-    const ownerLine = this.startLine(s);
+    const ownerLine = this.line(s.start); // a statement is never parenthesised: no need for startLine
     switch (s.kind) {
       case 'LetDecl': {
         const pub = s.isPub ? 'pub ' : '';
@@ -828,7 +828,8 @@ class Printer {
       case 'Unary': {
         const operand = unparen(this.need(e.operand));
         const text = this.expr(operand, depth);
-        const wrap = operand.kind === 'Binary' || operand.kind === 'Ternary' || operand.kind === 'Range';
+        const kind = operand.kind;
+        const wrap = kind === 'Binary' || kind === 'Ternary' || kind === 'Range';
         return e.operator + (wrap ? `(${text})` : text);
       }
       case 'Binary':
@@ -851,7 +852,9 @@ class Printer {
   private postfixObject(object: A.Expr, depth: number): string {
     const o = unparen(object);
     const text = this.expr(o, depth);
-    const wrap = o.kind === 'Binary' || o.kind === 'Unary' || o.kind === 'Ternary' || o.kind === 'Range';
+    // The kind read once: AST nodes come in many shapes, so that every read of it is a megamorphic lookup.
+    const kind = o.kind;
+    const wrap = kind === 'Binary' || kind === 'Unary' || kind === 'Ternary' || kind === 'Range';
     return wrap ? `(${text})` : text;
   }
 
@@ -907,7 +910,7 @@ class Printer {
   }
 
   private string(s: A.StringLit): string {
-    const text = this.slice(s);
+    const text = this.source.slice(s.start, s.end); // not slice(): its reads of any node are megamorphic
     // Multi-line literals are copied verbatim (§7.1); single-line ones keep their escapes (§13 E), and a
     // literal tab becomes `\t` as upstream's re-escaping would write it.
     if (s.raw || !text.includes('\t') || this.line(s.start) !== this.endLine(s)) return text;
@@ -922,7 +925,7 @@ class Printer {
     const l = this.operand(left, op, false, depth);
     const r = this.operand(right, op, true, depth);
     const inline = `${l} ${op} ${r}`;
-    if (this.startLine(left) < this.startLine(right) || 2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth) {
+    if (this.line(left.start) < this.line(right.start) || 2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth) {
       return `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
     }
     return inline;
