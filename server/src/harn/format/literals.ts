@@ -65,10 +65,9 @@ export function formatDuration(raw: string): string {
 
 /** Rust's `String::len()`: UTF-8 bytes, which is what every width rule measures. */
 export function utf8Length(text: string): number {
-  // Most measured text is short ASCII: reading it is cheaper than the native call (or a regex test).
-  if (text.length > 256) return Buffer.byteLength(text, 'utf8');
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return Buffer.byteLength(text, 'utf8');
-  return text.length;
+  // Not a charCodeAt loop: the printer's strings come in many representations (flat, cons, sliced; one- or
+  // two-byte), which makes every property read on them, `.length` and `.charCodeAt` included, megamorphic.
+  return Buffer.byteLength(text, 'utf8');
 }
 
 /**
