@@ -891,7 +891,7 @@ class Printer {
       return object + tail;
     }
     const name = callee.kind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
-    return `${name}${typeArgs}(${this.commaSequence(args, utf8Length(name) + utf8Length(typeArgs) + 1, depth)})`;
+    return `${name}${typeArgs}(${this.commaSequence(args, utf8Length(name) + (typeArgs === '' ? 0 : utf8Length(typeArgs)) + 1, depth)})`;
   }
 
   private dictEntry(entry: A.DictEntry, depth: number): string {

@@ -67,8 +67,11 @@ export function formatDuration(raw: string): string {
 export function utf8Length(text: string): number {
   // Not a charCodeAt loop: the printer's strings come in many representations (flat, cons, sliced; one- or
   // two-byte), which makes every property read on them, `.length` and `.charCodeAt` included, megamorphic.
-  return Buffer.byteLength(text, 'utf8');
+  return NodeBuffer.byteLength(text, 'utf8');
 }
+
+/** The global read once: read at every call, it is not folded away by the optimiser. */
+const NodeBuffer = Buffer;
 
 /**
  * utf8Length when it is at most `limit`, else some number above `limit`: a width compared with the line
