@@ -117,7 +117,11 @@ class Printer {
     private readonly comments: Comment[],
     private readonly options: FormatOptions,
   ) {
-    this.lines = new LineIndex(source);
+    // format() hands over LF-only text: its line starts are the offsets after each \n, found without the
+    // whole-text search for a \r that LineIndex would make.
+    const starts = [0];
+    for (let nl = source.indexOf('\n'); nl !== -1; nl = source.indexOf('\n', nl + 1)) starts.push(nl + 1);
+    this.lines = new LineIndex(source, starts);
     if (source.startsWith('#!')) {
       const nl = source.indexOf('\n');
       this.shebang = nl < 0 ? source : source.slice(0, nl);
