@@ -685,7 +685,7 @@ class Printer {
   private whereClause(d: A.FnDecl): string {
     const after = Math.max(d.returnType?.end ?? 0, d.throwsType?.end ?? 0, d.params[d.params.length - 1]?.end ?? 0, d.name?.end ?? d.start);
     const between = this.source.slice(after, d.body ? d.body.start : d.end);
-    const match = /(?:^|[\s)])where\b([\s\S]*)$/.exec(between);
+    const match = between.includes('where') ? /(?:^|[\s)])where\b([\s\S]*)$/.exec(between) : null;
     return match ? ` where ${(match[1] ?? '').trim().replace(/\s+/g, ' ')}` : '';
   }
 

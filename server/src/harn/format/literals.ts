@@ -19,7 +19,8 @@ const DECIMAL = /^(?:0|[1-9][0-9]*)$/;
 export function formatFloat(raw: string): string {
   const value = Number(raw.replace(/_/g, ''));
   if (!Number.isFinite(value)) return raw;
-  let text = expandExponent(value.toString());
+  let text = value.toString();
+  if (text.includes('e')) text = expandExponent(text);
   if (!text.includes('.')) text += '.0';
   return text;
 }
