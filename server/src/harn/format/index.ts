@@ -10,7 +10,7 @@ import { Comment } from '../lexer';
 import { LineIndex } from '../../text/lineIndex';
 import { parse } from '../parser';
 import { Token, TokenKind } from '../tokens';
-import { formatDuration, formatFloat, formatInt, utf8Length } from './literals';
+import { formatDuration, formatFloat, formatInt, utf8Length, utf8LengthUpTo } from './literals';
 
 export interface FormatOptions {
   /** `[fmt] line_width`, default 100. */
@@ -47,7 +47,9 @@ export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPT
 
 class Refusal extends Error {}
 
-const pad = (depth: number): string => '  '.repeat(depth);
+/** Indentation strings by depth, built once each. */
+const PADS: string[] = [];
+const pad = (depth: number): string => (PADS[depth] ??= '  '.repeat(depth));
 
 /** §7.3 precedence, low → high; anything absent is 11. */
 const PRECEDENCE: ReadonlyMap<string, number> = new Map([
@@ -78,6 +80,15 @@ const SAFE_AFTER_NEWLINE = new Set(['|>', '||', '&&', '==', '!=', '<', '>', '<='
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** No line break and only ASCII, so that the UTF-8 width is the length (a loop: cheaper than a regex test). */
+function isAsciiLine(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c > 0x7f) return false;
+  }
+  return true;
+}
+
 /** Strips the source's parentheses: the printer re-derives them (§7.3). */
 function unparen(expr: A.Expr): A.Expr {
   let e = expr;
@@ -92,6 +103,8 @@ class Printer {
   private readonly lines: LineIndex;
   /** Comments by the line they start on (§4). */
   private readonly commentsByLine = new Map<number, Comment[]>();
+  /** commentsByLine's lines, ascending: claim visits only these, not every line of its range. */
+  private readonly commentLines: number[] = [];
   private readonly emitted = new Set<number>();
   private lastCommentLine = 0;
   private readonly shebang: string | undefined;
@@ -106,7 +119,11 @@ class Printer {
     private readonly comments: Comment[],
     private readonly options: FormatOptions,
   ) {
-    this.lines = new LineIndex(source);
+    // format() hands over LF-only text: its line starts are the offsets after each \n, found without the
+    // whole-text search for a \r that LineIndex would make.
+    const starts = [0];
+    for (let nl = source.indexOf('\n'); nl !== -1; nl = source.indexOf('\n', nl + 1)) starts.push(nl + 1);
+    this.lines = new LineIndex(source, starts);
     if (source.startsWith('#!')) {
       const nl = source.indexOf('\n');
       this.shebang = nl < 0 ? source : source.slice(0, nl);
@@ -116,14 +133,26 @@ class Printer {
       const line = this.line(comment.start);
       const list = this.commentsByLine.get(line);
       if (list) list.push(comment);
-      else this.commentsByLine.set(line, [comment]);
+      else {
+        this.commentsByLine.set(line, [comment]);
+        this.commentLines.push(line);
+      }
       this.lastCommentLine = Math.max(this.lastCommentLine, line);
     }
+    this.commentLines.sort((a, b) => a - b);
   }
+
+  /** The 0-based line last found by line(): the printer mostly asks about the same line or the next ones. */
+  private lineHint = 0;
 
   /** 1-based line of a UTF-16 offset. */
   private line(offset: number): number {
-    return this.lines.lineAt(offset) + 1;
+    const starts = this.lines.lineStarts;
+    const hint = this.lineHint;
+    if ((starts[hint] ?? 0) <= offset && offset < (starts[hint + 1] ?? Infinity)) return hint + 1;
+    const line = this.lines.lineAt(offset);
+    this.lineHint = line;
+    return line + 1;
   }
 
   private startLine(node: A.NodeBase): number {
@@ -147,7 +176,17 @@ class Printer {
     // A one-line doc block printed last: a doc run printed right after it joins it, as the next format
     // would (the two end up on consecutive lines), so that the result is a fixed point.
     let lastOneLineDoc: { body: string[]; at: number } | undefined;
-    for (let line = from; line < to; line++) {
+    const lines = this.commentLines;
+    // The first comment line at or after `from`.
+    let low = 0;
+    for (let high = lines.length; low < high;) {
+      const mid = (low + high) >> 1;
+      if ((lines[mid] as number) < from) low = mid + 1;
+      else high = mid;
+    }
+    for (let i = low; i < lines.length; i++) {
+      const line = lines[i] as number;
+      if (line >= to) break;
       if (this.emitted.has(line)) continue;
       const list = this.commentsByLine.get(line);
       if (!list) continue;
@@ -159,11 +198,16 @@ class Printer {
         }
         const run = this.docRun(line, depth, out, before);
         lastOneLineDoc = run.oneLine ? { body: run.body, at: out.length - 1 } : undefined;
-        line = run.next - 1;
+        while ((lines[i + 1] ?? Infinity) < run.next) i++;
         continue;
       }
       this.emitted.add(line);
-      for (const comment of list) out.push(pad(depth) + this.source.slice(comment.start, comment.end).replace(/[ \t]+$/, ''));
+      for (const comment of list) {
+        // Trailing blanks dropped by hand: `/[ \t]+$/` retries at every blank of a run.
+        let end = comment.end;
+        while (end > comment.start && isSpaceOrTab(this.source.charCodeAt(end - 1))) end--;
+        out.push(pad(depth) + this.source.slice(comment.start, end));
+      }
     }
     return out;
   }
@@ -426,7 +470,7 @@ class Printer {
     const out: string[] = [];
     let from = ownerLine + 1;
     for (const s of block?.statements ?? []) {
-      const start = this.startLine(s);
+      const start = this.line(s.start);
       if (statementMode) out.push(...this.claim(from, start, depth));
       out.push(pad(depth) + this.stmt(s, depth, statementMode));
       from = start + 1;
@@ -436,13 +480,15 @@ class Printer {
 
   /** `header {` + body + `}`, header already rendered; returns text whose first line is unindented. */
   private braced(header: string, block: A.Block | undefined, ownerLine: number, depth: number, statementMode: boolean): string {
-    const lines = this.body(block, ownerLine, depth + 1, statementMode);
-    return [`${header} {`, ...lines, `${pad(depth)}}`].join('\n');
+    // Concatenated, not joined: joining would copy the nested blocks' text once per enclosing block.
+    let text = `${header} {`;
+    for (const line of this.body(block, ownerLine, depth + 1, statementMode)) text += `\n${line}`;
+    return `${text}\n${pad(depth)}}`;
   }
 
   /** A statement's text at `depth` (first line without indentation, later lines with theirs). */
   private stmt(s: A.Stmt, depth: number, statementMode: boolean): string {
-    const ownerLine = this.startLine(s);
+    const ownerLine = this.line(s.start); // a statement is never parenthesised: no need for startLine
     switch (s.kind) {
       case 'LetDecl': {
         const pub = s.isPub ? 'pub ' : '';
@@ -736,7 +782,7 @@ class Printer {
   private whereClause(d: A.FnDecl): string {
     const after = Math.max(d.returnType?.end ?? 0, d.throwsType?.end ?? 0, d.params[d.params.length - 1]?.end ?? 0, d.name?.end ?? d.start);
     const between = this.source.slice(after, d.body ? d.body.start : d.end);
-    const match = /(?:^|[\s)])where\b([\s\S]*)$/.exec(between);
+    const match = between.includes('where') ? /(?:^|[\s)])where\b([\s\S]*)$/.exec(between) : null;
     return match ? ` where ${(match[1] ?? '').trim().replace(/\s+/g, ' ')}` : '';
   }
 
@@ -812,10 +858,20 @@ class Printer {
 
   /** §5.1: all items inline, or one per line at depth+1 with trailing commas, closing delimiter at depth. */
   private commaSequence(items: string[], prefixLength: number, depth: number): string {
-    const inline = items.join(', ');
     if (items.length === 0) return '';
-    if (!inline.includes('\n') && prefixLength + utf8Length(inline) + 1 <= this.options.lineWidth) return inline;
-    return `\n${items.map((item) => `${pad(depth + 1)}${item},\n`).join('')}${pad(depth)}`;
+    // UTF-16 length ≤ UTF-8 length: a sequence already too wide by it is never joined nor scanned (a call
+    // holding a closure body would be copied and read once per enclosing sequence).
+    let width = prefixLength + 1 + 2 * (items.length - 1);
+    for (const item of items) width += item.length;
+    if (width <= this.options.lineWidth) {
+      const inline = items.length === 1 ? (items[0] as string) : items.join(', ');
+      // One scan for both: without a break or a non-ASCII character, the width is the one just summed.
+      if (isAsciiLine(inline)) return inline;
+      if (!inline.includes('\n') && prefixLength + utf8Length(inline) + 1 <= this.options.lineWidth) return inline;
+    }
+    let text = '\n';
+    for (const item of items) text += `${pad(depth + 1)}${item},\n`;
+    return text + pad(depth);
   }
 
   private expr(expr: A.Expr, depth: number): string {
@@ -873,7 +929,8 @@ class Printer {
       case 'Unary': {
         const operand = unparen(this.need(e.operand));
         const text = this.expr(operand, depth);
-        const wrap = operand.kind === 'Binary' || operand.kind === 'Ternary' || operand.kind === 'Range' || operand.kind === 'TryPostfix';
+        const kind = operand.kind;
+        const wrap = kind === 'Binary' || kind === 'Ternary' || kind === 'Range' || kind === 'TryPostfix';
         return e.operator + (wrap ? `(${text})` : text);
       }
       case 'Binary':
@@ -897,9 +954,10 @@ class Printer {
   private postfixObject(object: A.Expr, depth: number): string {
     const o = unparen(object);
     const text = this.expr(o, depth);
-    // `(a?).m()`: without parentheses `a?.m()` is an optional call, `a??` the `??` operator.
-    const wrap =
-      o.kind === 'Binary' || o.kind === 'Unary' || o.kind === 'Ternary' || o.kind === 'Range' || o.kind === 'TryPostfix' || binding(o) < Binding.Postfix;
+    // `(a?).m()`: without parentheses `a?.m()` is an optional call, `a??` the `??` operator. The kind read once:
+    // AST nodes come in many shapes, so that every read of it is a megamorphic lookup.
+    const kind = o.kind;
+    const wrap = kind === 'Binary' || kind === 'Unary' || kind === 'Ternary' || kind === 'Range' || kind === 'TryPostfix' || binding(o) < Binding.Postfix;
     return wrap ? `(${text})` : text;
   }
 
@@ -940,7 +998,7 @@ class Printer {
       const object = this.postfixObject(callee.object, depth);
       const dot = callee.optional ? '?.' : '.';
       const method = callee.property.text;
-      const list = this.commaSequence(args, utf8Length(object) + utf8Length(method) + 1 + dot.length, depth);
+      const list = this.commaSequence(args, utf8LengthUpTo(object, this.options.lineWidth) + utf8Length(method) + 1 + dot.length, depth);
       const tail = `${dot}${method}${typeArgs}(${list})`;
       // Arguments printed on several lines put `)` on a later line in the output: move now, as formatting the
       // output again would (a fixed point; upstream moves it only on the second run).
@@ -948,7 +1006,7 @@ class Printer {
       return object + tail;
     }
     const name = callee.kind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
-    return `${name}${typeArgs}(${this.commaSequence(args, utf8Length(name) + utf8Length(typeArgs) + 1, depth)})`;
+    return `${name}${typeArgs}(${this.commaSequence(args, utf8Length(name) + (typeArgs === '' ? 0 : utf8Length(typeArgs)) + 1, depth)})`;
   }
 
   private dictEntry(entry: A.DictEntry, depth: number): string {
@@ -967,10 +1025,10 @@ class Printer {
   }
 
   private string(s: A.StringLit): string {
-    const text = this.slice(s);
+    const text = this.source.slice(s.start, s.end); // not slice(): its reads of any node are megamorphic
     // Multi-line literals are copied verbatim (§7.1); single-line ones keep their escapes (§13 E), and a
     // literal tab becomes `\t` as upstream's re-escaping would write it.
-    if (this.line(s.start) !== this.endLine(s) || s.raw) return text;
+    if (s.raw || !text.includes('\t') || this.line(s.start) !== this.endLine(s)) return text;
     return text.replace(/\t/g, '\\t');
   }
 
@@ -984,7 +1042,11 @@ class Printer {
     const inline = `${l} ${op} ${r}`;
     // A left operand printed on several lines (an `if`, a closure expanded) starts on an earlier line than the
     // right one in the output: break now, as formatting the output again would (a fixed point, unlike upstream).
-    if (this.startLine(left) < this.startLine(right) || l.includes('\n') || 2 * depth + utf8Length(inline) > this.options.lineWidth) {
+    if (
+      this.line(left.start) < this.line(right.start) ||
+      l.includes('\n') ||
+      2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth
+    ) {
       return `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
     }
     return inline;
@@ -1072,6 +1134,8 @@ function binding(e: A.Expr): Binding {
 }
 
 const isDoc = (c: Comment): boolean => c.kind === 'doc' || c.kind === 'legacyDoc';
+
+const isSpaceOrTab = (code: number): boolean => code === 32 || code === 9;
 
 function compareBytes(a: string, b: string): number {
   const x = Buffer.from(a);

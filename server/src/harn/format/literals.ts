@@ -3,6 +3,7 @@
 
 /** An int literal's decimal spelling (`0x1F` → `31`, `1_000` → `1000`); the raw text when it is not a number. */
 export function formatInt(raw: string): string {
+  if (DECIMAL.test(raw)) return raw;
   const digits = raw.replace(/_/g, '');
   try {
     return BigInt(digits).toString();
@@ -11,11 +12,15 @@ export function formatInt(raw: string): string {
   }
 }
 
+/** Already as BigInt would print it: no prefix, separator or leading zero. */
+const DECIMAL = /^(?:0|[1-9][0-9]*)$/;
+
 /** A float literal as Rust's `f64` Display writes it: shortest round-trip digits, never an exponent, `.0` when integral. */
 export function formatFloat(raw: string): string {
   const value = Number(raw.replace(/_/g, ''));
   if (!Number.isFinite(value)) return raw;
-  let text = expandExponent(value.toString());
+  let text = value.toString();
+  if (text.includes('e')) text = expandExponent(text);
   if (!text.includes('.')) text += '.0';
   return text;
 }
@@ -61,5 +66,18 @@ export function formatDuration(raw: string): string {
 
 /** Rust's `String::len()`: UTF-8 bytes, which is what every width rule measures. */
 export function utf8Length(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
+  // Not a charCodeAt loop: the printer's strings come in many representations (flat, cons, sliced; one- or
+  // two-byte), which makes every property read on them, `.length` and `.charCodeAt` included, megamorphic.
+  return NodeBuffer.byteLength(text, 'utf8');
+}
+
+/** The global read once: read at every call, it is not folded away by the optimiser. */
+const NodeBuffer = Buffer;
+
+/**
+ * utf8Length when it is at most `limit`, else some number above `limit`: a width compared with the line
+ * width need not read (and flatten) a long text, e.g. a multi-line receiver or operand.
+ */
+export function utf8LengthUpTo(text: string, limit: number): number {
+  return text.length > limit ? text.length : utf8Length(text);
 }
