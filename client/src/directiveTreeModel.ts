@@ -3,30 +3,9 @@
 // client/src/directiveTree.ts turns these into TreeItems. Everything shown comes from a transcript and is
 // treated as plain text (tree labels and string tooltips are never rendered as Markdown).
 
-import type {
-  DirectiveNode,
-  DirectiveTreeRange,
-  DirectiveTreeResult,
-  EnvelopeNode,
-  PrefixMessageParams,
-  PrefixStatus,
-  RequestNode,
-  SessionNode,
-} from '../../server/src/protocol';
-import {
-  clip,
-  clipTooltip,
-  CommandView,
-  IconView,
-  MessageElement,
-  messageItemView,
-  oneLine,
-  plural,
-  revealCommand as revealRowCommand,
-  SessionElement,
-  sessionRoots,
-  TreeItemView,
-} from './treeItemView';
+import type { DirectiveNode, DirectiveTreeResult, EnvelopeNode, PrefixMessageParams, PrefixStatus, RequestNode, SessionNode } from '../../server/src/protocol';
+import type { IconView, MessageElement, SessionElement, TreeItemView } from './treeItemView';
+import { clip, clipTooltip, messageItemView, oneLine, plural, revealCommandOf, sessionRoots } from './treeItemView';
 export { clip, type CommandView, type IconView, type RevealTarget, type TreeItemView } from './treeItemView';
 
 export const VIEW_ID = 'harn.directives';
@@ -37,6 +16,7 @@ export const COMMANDS = {
   showPrefixBreak: 'harn.directives.showPrefixBreak',
   refresh: 'harn.directives.refresh',
 } as const;
+const revealCommand = revealCommandOf(COMMANDS.reveal, 'Reveal in Transcript');
 /** Context key: a transcript is shown in the view (the welcome text shows while it is false). */
 export const SHOWN_CONTEXT_KEY = 'harn.directives.transcriptShown';
 
@@ -250,10 +230,6 @@ export function itemView(element: DirectiveTreeElement): TreeItemView {
       };
     }
   }
-}
-
-function revealCommand(uri: string, range: DirectiveTreeRange): CommandView {
-  return revealRowCommand(COMMANDS.reveal, 'Reveal in Transcript', uri, range);
 }
 
 /** Both sides of "Show Prefix Break": message `divergentIndex` of the previous request and of this one. */

@@ -13,20 +13,8 @@ import type {
   RunControlTreeResult,
   RunNode,
 } from '../../server/src/protocol';
-import {
-  clip,
-  clipTooltip,
-  CommandView,
-  IconView,
-  MessageElement,
-  messageItemView,
-  oneLine,
-  plural,
-  revealCommand as revealRowCommand,
-  SessionElement,
-  sessionRoots,
-  TreeItemView,
-} from './treeItemView';
+import type { IconView, MessageElement, SessionElement, TreeItemView } from './treeItemView';
+import { clip, clipTooltip, messageItemView, oneLine, plural, revealCommandOf, sessionRoots } from './treeItemView';
 export { clip, type CommandView, type IconView, type RevealTarget, type TreeItemView } from './treeItemView';
 
 export const VIEW_ID = 'harn.runControls';
@@ -38,6 +26,7 @@ export const COMMANDS = {
   copyRequest: 'harn.runControls.copyRequest',
   refresh: 'harn.runControls.refresh',
 } as const;
+const revealCommand = revealCommandOf(COMMANDS.reveal, 'Reveal in Log');
 /** Context key: a log is shown in the view (the welcome text shows while it is false). */
 export const SHOWN_CONTEXT_KEY = 'harn.runControls.logShown';
 export const DELIVERY_SETTING = 'harn.runControl.delivery';
@@ -251,10 +240,6 @@ export function itemView(element: RunControlElement): TreeItemView {
       };
     }
   }
-}
-
-function revealCommand(uri: string, range: RunControlRange): CommandView {
-  return revealRowCommand(COMMANDS.reveal, 'Reveal in Log', uri, range);
 }
 
 /** The run a compose command targets: the run node itself, or the run of a control. */

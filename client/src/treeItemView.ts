@@ -82,10 +82,12 @@ export interface RevealTarget {
   range: RowRange;
 }
 
-/** Selecting a node reveals its row: `command` is the view's reveal command. */
-export function revealCommand(command: string, title: string, uri: string, range: RowRange): CommandView {
-  const target: RevealTarget = { uri, range };
-  return { command, title, arguments: [target] };
+/** A view's command that reveals a node's row when the node is selected (`command`: the view's reveal command). */
+export function revealCommandOf(command: string, title: string): (uri: string, range: RowRange) => CommandView {
+  return (uri, range) => {
+    const target: RevealTarget = { uri, range };
+    return { command, title, arguments: [target] };
+  };
 }
 
 export interface SessionElement<S> {
