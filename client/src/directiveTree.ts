@@ -1,11 +1,10 @@
 // The "Directive Envelopes" view (issue 11) and its commands: renders the server's harn/directiveTree for the
 // transcript last made active, asked only while the view is visible, and the read-only `harn-prefix:` documents
 // of "Show Prefix Break" (their text from harn/prefixMessage). It parses nothing: the items come from
-// directiveTreeModel.ts.
+// directiveTreeModel.ts; what it does as the Run Controls view does, serverTree.ts.
 
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { State } from 'vscode-languageclient/node';
 import { DirectiveTreeChangedNotification, DirectiveTreeRequest, type DirectiveTreeResult, PrefixMessageRequest } from '../../server/src/protocol';
 import {
   childElements,
@@ -18,37 +17,18 @@ import {
   prefixBreakDiff,
   prefixDocumentParts,
   rootElements,
-  type RevealTarget,
   SHOWN_CONTEXT_KEY,
   VIEW_ID,
 } from './directiveTreeModel';
+import { errorText, isSyncedJsonl, registerServerTree, ServerTreeProvider } from './serverTree';
+import { failedMessage } from './treeItemView';
 
-/** Files the view offers to show: the ones the client syncs to the server as run artifacts. Which kind each is, the server says. */
-function isArtifactCandidate(uri: vscode.Uri): boolean {
-  return uri.scheme === 'file' && /\.(jsonl|ndjson)$/i.test(uri.path);
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-class DirectiveTreeProvider implements vscode.TreeDataProvider<DirectiveTreeElement>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<DirectiveTreeElement | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
+class DirectiveTreeProvider extends ServerTreeProvider<DirectiveTreeElement, DirectiveTreeResult> {
   /** The transcript shown: the last artifact editor made active, until its last tab closes. */
   shown: vscode.Uri | undefined;
-  /** The last answer for `shown`; undefined until asked (or after a change the view has not re-asked for). */
-  private result: DirectiveTreeResult | undefined;
-  private failure: string | undefined;
-  /** Set when the tree changed while the view was hidden: re-asked when it shows again. */
-  private stale = false;
-  private asking = 0;
-  view: vscode.TreeView<DirectiveTreeElement> | undefined;
 
-  constructor(private readonly client: LanguageClient) {}
-
-  private get visible(): boolean {
-    return this.view?.visible ?? false;
+  constructor(client: LanguageClient) {
+    super(client, itemView);
   }
 
   show(uri: vscode.Uri | undefined): void {
@@ -61,64 +41,24 @@ class DirectiveTreeProvider implements vscode.TreeDataProvider<DirectiveTreeElem
     this.invalidate();
   }
 
-  /** The tree of the shown transcript may have changed: re-ask now if the view is visible, else when it shows. */
-  invalidate(): void {
-    this.result = undefined;
-    if (this.visible) {
-      this.stale = false;
-      this.changed.fire(undefined);
-    } else {
-      this.stale = true;
-    }
-  }
-
-  becameVisible(): void {
-    if (this.stale) this.invalidate();
-  }
-
   async getChildren(element?: DirectiveTreeElement): Promise<DirectiveTreeElement[]> {
     if (element) return childElements(element);
     const uri = this.shown;
     if (!uri) return [];
     if (this.result === undefined) {
-      const asked = ++this.asking;
+      const latest = this.newQuestion();
       try {
         const answer = await this.client.sendRequest(DirectiveTreeRequest, { uri: uri.toString() });
-        if (asked !== this.asking || uri !== this.shown) return []; // a newer question is on its way
+        if (!latest() || uri !== this.shown) return []; // a newer question is on its way
         this.result = answer;
         this.failure = undefined;
       } catch (error) {
-        if (asked !== this.asking || uri !== this.shown) return [];
+        if (!latest() || uri !== this.shown) return [];
         this.failure = errorText(error);
       }
     }
-    if (this.failure !== undefined) {
-      return [{ kind: 'message', id: 'message:failed', text: 'The Harn language server did not answer.', detail: this.failure }];
-    }
+    if (this.failure !== undefined) return [failedMessage(this.failure)];
     return rootElements(this.result);
-  }
-
-  getTreeItem(element: DirectiveTreeElement): vscode.TreeItem {
-    const view = itemView(element);
-    const item = new vscode.TreeItem(
-      view.label,
-      view.collapsible === 'none'
-        ? vscode.TreeItemCollapsibleState.None
-        : view.collapsible === 'expanded'
-          ? vscode.TreeItemCollapsibleState.Expanded
-          : vscode.TreeItemCollapsibleState.Collapsed,
-    );
-    item.id = view.id;
-    item.description = view.description;
-    item.tooltip = view.tooltip; // a string: shown as plain text, never as Markdown
-    item.iconPath = new vscode.ThemeIcon(view.icon.id, view.icon.color === undefined ? undefined : new vscode.ThemeColor(view.icon.color));
-    item.contextValue = view.contextValue;
-    item.command = view.command;
-    return item;
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }
 
@@ -165,57 +105,33 @@ function tabUris(): string[] {
   );
 }
 
-/** Shows a row of a file: its editor if visible, else the active column; the range selected and centred. */
-export async function reveal(target: RevealTarget | undefined): Promise<void> {
-  if (!target) return;
-  const uri = vscode.Uri.parse(target.uri);
-  const { start, end } = target.range;
-  const range = new vscode.Range(start.line, start.character, end.line, end.character);
-  // The transcript's own editor if it is visible, else the active column.
-  const column = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString())?.viewColumn;
-  const editor = await vscode.window.showTextDocument(uri, { viewColumn: column, preserveFocus: true, preview: false, selection: range });
-  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-}
-
 export function registerDirectiveTree(client: LanguageClient): vscode.Disposable {
   const provider = new DirectiveTreeProvider(client);
   const prefixDocuments = new PrefixDocuments(client);
-  const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
-  provider.view = view;
-  const selected = (element: DirectiveTreeElement | undefined): DirectiveTreeElement | undefined => element ?? view.selection[0];
-
-  const follow = (editor: vscode.TextEditor | undefined): void => {
-    if (editor && isArtifactCandidate(editor.document.uri)) provider.show(editor.document.uri);
-  };
-  follow(vscode.window.activeTextEditor);
+  const { selected, disposable } = registerServerTree(client, {
+    viewId: VIEW_ID,
+    provider,
+    commands: COMMANDS,
+    follow: (uri) => provider.show(uri),
+    changed: DirectiveTreeChangedNotification,
+    onChanged: (uri) => {
+      prefixDocuments.transcriptChanged(uri);
+      if (provider.shown !== undefined && vscode.Uri.parse(uri).toString() === provider.shown.toString()) provider.invalidate();
+    },
+  });
 
   return vscode.Disposable.from(
-    provider,
+    disposable,
     prefixDocuments,
-    view,
-    view.onDidChangeVisibility((e) => {
-      if (e.visible) provider.becameVisible();
-    }),
-    vscode.window.onDidChangeActiveTextEditor(follow),
     // The shown transcript stays until its last tab closes (so opening the diff editor keeps the tree).
     vscode.window.tabGroups.onDidChangeTabs(() => {
       const shown = provider.shown?.toString();
       if (shown !== undefined && !tabUris().includes(shown)) {
         const active = vscode.window.activeTextEditor;
-        provider.show(active && isArtifactCandidate(active.document.uri) ? active.document.uri : undefined);
+        provider.show(active && isSyncedJsonl(active.document.uri) ? active.document.uri : undefined);
       }
     }),
-    client.onNotification(DirectiveTreeChangedNotification, ({ uri }) => {
-      prefixDocuments.transcriptChanged(uri);
-      if (provider.shown !== undefined && vscode.Uri.parse(uri).toString() === provider.shown.toString()) provider.invalidate();
-    }),
-    // A restarted server is asked again.
-    client.onDidChangeState((e) => {
-      if (e.newState === State.Running) provider.invalidate();
-    }),
     vscode.workspace.registerTextDocumentContentProvider(PREFIX_SCHEME, prefixDocuments),
-    vscode.commands.registerCommand(COMMANDS.reveal, reveal),
-    vscode.commands.registerCommand(COMMANDS.refresh, () => provider.invalidate()),
     vscode.commands.registerCommand(COMMANDS.copyBody, async (element?: DirectiveTreeElement) => {
       const node = selected(element);
       if (node?.kind !== 'directive') {

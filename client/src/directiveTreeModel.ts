@@ -3,18 +3,10 @@
 // client/src/directiveTree.ts turns these into TreeItems. Everything shown comes from a transcript and is
 // treated as plain text (tree labels and string tooltips are never rendered as Markdown).
 
-import type {
-  DirectiveNode,
-  DirectiveTreeRange,
-  DirectiveTreeResult,
-  EnvelopeNode,
-  PrefixMessageParams,
-  PrefixStatus,
-  RequestNode,
-  SessionNode,
-} from '../../server/src/protocol';
-import { clip, clipTooltip, CommandView, IconView, oneLine, plural, TreeItemView } from './treeItemView';
-export { clip, type CommandView, type IconView, type TreeItemView } from './treeItemView';
+import type { DirectiveNode, DirectiveTreeResult, EnvelopeNode, PrefixMessageParams, PrefixStatus, RequestNode, SessionNode } from '../../server/src/protocol';
+import type { IconView, MessageElement, SessionElement, TreeItemView } from './treeItemView';
+import { clip, clipTooltip, messageItemView, oneLine, plural, revealCommandOf, sessionRoots } from './treeItemView';
+export { clip, type CommandView, type IconView, type RevealTarget, type TreeItemView } from './treeItemView';
 
 export const VIEW_ID = 'harn.directives';
 export const PREFIX_SCHEME = 'harn-prefix';
@@ -24,24 +16,16 @@ export const COMMANDS = {
   showPrefixBreak: 'harn.directives.showPrefixBreak',
   refresh: 'harn.directives.refresh',
 } as const;
+const revealCommand = revealCommandOf(COMMANDS.reveal, 'Reveal in Transcript');
 /** Context key: a transcript is shown in the view (the welcome text shows while it is false). */
 export const SHOWN_CONTEXT_KEY = 'harn.directives.transcriptShown';
 
-/** Longest label or description shown; longer text is cut with an ellipsis (the tooltip has more). */
-
 export type DirectiveTreeElement =
-  | { kind: 'message'; id: string; text: string; detail?: string }
-  | { kind: 'session'; id: string; uri: string; session: SessionNode }
+  | MessageElement
+  | SessionElement<SessionNode>
   | { kind: 'request'; id: string; uri: string; sessionId: string; request: RequestNode; index: number; previous?: RequestNode }
   | { kind: 'envelope'; id: string; uri: string; envelope: EnvelopeNode }
   | { kind: 'directive'; id: string; uri: string; directive: DirectiveNode };
-
-/** A codicon id and an optional theme colour id. */
-/** The place a node stands for: its row of the transcript. */
-export interface RevealTarget {
-  uri: string;
-  range: DirectiveTreeRange;
-}
 
 /** How a request is addressed in harn/prefixMessage: the key the server gave it (its call id, else its `row:N`). */
 export function requestKey(request: RequestNode): string {
@@ -54,28 +38,21 @@ function requestName(request: RequestNode): string {
 
 /** The top-level nodes. `result` undefined: no transcript is shown (the view's welcome text); null: not a transcript. */
 export function rootElements(result: DirectiveTreeResult | undefined): DirectiveTreeElement[] {
-  if (result === undefined) return [];
-  if (result === null) {
-    return [
-      {
-        kind: 'message',
-        id: 'message:not-a-transcript',
-        text: 'This file is not a Harn LLM transcript.',
-        detail: 'The Harn language server read it as another kind of file, so it has no directive envelopes to show.',
-      },
-    ];
-  }
-  if (result.sessions.length === 0) {
-    return [
-      {
-        kind: 'message',
-        id: 'message:no-sessions',
-        text: 'No session with provider requests in this transcript.',
-        detail: 'Sessions come from message rows (session_id); requests from provider_call_request rows.',
-      },
-    ];
-  }
-  return result.sessions.map((session, i) => ({ kind: 'session', id: `s${i}:${session.sessionId}`, uri: result.uri, session }));
+  return sessionRoots(
+    result,
+    {
+      kind: 'message',
+      id: 'message:not-a-transcript',
+      text: 'This file is not a Harn LLM transcript.',
+      detail: 'The Harn language server read it as another kind of file, so it has no directive envelopes to show.',
+    },
+    {
+      kind: 'message',
+      id: 'message:no-sessions',
+      text: 'No session with provider requests in this transcript.',
+      detail: 'Sessions come from message rows (session_id); requests from provider_call_request rows.',
+    },
+  );
 }
 
 /** The children of a node. */
@@ -162,14 +139,7 @@ const FORM_WORDS: Record<EnvelopeNode['form'], string> = {
 export function itemView(element: DirectiveTreeElement): TreeItemView {
   switch (element.kind) {
     case 'message':
-      return {
-        id: element.id,
-        label: element.text,
-        tooltip: element.detail ?? element.text,
-        icon: { id: 'info' },
-        contextValue: 'harnDirectives.message',
-        collapsible: 'none',
-      };
+      return messageItemView(element, 'harnDirectives.message');
     case 'session': {
       const { session } = element;
       return {
@@ -260,11 +230,6 @@ export function itemView(element: DirectiveTreeElement): TreeItemView {
       };
     }
   }
-}
-
-function revealCommand(uri: string, range: DirectiveTreeRange): CommandView {
-  const target: RevealTarget = { uri, range };
-  return { command: COMMANDS.reveal, title: 'Reveal in Transcript', arguments: [target] };
 }
 
 /** Both sides of "Show Prefix Break": message `divergentIndex` of the previous request and of this one. */

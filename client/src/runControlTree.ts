@@ -1,11 +1,11 @@
 // The "Run Controls" view (issue 12) and its commands: renders the server's harn/runControlTree for the run-control
 // log last made active (or the last one shown), asked only while the view is visible; composes steer and interrupt
 // requests through harn/runControlCompose. The client parses nothing and writes no file: the server builds, checks
-// and appends each request; the items and words come from runControlTreeModel.ts.
+// and appends each request; the items and words come from runControlTreeModel.ts; what it does as the Directive
+// Envelopes view does, serverTree.ts.
 
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { State } from 'vscode-languageclient/node';
 import {
   type RunControlCommandInput,
   RunControlComposeRequest,
@@ -14,7 +14,6 @@ import {
   RunControlTreeRequest,
   type RunControlTreeResult,
 } from '../../server/src/protocol';
-import { reveal } from './directiveTree';
 import {
   childElements,
   COMMANDS,
@@ -38,35 +37,19 @@ import {
   validationText,
   VIEW_ID,
 } from './runControlTreeModel';
+import { errorText, registerServerTree, ServerTreeProvider } from './serverTree';
+import { failedMessage } from './treeItemView';
 
-/** Files the view offers to show: the JSONL files the client syncs to the server. Whether one is a run-control log, the server says. */
-function isLogCandidate(uri: vscode.Uri): boolean {
-  return uri.scheme === 'file' && /\.(jsonl|ndjson)$/i.test(uri.path);
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-class RunControlTreeProvider implements vscode.TreeDataProvider<RunControlElement>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<RunControlElement | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
+class RunControlTreeProvider extends ServerTreeProvider<RunControlElement, RunControlTreeResult> {
   /** The log shown: the last file the server answered a tree for. */
   shown: vscode.Uri | undefined;
   /** A file made active since, not yet asked about: shown if the server says it is a run-control log. */
   private candidate: vscode.Uri | undefined;
   /** The candidate last found not to be a log while none is shown (its message is the view's content). */
   private notLog: vscode.Uri | undefined;
-  private result: RunControlTreeResult | undefined;
-  private failure: string | undefined;
-  private stale = false;
-  private asking = 0;
-  view: vscode.TreeView<RunControlElement> | undefined;
 
-  constructor(private readonly client: LanguageClient) {}
-
-  private get visible(): boolean {
-    return this.view?.visible ?? false;
+  constructor(client: LanguageClient) {
+    super(client, itemView);
   }
 
   offer(uri: vscode.Uri): void {
@@ -80,21 +63,6 @@ class RunControlTreeProvider implements vscode.TreeDataProvider<RunControlElemen
     return [this.shown, this.candidate, this.notLog].some((known) => known !== undefined && known.toString() === vscode.Uri.parse(uri).toString());
   }
 
-  /** The shown tree may have changed: re-ask now if the view is visible, else when it shows. */
-  invalidate(): void {
-    this.result = undefined;
-    if (this.visible) {
-      this.stale = false;
-      this.changed.fire(undefined);
-    } else {
-      this.stale = true;
-    }
-  }
-
-  becameVisible(): void {
-    if (this.stale) this.invalidate();
-  }
-
   private async ask(uri: vscode.Uri): Promise<RunControlTreeResult> {
     return this.client.sendRequest(RunControlTreeRequest, { uri: uri.toString() });
   }
@@ -106,12 +74,12 @@ class RunControlTreeProvider implements vscode.TreeDataProvider<RunControlElemen
 
   async getChildren(element?: RunControlElement): Promise<RunControlElement[]> {
     if (element) return childElements(element);
-    const asked = ++this.asking;
+    const latest = this.newQuestion();
     try {
       const candidate = this.candidate;
       if (candidate !== undefined) {
         const answer = await this.ask(candidate);
-        if (asked !== this.asking) return [];
+        if (!latest()) return [];
         this.candidate = undefined;
         this.failure = undefined;
         if (answer !== null) {
@@ -126,41 +94,16 @@ class RunControlTreeProvider implements vscode.TreeDataProvider<RunControlElemen
       if (this.shown !== undefined && this.result === undefined) {
         const shown = this.shown;
         const answer = await this.ask(shown);
-        if (asked !== this.asking || shown !== this.shown) return [];
+        if (!latest() || shown !== this.shown) return [];
         this.result = answer;
         this.failure = undefined;
       }
     } catch (error) {
-      if (asked !== this.asking) return [];
+      if (!latest()) return [];
       this.failure = errorText(error);
     }
-    if (this.failure !== undefined) {
-      return [{ kind: 'message', id: 'message:failed', text: 'The Harn language server did not answer.', detail: this.failure }];
-    }
+    if (this.failure !== undefined) return [failedMessage(this.failure)];
     return rootElements(this.result, this.notLog === undefined ? undefined : vscode.workspace.asRelativePath(this.notLog));
-  }
-
-  getTreeItem(element: RunControlElement): vscode.TreeItem {
-    const view = itemView(element);
-    const item = new vscode.TreeItem(
-      view.label,
-      view.collapsible === 'none'
-        ? vscode.TreeItemCollapsibleState.None
-        : view.collapsible === 'expanded'
-          ? vscode.TreeItemCollapsibleState.Expanded
-          : vscode.TreeItemCollapsibleState.Collapsed,
-    );
-    item.id = view.id;
-    item.description = view.description;
-    item.tooltip = view.tooltip; // a string: plain text, never Markdown
-    item.iconPath = new vscode.ThemeIcon(view.icon.id, view.icon.color === undefined ? undefined : new vscode.ThemeColor(view.icon.color));
-    item.contextValue = view.contextValue;
-    item.command = view.command;
-    return item;
-  }
-
-  dispose(): void {
-    this.changed.dispose();
   }
 }
 
@@ -177,14 +120,16 @@ async function chooseDelivery(): Promise<Delivery | undefined> {
 
 export function registerRunControlTree(client: LanguageClient): vscode.Disposable {
   const provider = new RunControlTreeProvider(client);
-  const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
-  provider.view = view;
-  const selected = (element: RunControlElement | undefined): RunControlElement | undefined => element ?? view.selection[0];
-
-  const follow = (editor: vscode.TextEditor | undefined): void => {
-    if (editor && isLogCandidate(editor.document.uri)) provider.offer(editor.document.uri);
-  };
-  follow(vscode.window.activeTextEditor);
+  const { selected, disposable } = registerServerTree(client, {
+    viewId: VIEW_ID,
+    provider,
+    commands: COMMANDS,
+    follow: (uri) => provider.offer(uri),
+    changed: RunControlTreeChangedNotification,
+    onChanged: (uri) => {
+      if (provider.concerns(uri)) provider.invalidate();
+    },
+  });
 
   /** Sends a compose request and tells the user what happened; true when it went out. */
   const send = async (
@@ -229,20 +174,7 @@ export function registerRunControlTree(client: LanguageClient): vscode.Disposabl
     };
 
   return vscode.Disposable.from(
-    provider,
-    view,
-    view.onDidChangeVisibility((e) => {
-      if (e.visible) provider.becameVisible();
-    }),
-    vscode.window.onDidChangeActiveTextEditor(follow),
-    client.onNotification(RunControlTreeChangedNotification, ({ uri }) => {
-      if (provider.concerns(uri)) provider.invalidate();
-    }),
-    client.onDidChangeState((e) => {
-      if (e.newState === State.Running) provider.invalidate();
-    }),
-    vscode.commands.registerCommand(COMMANDS.reveal, reveal),
-    vscode.commands.registerCommand(COMMANDS.refresh, () => provider.invalidate()),
+    disposable,
     vscode.commands.registerCommand(COMMANDS.steer, async (element?: RunControlElement) => {
       const target = composeTarget(selected(element), 'Steer…');
       if ('unavailable' in target) {

@@ -13,8 +13,9 @@ import type {
   RunControlTreeResult,
   RunNode,
 } from '../../server/src/protocol';
-import { clip, clipTooltip, CommandView, IconView, oneLine, plural, TreeItemView } from './treeItemView';
-export { clip, type CommandView, type IconView, type TreeItemView } from './treeItemView';
+import type { IconView, MessageElement, SessionElement, TreeItemView } from './treeItemView';
+import { clip, clipTooltip, messageItemView, oneLine, plural, revealCommandOf, sessionRoots } from './treeItemView';
+export { clip, type CommandView, type IconView, type RevealTarget, type TreeItemView } from './treeItemView';
 
 export const VIEW_ID = 'harn.runControls';
 export const COMMANDS = {
@@ -25,6 +26,7 @@ export const COMMANDS = {
   copyRequest: 'harn.runControls.copyRequest',
   refresh: 'harn.runControls.refresh',
 } as const;
+const revealCommand = revealCommandOf(COMMANDS.reveal, 'Reveal in Log');
 /** Context key: a log is shown in the view (the welcome text shows while it is false). */
 export const SHOWN_CONTEXT_KEY = 'harn.runControls.logShown';
 export const DELIVERY_SETTING = 'harn.runControl.delivery';
@@ -34,17 +36,11 @@ export const MAX_STEER_INPUT_BYTES = 128 * 1024;
 export const MAX_INTERRUPT_REASON_BYTES = 4 * 1024;
 
 export type RunControlElement =
-  | { kind: 'message'; id: string; text: string; detail?: string }
-  | { kind: 'session'; id: string; uri: string; session: RunControlSessionNode }
+  | MessageElement
+  | SessionElement<RunControlSessionNode>
   | { kind: 'run'; id: string; uri: string; sessionId: string; run: RunNode }
   | { kind: 'control'; id: string; uri: string; sessionId: string; run: RunNode; control: RunControlNode }
   | { kind: 'receipt'; id: string; uri: string; control: RunControlNode; receipt: RunControlReceiptNode };
-
-/** The place a node stands for: its row of the log. */
-export interface RevealTarget {
-  uri: string;
-  range: RunControlRange;
-}
 
 /** Unix milliseconds as a UTC time a person reads ("2026-01-01 09:20:00.100 UTC"); the raw number when out of range. */
 export function formatTime(ms: number): string {
@@ -59,30 +55,23 @@ function turnText(run: RunNode): string {
 
 /** The top-level nodes. `result` undefined: nothing shown (the welcome text); null: the file is not a run-control log. */
 export function rootElements(result: RunControlTreeResult | undefined, notLog?: string): RunControlElement[] {
-  if (result === undefined) return [];
-  if (result === null) {
-    return [
-      {
-        kind: 'message',
-        id: 'message:not-a-log',
-        text: notLog === undefined ? 'This file is not a run-control log.' : `${clip(notLog, 60)} is not a run-control log.`,
-        detail:
-          'A run-control log is a JSONL file of a3s run-control requests, receipts and snapshots, matched by the setting ' +
-          'harn.runControl.logGlobs or by its rows. Open one to see its runs and controls.',
-      },
-    ];
-  }
-  if (result.sessions.length === 0) {
-    return [
-      {
-        kind: 'message',
-        id: 'message:no-sessions',
-        text: 'No run in this run-control log.',
-        detail: 'Runs come from the rows of the log: snapshots, requests and receipts with their session_id and run_id.',
-      },
-    ];
-  }
-  return result.sessions.map((session, i) => ({ kind: 'session', id: `s${i}:${session.sessionId}`, uri: result.uri, session }));
+  return sessionRoots(
+    result,
+    {
+      kind: 'message',
+      id: 'message:not-a-log',
+      text: notLog === undefined ? 'This file is not a run-control log.' : `${clip(notLog, 60)} is not a run-control log.`,
+      detail:
+        'A run-control log is a JSONL file of a3s run-control requests, receipts and snapshots, matched by the setting ' +
+        'harn.runControl.logGlobs or by its rows. Open one to see its runs and controls.',
+    },
+    {
+      kind: 'message',
+      id: 'message:no-sessions',
+      text: 'No run in this run-control log.',
+      detail: 'Runs come from the rows of the log: snapshots, requests and receipts with their session_id and run_id.',
+    },
+  );
 }
 
 export function childElements(element: RunControlElement): RunControlElement[] {
@@ -150,14 +139,7 @@ function sessionRange(session: RunControlSessionNode): RunControlRange | undefin
 export function itemView(element: RunControlElement): TreeItemView {
   switch (element.kind) {
     case 'message':
-      return {
-        id: element.id,
-        label: element.text,
-        tooltip: element.detail ?? element.text,
-        icon: { id: 'info' },
-        contextValue: 'harnRunControls.message',
-        collapsible: 'none',
-      };
+      return messageItemView(element, 'harnRunControls.message');
     case 'session': {
       const { session } = element;
       const active = session.runs.filter((run) => run.active).length;
@@ -258,11 +240,6 @@ export function itemView(element: RunControlElement): TreeItemView {
       };
     }
   }
-}
-
-function revealCommand(uri: string, range: RunControlRange): CommandView {
-  const target: RevealTarget = { uri, range };
-  return { command: COMMANDS.reveal, title: 'Reveal in Log', arguments: [target] };
 }
 
 /** The run a compose command targets: the run node itself, or the run of a control. */

@@ -1,5 +1,6 @@
-// What the tree views' vscode-free models hand their thin vscode files: a TreeItem as plain data, and the few
-// text helpers that keep text from a file on one short plain line (labels) or a bounded tooltip.
+// What the tree views' vscode-free models share and hand their thin vscode files: a TreeItem as plain data, the
+// few text helpers that keep text from a file on one short plain line (labels) or a bounded tooltip, and the parts
+// of a tree of sessions both views build alike (their one-line messages, the top level, the reveal command).
 
 export const LABEL_MAX = 100;
 export const TOOLTIP_MAX = 2000;
@@ -49,4 +50,64 @@ export function clipTooltip(text: string): string {
 
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+}
+
+/** A one-line note standing for the tree: the file is not of the view's kind, has nothing to show, or no answer came. */
+export interface MessageElement {
+  kind: 'message';
+  id: string;
+  text: string;
+  detail?: string;
+}
+
+/** Where the server did not answer the tree request (`detail`: its error). */
+export function failedMessage(detail: string): MessageElement {
+  return { kind: 'message', id: 'message:failed', text: 'The Harn language server did not answer.', detail };
+}
+
+/** A message's item; `contextValue` names its view (menus never match it). */
+export function messageItemView(element: MessageElement, contextValue: string): TreeItemView {
+  return { id: element.id, label: element.text, tooltip: element.detail ?? element.text, icon: { id: 'info' }, contextValue, collapsible: 'none' };
+}
+
+/** A UTF-16 range of a row, as the server sends it. */
+export interface RowRange {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+/** The place a node stands for: its row of the file. */
+export interface RevealTarget {
+  uri: string;
+  range: RowRange;
+}
+
+/** A view's command that reveals a node's row when the node is selected (`command`: the view's reveal command). */
+export function revealCommandOf(command: string, title: string): (uri: string, range: RowRange) => CommandView {
+  return (uri, range) => {
+    const target: RevealTarget = { uri, range };
+    return { command, title, arguments: [target] };
+  };
+}
+
+export interface SessionElement<S> {
+  kind: 'session';
+  id: string;
+  uri: string;
+  session: S;
+}
+
+/**
+ * The top level of a tree of sessions. `result` undefined: nothing is shown (the view's welcome text); null: the
+ * server does not read the file as the view's kind (`notThisKind` says so); no session: `noSessions` says so.
+ */
+export function sessionRoots<S extends { sessionId: string }>(
+  result: { uri: string; sessions: readonly S[] } | null | undefined,
+  notThisKind: MessageElement,
+  noSessions: MessageElement,
+): (MessageElement | SessionElement<S>)[] {
+  if (result === undefined) return [];
+  if (result === null) return [notThisKind];
+  if (result.sessions.length === 0) return [noSessions];
+  return result.sessions.map((session, i) => ({ kind: 'session', id: `s${i}:${session.sessionId}`, uri: result.uri, session }));
 }

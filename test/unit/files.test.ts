@@ -4,6 +4,7 @@
 // the byte consumers see the same bytes synchronously, asynchronously and in memory, and stop on cancellation.
 
 import assert from 'node:assert/strict';
+import { constants } from 'node:buffer';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -191,5 +192,36 @@ describe('workspace/files: byte consumers', () => {
     assert.equal(seen, 2);
     const whole = await consumeFile(file, drain(), { chunkBytes: 1024 });
     assert.ok(whole.ok && whole.value === 64 * 1024);
+  });
+
+  test('a read that fails midway: the consumer sees the end there, nothing more is read, the result says why (sync and async)', async () => {
+    const file = path.join(dir, 'failing.txt');
+    fs.writeFileSync(file, 'abcdefgh');
+    // A chunk, then a range longer than any buffer (its read fails), then asking on after the end was seen.
+    function* failingRange(): ByteConsumer<string[]> {
+      const seen: string[] = [];
+      const chunk = yield { read: 'next' };
+      seen.push(chunk === undefined ? 'end' : Buffer.from(chunk).toString());
+      for (const request of [
+        { read: 'range', start: 0, length: constants.MAX_LENGTH + 1 },
+        { read: 'next' },
+        { read: 'range', start: 0, length: 2 },
+      ] as const) {
+        const answer = yield request;
+        seen.push(answer === undefined ? 'end' : Buffer.from(answer).toString());
+      }
+      return seen;
+    }
+    const expected = ['abcd', 'end', 'end', 'end'];
+    const sync = consumeFileSync(file, failingRange(), { chunkBytes: 4 });
+    assert.ok(sync.ok);
+    assert.deepEqual(sync.value, expected);
+    assert.match(sync.readError ?? '', /./);
+    const async = await consumeFile(file, failingRange(), { chunkBytes: 4 });
+    assert.ok(async.ok && !('cancelled' in async));
+    assert.deepEqual(async.value, expected);
+    assert.match(async.readError ?? '', /./);
+    const whole = consumeFileSync(file, drain(), { chunkBytes: 4 });
+    assert.ok(whole.ok && whole.value === 8 && whole.readError === undefined);
   });
 });

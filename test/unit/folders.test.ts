@@ -1,9 +1,9 @@
-// workspace/folders.ts: which workspace folder a file belongs to (the innermost one containing it), and the
-// roots after folders are added and removed.
+// workspace/folders.ts: which workspace folder a file belongs to (the innermost one containing it), the settings a
+// provider looks up under the folders it was configured with, and the roots after folders are added and removed.
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { changedRoots, folderOf, isWithin, rootOf, settingsOf } from '../../server/src/workspace/folders';
+import { changedRoots, folderOf, FolderSettings, isWithin, rootOf, settingsOf } from '../../server/src/workspace/folders';
 import { readSettings } from '../../server/src/workspace/settings';
 
 const folders = (...roots: string[]) => roots.map((root) => ({ root }));
@@ -68,6 +68,20 @@ describe('folderOf', () => {
     assert.equal(settingsOf('/a/b/c.toml', list, outside), inner);
     assert.equal(settingsOf('/a/c.toml', list, inner), outside);
     assert.equal(settingsOf('/q/c.toml', list, inner), inner);
+  });
+
+  test('FolderSettings: the defaults before configure(), then the folders and the window settings it was given', () => {
+    const settings = new FolderSettings();
+    assert.deepEqual(settings.of('/a/b/c.toml'), readSettings(undefined).settings);
+    const outside = readSettings({ artifacts: { maxLineBytes: 1234 } }).settings;
+    const inner = readSettings({ boundaries: { registryPath: 'inner.toml' } }).settings;
+    settings.configure([{ root: '/a/b', settings: inner }], outside);
+    assert.equal(settings.of('/a/b/c.toml'), inner);
+    assert.equal(settings.of('/a/c.toml'), outside);
+    assert.equal(settings.of('/a/c.toml').artifacts.maxLineBytes, 1234);
+    settings.configure([], inner);
+    assert.equal(settings.of('/a/b/c.toml'), inner);
+    assert.deepEqual(settings.folders, []);
   });
 });
 

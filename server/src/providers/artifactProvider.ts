@@ -41,10 +41,10 @@ import { forEachChunked } from '../features/handler';
 import { DiskFile, DocumentRequest, DomainProvider, OpenDocumentRequest } from '../features/provider';
 import { ARTIFACT_KINDS, DocumentKind } from '../features/router';
 import { CancellationLike, CHUNK_BYTES, readFileText, refusalMessage } from '../workspace/files';
-import { FolderConfig, folderOf, settingsOf } from '../workspace/folders';
+import { FolderConfig, folderOf, FolderSettings } from '../workspace/folders';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { TOO_LARGE_TO_SCAN, WORKSPACE_SOURCE } from '../workspace/scanPlan';
-import { readSettings, WorkbenchSettings } from '../workspace/settings';
+import { WorkbenchSettings } from '../workspace/settings';
 import { DirectiveTreeResult, ValidateArtifactFileResult } from '../protocol';
 import type { DirectiveCheckResult } from '../directives/check';
 import { CompactionFiles, type ExternalCompaction } from '../directives/compactions';
@@ -96,8 +96,7 @@ export class ArtifactProvider implements DomainProvider {
   private readonly facts = new Map<string, FactsJob>();
   /** The run records and event logs beside transcripts, for the compactions they record (cached by size and mtime). */
   private readonly compactionFiles = new CompactionFiles();
-  private folders: readonly FolderConfig[] = [];
-  private outside: WorkbenchSettings = readSettings(undefined).settings;
+  private readonly folderSettings = new FolderSettings();
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
@@ -116,21 +115,20 @@ export class ArtifactProvider implements DomainProvider {
 
   /** The longest line read in a file: its folder's `harn.artifacts.maxLineBytes`, else the window's. */
   private maxLineBytes(file: string): number {
-    return settingsOf(file, this.folders, this.outside).artifacts.maxLineBytes;
+    return this.folderSettings.of(file).artifacts.maxLineBytes;
   }
 
   /** Paths in messages are shown relative to the run record's own workspace folder (their data keeps them absolute). */
   private showPath(file: string): (absolute: string) => string {
-    const root = folderOf(file, this.folders)?.root;
+    const root = folderOf(file, this.folderSettings.folders)?.root;
     return (absolute) => (root === undefined ? absolute : path.relative(root, absolute) || '.');
   }
 
   configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
     const limits = (list: readonly FolderConfig[], rest: WorkbenchSettings): string =>
       JSON.stringify([rest.artifacts.maxLineBytes, ...list.map((f) => [f.root, f.settings.artifacts.maxLineBytes])]);
-    const changed = limits(folders, outside) !== limits(this.folders, this.outside);
-    this.folders = folders;
-    this.outside = outside;
+    const changed = limits(folders, outside) !== limits(this.folderSettings.folders, this.folderSettings.outside);
+    this.folderSettings.configure(folders, outside);
     if (!changed) return;
     // Facts and validations depend on the limits.
     for (const job of this.facts.values()) job.token.isCancellationRequested = true;

@@ -60,9 +60,9 @@ import { formatConfigFor } from '../harn/format/config';
 import { documentFormatEdits, FormatEdits, onTypeFormatEdits, rangeFormatEdits } from '../harn/format/edits';
 import { DEFAULT_FORMAT_OPTIONS, FormatOptions } from '../harn/format';
 import { hexBytes } from '../text/utf8';
-import { FolderConfig, rootOf, settingsOf } from '../workspace/folders';
+import { FolderConfig, FolderSettings, rootOf } from '../workspace/folders';
 import { workspaceRefusal } from '../workspace/roots';
-import { readSettings, WorkbenchSettings } from '../workspace/settings';
+import { WorkbenchSettings } from '../workspace/settings';
 import { HarnWorkspace, pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { omittedSymbolsNote, toLspDiagnostic } from './convert';
 
@@ -180,13 +180,11 @@ export class HarnProvider implements DomainProvider {
   /** Every `.harn` file of the folders, for the cross-file features (references, rename, workspace symbols). */
   private readonly indexer: HarnIndexer;
 
-  private folders: readonly FolderConfig[] = [];
-  private outside: WorkbenchSettings = readSettings(undefined).settings;
+  private readonly folderSettings = new FolderSettings();
 
   /** The folders are known (or changed): the index is built again in the background. */
   configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
-    this.folders = folders;
-    this.outside = outside;
+    this.folderSettings.configure(folders, outside);
     // The editor keeps the hints it has until asked again: it is, when the setting changed anywhere.
     const hints = JSON.stringify([outside.inlayHints, folders.map((f) => [f.root, f.settings.inlayHints])]);
     if (this.hintSettings !== undefined && hints !== this.hintSettings) this.hintsChanged();
@@ -585,7 +583,7 @@ export class HarnProvider implements DomainProvider {
   inlayHints({ doc, uri }: OpenDocumentRequest, range: Range): InlayHint[] | undefined {
     if (!this.answering()) return undefined;
     const file = uriToPath(uri);
-    if (!settingsOf(file, this.folders, this.outside).inlayHints.parameterNames) return [];
+    if (!this.folderSettings.of(file).inlayHints.parameterNames) return [];
     const analysis = this.analysisOf(doc);
     const li = analysis.lineIndex;
     return parameterHints(analysis, file, li.offsetAt(range.start), li.offsetAt(range.end), this.workspace).map((h) => ({

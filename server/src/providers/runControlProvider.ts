@@ -25,10 +25,11 @@ import { LocatedFinding, readRunControlLog, RunControlLogView } from '../runCont
 import { parseRow } from '../runControl/rows';
 import { code, plain } from '../text/markdown';
 import { readFileTextSync } from '../workspace/files';
-import { FolderConfig, settingsOf } from '../workspace/folders';
+import { FolderConfig, FolderSettings } from '../workspace/folders';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { appendInboxLine } from '../workspace/inboxAppend';
-import { readSettings, WorkbenchSettings } from '../workspace/settings';
+import { WorkbenchSettings } from '../workspace/settings';
+import { DocumentCache } from './documentCache';
 
 export const RUN_CONTROL_SOURCE = 'harn.runControl';
 const KINDS: ReadonlySet<DocumentKind> = new Set<DocumentKind>(['runControlLog']);
@@ -43,18 +44,11 @@ function toDiagnostic(f: LocatedFinding): Diagnostic {
   return d;
 }
 
-interface CachedView {
-  version: number | undefined;
-  text: string;
-  view: RunControlLogView;
-}
-
 export class RunControlProvider implements DomainProvider {
   readonly name = 'runControl';
   readonly kinds = KINDS;
-  private folders: readonly FolderConfig[] = [];
-  private outside: WorkbenchSettings = readSettings(undefined).settings;
-  private readonly views = new Map<string, CachedView>();
+  private readonly folderSettings = new FolderSettings();
+  private readonly views: DocumentCache<RunControlLogView>;
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
@@ -62,15 +56,16 @@ export class RunControlProvider implements DomainProvider {
     private readonly treeChanged: (uri: string) => void,
     private readonly newRequestId: () => string = randomUUID,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.views = new DocumentCache(documents, (_uri, text) => readRunControlLog(text), MAX_LOG_BYTES);
+  }
 
   configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
-    this.folders = folders;
-    this.outside = outside;
+    this.folderSettings.configure(folders, outside);
   }
 
   private settings(uri: string): WorkbenchSettings['runControl'] {
-    return settingsOf(uriToPath(uri), this.folders, this.outside).runControl;
+    return this.folderSettings.of(uriToPath(uri)).runControl;
   }
 
   /** The inbox beside a log (harn.runControl.inbox, relative to the log's folder). */
@@ -85,21 +80,7 @@ export class RunControlProvider implements DomainProvider {
 
   /** The log's view: of the open document (cached per version), else of the file on disk. */
   view(uri: string): RunControlLogView | undefined {
-    const doc = this.documents.get(uri);
-    const cached = this.views.get(uri);
-    if (doc) {
-      if (cached?.version === doc.version) return cached.view;
-      const text = doc.getText();
-      const view = readRunControlLog(text);
-      this.views.set(uri, { version: doc.version, text, view });
-      return view;
-    }
-    const read = readFileTextSync(uriToPath(uri), { maxBytes: MAX_LOG_BYTES });
-    if (!read.ok) return undefined;
-    if (cached?.version === undefined && cached?.text === read.text) return cached.view;
-    const view = readRunControlLog(read.text);
-    this.views.set(uri, { version: undefined, text: read.text, view });
-    return view;
+    return this.views.get(uri);
   }
 
   diagnostics(doc: TextDocument, kind: DocumentKind): Diagnostic[] | undefined {
@@ -139,7 +120,7 @@ export class RunControlProvider implements DomainProvider {
       if (!this.documents.get(uri)) this.views.delete(uri);
       notified.add(uri);
       // An inbox changed: the logs beside it whose inbox it is.
-      for (const logUri of this.views.keys()) if (pathToUri(this.inboxOf(logUri)) === uri) notified.add(logUri);
+      for (const logUri of this.views.uris()) if (pathToUri(this.inboxOf(logUri)) === uri) notified.add(logUri);
     }
     for (const uri of notified) this.treeChanged(uri);
   }

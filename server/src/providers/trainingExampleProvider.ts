@@ -12,71 +12,46 @@ import { trainingFormatOf } from '../training/classify';
 import { trainingFileDiagnostics } from '../training/diagnostics';
 import { trainingHover } from '../training/hover';
 import { TrainingValidation, validateTrainingFile } from '../training/validate';
-import { readFileTextSync } from '../workspace/files';
-import { FolderConfig, settingsOf } from '../workspace/folders';
+import { FolderConfig, FolderSettings } from '../workspace/folders';
 import { uriToPath } from '../workspace/harnWorkspace';
 import { MAX_SCAN_BYTES } from '../workspace/scanPlan';
-import { readSettings, WorkbenchSettings } from '../workspace/settings';
+import { WorkbenchSettings } from '../workspace/settings';
 import { omittedSymbolsNote, toLspDiagnostic } from './convert';
+import { DocumentCache } from './documentCache';
 
 const KINDS: ReadonlySet<DocumentKind> = new Set<DocumentKind>(['trainingExample']);
-
-interface Cached {
-  /** The open document's version; undefined for a file read from disk. */
-  version: number | undefined;
-  text: string;
-  validation: TrainingValidation;
-}
 
 export class TrainingExampleProvider implements DomainProvider {
   readonly name = 'training';
   readonly kinds = KINDS;
-  private folders: readonly FolderConfig[] = [];
-  private outside: WorkbenchSettings = readSettings(undefined).settings;
-  private readonly cache = new Map<string, Cached>();
+  private readonly folderSettings = new FolderSettings();
+  /** The validation of the open document, else of the file on disk (up to the scan's bound). */
+  private readonly cache: DocumentCache<TrainingValidation>;
 
-  constructor(private readonly documents: TextDocuments<TextDocument>) {}
+  constructor(private readonly documents: TextDocuments<TextDocument>) {
+    this.cache = new DocumentCache(documents, (uri, text) => this.validate(uri, text), MAX_SCAN_BYTES);
+  }
 
   configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
-    this.folders = folders;
-    this.outside = outside;
+    this.folderSettings.configure(folders, outside);
     this.cache.clear();
   }
 
   private validate(uri: string, text: string): TrainingValidation {
-    const maxLineBytes = settingsOf(uriToPath(uri), this.folders, this.outside).artifacts.maxLineBytes;
+    const maxLineBytes = this.folderSettings.of(uriToPath(uri)).artifacts.maxLineBytes;
     return validateTrainingFile(text, trainingFormatOf(uriToPath(uri)), { maxLineBytes });
-  }
-
-  /** The validation of the open document (cached per version), else of the file on disk (up to the scan's bound). */
-  private current(uri: string): TrainingValidation | undefined {
-    const doc = this.documents.get(uri);
-    const cached = this.cache.get(uri);
-    if (doc) {
-      if (cached?.version === doc.version) return cached.validation;
-      const text = doc.getText();
-      const validation = this.validate(uri, text);
-      this.cache.set(uri, { version: doc.version, text, validation });
-      return validation;
-    }
-    const read = readFileTextSync(uriToPath(uri), { maxBytes: MAX_SCAN_BYTES });
-    if (!read.ok) return undefined;
-    if (cached?.version === undefined && cached?.text === read.text) return cached.validation;
-    const validation = this.validate(uri, read.text);
-    this.cache.set(uri, { version: undefined, text: read.text, validation });
-    return validation;
   }
 
   diagnostics(doc: TextDocument, kind: DocumentKind): Diagnostic[] | undefined {
     if (kind !== 'trainingExample') return undefined;
-    return this.current(doc.uri)?.problems.map((p) => toLspDiagnostic(artifactProblemDiagnostic(p)));
+    return this.cache.get(doc.uri)?.problems.map((p) => toLspDiagnostic(artifactProblemDiagnostic(p)));
   }
 
   async diskDiagnostics(file: DiskFile, kind: DocumentKind): Promise<Diagnostic[] | undefined> {
     if (kind !== 'trainingExample') return undefined;
     const doc = await file.document();
     if (!doc || file.token.isCancellationRequested) return undefined;
-    const maxLineBytes = settingsOf(file.path, this.folders, this.outside).artifacts.maxLineBytes;
+    const maxLineBytes = this.folderSettings.of(file.path).artifacts.maxLineBytes;
     const invalid = await file.invalidUtf8();
     return trainingFileDiagnostics(doc.getText(), trainingFormatOf(file.path), invalid, { maxLineBytes }).map(toLspDiagnostic);
   }
@@ -95,7 +70,7 @@ export class TrainingExampleProvider implements DomainProvider {
 
   hover({ uri, kind }: DocumentRequest, position: Position): Hover | undefined {
     if (kind !== 'trainingExample') return undefined;
-    const validation = this.current(uri);
+    const validation = this.cache.get(uri);
     const found = validation && trainingHover(validation, position);
     if (!found) return undefined;
     const s = found.span;
@@ -108,7 +83,7 @@ export class TrainingExampleProvider implements DomainProvider {
   /** One symbol per example (a JSONL file's lines), each with its messages, at most MAX_OUTLINE_SYMBOLS in all. */
   documentSymbol({ uri, kind }: OpenDocumentRequest): DocumentSymbol[] | undefined {
     if (kind !== 'trainingExample') return undefined;
-    const validation = this.current(uri);
+    const validation = this.cache.get(uri);
     if (!validation) return [];
     const budget = new SymbolBudget();
     const rangeOf = (s: { line: number; startCharacter: number; endLine: number; endCharacter: number }): DocumentSymbol['range'] => ({

@@ -12,9 +12,9 @@ import { DocumentKind } from '../features/router';
 import { ProjectionOutcome, projectTrainingExampleAsync } from '../training/project';
 import { projectionRefusalDiagnostic } from '../training/refusalDiagnostic';
 import { regularFileInfo } from '../workspace/files';
-import { FolderConfig, folderOf, settingsOf } from '../workspace/folders';
+import { FolderConfig, folderOf, FolderSettings } from '../workspace/folders';
 import { uriToPath } from '../workspace/harnWorkspace';
-import { readSettings, WorkbenchSettings } from '../workspace/settings';
+import { WorkbenchSettings } from '../workspace/settings';
 import { toLspDiagnostic } from './convert';
 
 /** One projection of an open run record, as of the files' states in `key`. */
@@ -38,8 +38,7 @@ export class TrainingProjectionProvider implements DomainProvider {
   readonly name = 'training';
   readonly kinds: ReadonlySet<DocumentKind> = new Set<DocumentKind>(['runRecord']);
   private readonly projections = new Map<string, Projection>();
-  private folders: readonly FolderConfig[] = [];
-  private outside: WorkbenchSettings = readSettings(undefined).settings;
+  private readonly folderSettings = new FolderSettings();
 
   constructor(
     /** Open documents to check again (a projection finished, a file it read changed). */
@@ -49,17 +48,16 @@ export class TrainingProjectionProvider implements DomainProvider {
   ) {}
 
   configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
-    this.folders = folders;
-    this.outside = outside;
+    this.folderSettings.configure(folders, outside);
   }
 
   private enabled(file: string): boolean {
-    return settingsOf(file, this.folders, this.outside).training.projectionDiagnostics;
+    return this.folderSettings.of(file).training.projectionDiagnostics;
   }
 
   /** The longest transcript line read, as the artifact checks of the same run record read it. */
   private maxLineBytes(file: string): number {
-    return settingsOf(file, this.folders, this.outside).artifacts.maxLineBytes;
+    return this.folderSettings.of(file).artifacts.maxLineBytes;
   }
 
   diagnostics(doc: TextDocument, kind: DocumentKind): Diagnostic[] | undefined {
@@ -104,7 +102,7 @@ export class TrainingProjectionProvider implements DomainProvider {
   /** Paths in messages are shown relative to the run record's own workspace folder (as the artifact provider's). */
   private diagnosticsOf(outcome: ProjectionOutcome | undefined, text: string, file: string): Diagnostic[] {
     if (outcome === undefined || outcome.ok) return [];
-    const root = folderOf(file, this.folders)?.root;
+    const root = folderOf(file, this.folderSettings.folders)?.root;
     const files = outcome.transcriptPath === undefined ? [file] : [file, outcome.transcriptPath];
     const show = (absolute: string): string => (root === undefined ? absolute : path.relative(root, absolute) || '.');
     return [toLspDiagnostic(projectionRefusalDiagnostic(text, outcome.refusal, { files, show }))];

@@ -268,36 +268,74 @@ export function consumeBytes<R>(bytes: Uint8Array, consumer: ByteConsumer<R>, ch
   }
 }
 
+/**
+ * What the file drivers (consumeFileSync, consumeFile) keep while a consumer runs over a file: where the next chunk
+ * starts, the answer to its last request, and a read's failure, after which every request is answered with the end
+ * (the consumer then returns). Each driver only reads what `next()` asks and hands the bytes or the error back.
+ */
+class FileConsumption<R> {
+  /** Where the next chunk starts. */
+  position = 0;
+  private answer: Uint8Array | undefined;
+  private readError: string | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly consumer: ByteConsumer<R>,
+    private readonly info: FileInfo,
+  ) {}
+
+  /** The consumer's next request, or its result once it returns. */
+  next(): { done: false; request: ReadRequest } | { done: true; result: Consumed<R> } {
+    for (;;) {
+      const request = this.consumer.next(this.answer);
+      if (request.done) {
+        const result: Consumed<R> = { ok: true, value: request.value, size: this.info.size, mtimeMs: this.info.mtimeMs };
+        if (this.readError !== undefined) result.readError = this.readError;
+        return { done: true, result };
+      }
+      this.answer = undefined;
+      if (this.readError === undefined) return { done: false, request: request.value };
+    }
+  }
+
+  /** The bytes read for a `next` request at `position` (none: the end). */
+  chunk(bytes: Uint8Array): void {
+    this.position += bytes.length;
+    if (bytes.length > 0) this.answer = bytes;
+  }
+
+  /** The bytes read for a `range` request (fewer at the end of the file). */
+  range(bytes: Uint8Array): void {
+    this.answer = bytes;
+  }
+
+  failed(error: unknown): void {
+    this.readError = fromError(this.path, error).reason;
+  }
+}
+
 /** Runs a consumer over a regular file, synchronously. */
 export function consumeFileSync<R>(path: string, consumer: ByteConsumer<R>, options: StreamOptions = {}): Consumed<R> | Refusal {
   const opened = openFileSync(path, options);
   if (!opened.ok) return opened;
   const chunkBytes = Math.max(1, options.chunkBytes ?? CHUNK_BYTES);
   const buffer = Buffer.allocUnsafe(chunkBytes);
-  let position = 0;
-  let readError: string | undefined;
-  let answer: Uint8Array | undefined;
+  const run = new FileConsumption(path, consumer, opened);
   try {
     for (;;) {
-      const request = consumer.next(answer);
-      if (request.done) {
-        const result: Consumed<R> = { ok: true, value: request.value, size: opened.size, mtimeMs: opened.mtimeMs };
-        if (readError !== undefined) result.readError = readError;
-        return result;
-      }
-      answer = undefined;
-      if (readError !== undefined) continue;
+      const step = run.next();
+      if (step.done) return step.result;
+      const { request } = step;
       try {
-        if (request.value.read === 'next') {
-          const n = fs.readSync(opened.fd, buffer, 0, chunkBytes, position);
-          position += n;
-          if (n > 0) answer = buffer.subarray(0, n);
+        if (request.read === 'next') {
+          run.chunk(buffer.subarray(0, fs.readSync(opened.fd, buffer, 0, chunkBytes, run.position)));
         } else {
-          const range = Buffer.allocUnsafe(Math.max(0, request.value.length));
-          answer = range.subarray(0, readAtSync(opened.fd, range, request.value.start));
+          const range = Buffer.allocUnsafe(Math.max(0, request.length));
+          run.range(range.subarray(0, readAtSync(opened.fd, range, request.start)));
         }
       } catch (error) {
-        readError = fromError(path, error).reason;
+        run.failed(error);
       }
     }
   } finally {
@@ -363,32 +401,24 @@ export async function consumeFile<R>(path: string, consumer: ByteConsumer<R>, op
   const { handle } = opened;
   const chunkBytes = Math.max(1, options.chunkBytes ?? ASYNC_CHUNK_BYTES);
   const buffer = Buffer.allocUnsafe(chunkBytes);
-  let position = 0;
-  let readError: string | undefined;
-  let answer: Uint8Array | undefined;
+  const run = new FileConsumption(path, consumer, opened);
   try {
     for (;;) {
       if (options.token?.isCancellationRequested) return { ok: false, cancelled: true };
-      const request = consumer.next(answer);
-      if (request.done) {
-        const result: Consumed<R> = { ok: true, value: request.value, size: opened.size, mtimeMs: opened.mtimeMs };
-        if (readError !== undefined) result.readError = readError;
-        return result;
-      }
-      answer = undefined;
-      if (readError !== undefined) continue;
+      const step = run.next();
+      if (step.done) return step.result;
+      const { request } = step;
       try {
-        if (request.value.read === 'next') {
+        if (request.read === 'next') {
           await yieldToEventLoop();
-          const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
-          position += bytesRead;
-          if (bytesRead > 0) answer = buffer.subarray(0, bytesRead);
+          const { bytesRead } = await handle.read(buffer, 0, chunkBytes, run.position);
+          run.chunk(buffer.subarray(0, bytesRead));
         } else {
-          const range = Buffer.allocUnsafe(Math.max(0, request.value.length));
-          answer = range.subarray(0, await readAt(handle, range, request.value.start));
+          const range = Buffer.allocUnsafe(Math.max(0, request.length));
+          run.range(range.subarray(0, await readAt(handle, range, request.start)));
         }
       } catch (error) {
-        readError = fromError(path, error).reason;
+        run.failed(error);
       }
     }
   } finally {

@@ -2,7 +2,7 @@
 // folder resolves them), and a file belongs to the innermost folder that contains it. Files outside every
 // folder (a folder-less window, a loose file) take the window's settings.
 
-import { WorkbenchSettings } from './settings';
+import { readSettings, WorkbenchSettings } from './settings';
 
 export interface FolderConfig {
   /** The folder's absolute path (as `uriToPath` gives it). */
@@ -56,6 +56,24 @@ export function rootOf(file: string, roots: readonly string[]): string | undefin
 /** The settings that apply to `file`: its folder's, else the window's. */
 export function settingsOf(file: string, folders: readonly FolderConfig[], outside: WorkbenchSettings): WorkbenchSettings {
   return folderOf(file, folders)?.settings ?? outside;
+}
+
+/**
+ * The folders and the window's settings as a provider's configure() last received them (the defaults before the
+ * first), and the settings of a file under them.
+ */
+export class FolderSettings {
+  folders: readonly FolderConfig[] = [];
+  outside: WorkbenchSettings = readSettings(undefined).settings;
+
+  configure(folders: readonly FolderConfig[], outside: WorkbenchSettings): void {
+    this.folders = folders;
+    this.outside = outside;
+  }
+
+  of(file: string): WorkbenchSettings {
+    return settingsOf(file, this.folders, this.outside);
+  }
 }
 
 /** The roots after a `workspace/didChangeWorkspaceFolders` event: the removed ones gone, the added ones last, no duplicates. */
