@@ -177,14 +177,7 @@ class Printer {
     // would (the two end up on consecutive lines), so that the result is a fixed point.
     let lastOneLineDoc: { body: string[]; at: number } | undefined;
     const lines = this.commentLines;
-    // The first comment line at or after `from`.
-    let low = 0;
-    for (let high = lines.length; low < high;) {
-      const mid = (low + high) >> 1;
-      if ((lines[mid] as number) < from) low = mid + 1;
-      else high = mid;
-    }
-    for (let i = low; i < lines.length; i++) {
+    for (let i = this.firstCommentLine(from); i < lines.length; i++) {
       const line = lines[i] as number;
       if (line >= to) break;
       if (this.emitted.has(line)) continue;
@@ -212,6 +205,18 @@ class Printer {
     return out;
   }
 
+  /** The index in commentLines of the first comment line at or after `line` (a binary search). */
+  private firstCommentLine(line: number): number {
+    const lines = this.commentLines;
+    let low = 0;
+    for (let high = lines.length; low < high;) {
+      const mid = (low + high) >> 1;
+      if ((lines[mid] as number) < line) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
   /**
    * §4.4: `claim` between top-level items, except that section headers — a `// ----` bar, a titled bar
    * `// ---- Title ----`, or bar / `// Title` / bar on three consecutive lines — are redrawn with bars of
@@ -223,7 +228,11 @@ class Printer {
       if (out.length > 0 && out[out.length - 1] !== '') out.push('');
     };
     let segment = from;
-    for (let line = from; line < to; line++) {
+    // Only lines holding comments can start a header: visit those, not every line of the range.
+    const lines = this.commentLines;
+    for (let i = this.firstCommentLine(from); i < lines.length; i++) {
+      const line = lines[i] as number;
+      if (line >= to) break;
       if (this.emitted.has(line)) continue;
       // A line comment ending a line shared with other comments counts too: those go on their own lines
       // first, and the bar is then alone on its line, as it will be the next time.
@@ -255,7 +264,7 @@ class Printer {
       out.push('');
       for (let l = line; l < next; l++) this.emitted.add(l);
       segment = next;
-      line = next - 1;
+      while ((lines[i + 1] ?? Infinity) < next) i++;
     }
     out.push(...this.claim(segment, to, 0));
   }
@@ -757,11 +766,24 @@ class Printer {
     let at = last.end;
     for (;;) {
       while (at < this.source.length && /\s/.test(this.source[at] ?? '')) at++;
-      const comment = this.comments.find((c) => c.start === at);
+      const comment = this.commentStartingAt(at);
       if (!comment || comment.end <= at) break;
       at = comment.end;
     }
     return this.line(Math.min(at, d.end));
+  }
+
+  /** The comment starting at `offset`, if any: a binary search (comments come in source order). */
+  private commentStartingAt(offset: number): Comment | undefined {
+    const comments = this.comments;
+    let low = 0;
+    for (let high = comments.length; low < high;) {
+      const mid = (low + high) >> 1;
+      if ((comments[mid] as Comment).start < offset) low = mid + 1;
+      else high = mid;
+    }
+    const found = comments[low];
+    return found?.start === offset ? found : undefined;
   }
 
   private fnSignature(d: A.FnDecl, depth: number, pub: string): string {
