@@ -965,6 +965,7 @@ class Printer {
 
   /** §5.1: all items inline, or one per line at depth+1 with trailing commas, closing delimiter at depth. */
   private commaSequence(items: string[], prefixLength: number, depth: number): string {
+    this.sequenceWrapped = false;
     if (items.length === 0) return '';
     // UTF-16 length ≤ UTF-8 length: a sequence already too wide by it is never joined nor scanned (a call
     // holding a closure body would be copied and read once per enclosing sequence).
@@ -976,10 +977,17 @@ class Printer {
       if (isAsciiLine(inline)) return inline;
       if (!inline.includes('\n') && prefixLength + utf8Length(inline) + 1 <= this.options.lineWidth) return inline;
     }
+    this.sequenceWrapped = true;
     let text = '\n';
     for (const item of items) text += `${pad(depth + 1)}${item},\n`;
     return text + pad(depth);
   }
+
+  /**
+   * Whether the last commaSequence wrapped (its text has line breaks; an inline one never has): asked instead
+   * of searching the text, which would flatten it, a copy made again by every enclosing call that asks.
+   */
+  private sequenceWrapped = false;
 
   private expr(expr: A.Expr, depth: number): string {
     const e = unparen(expr);
@@ -1108,10 +1116,11 @@ class Printer {
       const dot = callee.optional ? '?.' : '.';
       const method = callee.property.text;
       const list = this.commaSequence(args, utf8LengthUpTo(object, this.options.lineWidth) + utf8Length(method) + 1 + dot.length, depth);
+      const wrapped = this.sequenceWrapped;
       const tail = `${dot}${method}${typeArgs}(${list})`;
       // Arguments printed on several lines put `)` on a later line in the output: move now, as formatting the
       // output again would (a fixed point; upstream moves it only on the second run).
-      if (this.endLine(e) > this.endLine(unparen(callee.object)) || list.includes('\n')) return `${object}\n${pad(depth + 1)}${tail}`;
+      if (this.endLine(e) > this.endLine(unparen(callee.object)) || wrapped) return `${object}\n${pad(depth + 1)}${tail}`;
       return object + tail;
     }
     const name = callee.kind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
