@@ -989,9 +989,11 @@ class Printer {
    */
   private sequenceWrapped = false;
 
-  private expr(expr: A.Expr, depth: number): string {
-    const e = unparen(expr);
+  private expr(e: A.Expr, depth: number): string {
+    // Parentheses handled as a case, not by unparen first: the kind of most nodes is read once (a megamorphic read).
     switch (e.kind) {
+      case 'Paren':
+        return this.expr(unparen(e), depth);
       case 'Identifier':
         return e.name;
       case 'Int':
@@ -1060,7 +1062,6 @@ class Printer {
       case 'StmtExpr':
         return this.stmt(e.stmt, depth, false);
       case 'ErrorExpr':
-      case 'Paren':
         throw new Refusal('syntax error');
     }
   }
