@@ -177,14 +177,7 @@ class Printer {
     // would (the two end up on consecutive lines), so that the result is a fixed point.
     let lastOneLineDoc: { body: string[]; at: number } | undefined;
     const lines = this.commentLines;
-    // The first comment line at or after `from`.
-    let low = 0;
-    for (let high = lines.length; low < high;) {
-      const mid = (low + high) >> 1;
-      if ((lines[mid] as number) < from) low = mid + 1;
-      else high = mid;
-    }
-    for (let i = low; i < lines.length; i++) {
+    for (let i = this.firstCommentLine(from); i < lines.length; i++) {
       const line = lines[i] as number;
       if (line >= to) break;
       if (this.emitted.has(line)) continue;
@@ -212,6 +205,18 @@ class Printer {
     return out;
   }
 
+  /** The index in commentLines of the first comment line at or after `line` (a binary search). */
+  private firstCommentLine(line: number): number {
+    const lines = this.commentLines;
+    let low = 0;
+    for (let high = lines.length; low < high;) {
+      const mid = (low + high) >> 1;
+      if ((lines[mid] as number) < line) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
   /**
    * §4.4: `claim` between top-level items, except that section headers — a `// ----` bar, a titled bar
    * `// ---- Title ----`, or bar / `// Title` / bar on three consecutive lines — are redrawn with bars of
@@ -223,7 +228,11 @@ class Printer {
       if (out.length > 0 && out[out.length - 1] !== '') out.push('');
     };
     let segment = from;
-    for (let line = from; line < to; line++) {
+    // Only lines holding comments can start a header: visit those, not every line of the range.
+    const lines = this.commentLines;
+    for (let i = this.firstCommentLine(from); i < lines.length; i++) {
+      const line = lines[i] as number;
+      if (line >= to) break;
       if (this.emitted.has(line)) continue;
       // A line comment ending a line shared with other comments counts too: those go on their own lines
       // first, and the bar is then alone on its line, as it will be the next time.
@@ -255,7 +264,7 @@ class Printer {
       out.push('');
       for (let l = line; l < next; l++) this.emitted.add(l);
       segment = next;
-      line = next - 1;
+      while ((lines[i + 1] ?? Infinity) < next) i++;
     }
     out.push(...this.claim(segment, to, 0));
   }
@@ -422,7 +431,7 @@ class Printer {
         previousStart = this.line(range.to);
         continue;
       }
-      out.push(this.stmt(item, 0, true));
+      this.writeStmt(item, 0, true, out, '');
       previousStart = this.startLine(item);
     }
     const beforeTail = out.length;
@@ -462,33 +471,64 @@ class Printer {
   // --------------------------------------------------------------------------------- statements
 
   /**
-   * A block's statements as lines at `depth`. In statement mode (the statement printer) each statement
-   * first claims the comments between the previous statement's START line (or the owner's line) and its
-   * own start line (§4.1); in expression mode nothing is claimed.
+   * Appends a block's statements to `lines`, as lines at `depth`. In statement mode (the statement printer)
+   * each statement first claims the comments between the previous statement's START line (or the owner's
+   * line) and its own start line (§4.1); in expression mode nothing is claimed.
    */
-  private body(block: A.Block | undefined, ownerLine: number, depth: number, statementMode: boolean): string[] {
-    const out: string[] = [];
+  private writeBody(block: A.Block | undefined, ownerLine: number, depth: number, statementMode: boolean, lines: string[]): void {
     let from = ownerLine + 1;
+    const indent = pad(depth);
     for (const s of block?.statements ?? []) {
       const start = this.line(s.start);
-      if (statementMode) out.push(...this.claim(from, start, depth));
-      out.push(pad(depth) + this.stmt(s, depth, statementMode));
+      if (statementMode) for (const comment of this.claim(from, start, depth)) lines.push(comment);
+      this.writeStmt(s, depth, statementMode, lines, indent);
       from = start + 1;
     }
-    return out;
   }
 
-  /** `header {` + body + `}`, header already rendered; returns text whose first line is unindented. */
+  /** Appends `lead` + `header {`, the body and `}` at `depth` to `lines`. */
+  private writeBraced(
+    lines: string[],
+    lead: string,
+    header: string,
+    block: A.Block | undefined,
+    ownerLine: number,
+    depth: number,
+    statementMode: boolean,
+  ): void {
+    lines.push(`${lead}${header} {`);
+    this.writeBody(block, ownerLine, depth + 1, statementMode, lines);
+    lines.push(`${pad(depth)}}`);
+  }
+
+  /** `header {` + body + `}` as text whose first line is unindented (expression position). */
   private braced(header: string, block: A.Block | undefined, ownerLine: number, depth: number, statementMode: boolean): string {
-    // Concatenated, not joined: joining would copy the nested blocks' text once per enclosing block.
-    let text = `${header} {`;
-    for (const line of this.body(block, ownerLine, depth + 1, statementMode)) text += `\n${line}`;
-    return `${text}\n${pad(depth)}}`;
+    const lines: string[] = [];
+    this.writeBraced(lines, '', header, block, ownerLine, depth, statementMode);
+    return lines.join('\n');
   }
 
-  /** A statement's text at `depth` (first line without indentation, later lines with theirs). */
+  /**
+   * A statement's text at `depth` (first line without indentation, later lines with theirs). Statements that
+   * hold blocks are written as lines into one array, joined once, not nested texts copied at every level.
+   */
   private stmt(s: A.Stmt, depth: number, statementMode: boolean): string {
-    const ownerLine = this.line(s.start); // a statement is never parenthesised: no need for startLine
+    const simple = this.simpleStmt(s, depth);
+    if (simple !== undefined) return simple;
+    const lines: string[] = [];
+    this.writeBlockStmt(s, depth, statementMode, lines, '');
+    return lines.join('\n');
+  }
+
+  /** Appends a statement's lines to `lines`, the first one prefixed by `lead`. */
+  private writeStmt(s: A.Stmt, depth: number, statementMode: boolean, lines: string[], lead: string): void {
+    const simple = this.simpleStmt(s, depth);
+    if (simple !== undefined) lines.push(lead + simple);
+    else this.writeBlockStmt(s, depth, statementMode, lines, lead);
+  }
+
+  /** The text of a statement that holds no statements, undefined for the others. */
+  private simpleStmt(s: A.Stmt, depth: number): string | undefined {
     switch (s.kind) {
       case 'LetDecl': {
         const pub = s.isPub ? 'pub ' : '';
@@ -520,31 +560,63 @@ class Printer {
         const word = s.kind.toLowerCase();
         return s.value ? `${word} ${this.expr(s.value, depth)}` : word;
       }
-      case 'If':
-        return this.ifText(s, depth, statementMode, ownerLine);
-      case 'For':
-        if (!s.pattern || !s.iterable) throw new Refusal('incomplete for');
-        return this.braced(`for ${this.pattern(s.pattern, depth)} in ${this.bound(s.iterable, Binding.Pipe, depth)}`, s.body, ownerLine, depth, statementMode);
-      case 'While':
-        return this.braced(`while ${this.bound(this.need(s.condition), Binding.Pipe, depth)}`, s.body, ownerLine, depth, statementMode);
-      case 'Retry':
-        return this.braced(s.count ? `retry ${this.expr(s.count, depth)}` : 'retry', s.body, ownerLine, depth, statementMode);
-      case 'Guard':
-        return this.braced(`guard ${this.expr(this.need(s.condition), depth)} else`, s.otherwise, ownerLine, depth, statementMode);
       case 'Require':
         return `require ${this.expr(this.need(s.condition), depth)}${s.message ? `, ${this.expr(s.message, depth)}` : ''}`;
+      case 'Try':
+        return s.starOperand ? `try* ${this.bound(s.starOperand, Binding.Unary, depth)}` : undefined;
+      case 'ImportDecl':
+        return this.importText(s);
+      case 'ErrorStmt':
+        throw new Refusal('syntax error');
+      default:
+        return undefined;
+    }
+  }
+
+  /** Appends the lines of a statement that holds blocks (not a simpleStmt), the first one prefixed by `lead`. */
+  private writeBlockStmt(s: A.Stmt, depth: number, statementMode: boolean, lines: string[], lead: string): void {
+    const ownerLine = this.line(s.start); // a statement is never parenthesised: no need for startLine
+    switch (s.kind) {
+      case 'If':
+        this.writeIf(s, depth, statementMode, ownerLine, lines, lead);
+        return;
+      case 'For':
+        if (!s.pattern || !s.iterable) throw new Refusal('incomplete for');
+        this.writeBraced(
+          lines,
+          lead,
+          `for ${this.pattern(s.pattern, depth)} in ${this.bound(s.iterable, Binding.Pipe, depth)}`,
+          s.body,
+          ownerLine,
+          depth,
+          statementMode,
+        );
+        return;
+      case 'While':
+        this.writeBraced(lines, lead, `while ${this.bound(this.need(s.condition), Binding.Pipe, depth)}`, s.body, ownerLine, depth, statementMode);
+        return;
+      case 'Retry':
+        this.writeBraced(lines, lead, s.count ? `retry ${this.expr(s.count, depth)}` : 'retry', s.body, ownerLine, depth, statementMode);
+        return;
+      case 'Guard':
+        this.writeBraced(lines, lead, `guard ${this.expr(this.need(s.condition), depth)} else`, s.otherwise, ownerLine, depth, statementMode);
+        return;
       case 'BlockStmt': {
         const header = s.argument ? `${s.keyword} ${this.expr(s.argument, depth)}` : s.keyword;
-        return this.braced(header, s.body, ownerLine, depth, statementMode);
+        this.writeBraced(lines, lead, header, s.body, ownerLine, depth, statementMode);
+        return;
       }
       case 'Match':
-        return this.matchText(s, depth, statementMode);
+        this.writeMatch(s, depth, statementMode, lines, lead);
+        return;
       case 'Try':
-        return this.tryText(s, depth, statementMode, ownerLine);
+        this.writeTry(s, depth, statementMode, ownerLine, lines, lead);
+        return;
       case 'Parallel':
-        return this.parallelText(s, depth, statementMode, ownerLine);
+        this.writeParallel(s, depth, statementMode, ownerLine, lines, lead);
+        return;
       case 'Select': {
-        const lines = ['select {'];
+        lines.push(`${lead}select {`);
         for (const c of s.cases) {
           const header =
             c.label === 'default'
@@ -552,17 +624,27 @@ class Printer {
               : c.label === 'timeout'
                 ? `timeout ${this.expr(this.need(c.expr), depth + 1)}`
                 : `${c.name?.text ?? ''} from ${this.expr(this.need(c.expr), depth + 1)}`;
-          lines.push(pad(depth + 1) + this.braced(header, c.body, this.startLine(c), depth + 1, statementMode));
+          this.writeBraced(lines, pad(depth + 1), header, c.body, this.startLine(c), depth + 1, statementMode);
         }
         lines.push(`${pad(depth)}}`);
-        return lines.join('\n');
+        return;
       }
+      case 'LetDecl':
+      case 'ExprStmt':
+      case 'Assign':
+      case 'Return':
+      case 'Throw':
+      case 'Yield':
+      case 'Emit':
+      case 'Break':
+      case 'Continue':
+      case 'Require':
       case 'ImportDecl':
-        return this.importText(s);
       case 'ErrorStmt':
-        throw new Refusal('syntax error');
+        lines.push(lead + (this.simpleStmt(s, depth) ?? ''));
+        return;
       default:
-        return this.declaration(s, depth, statementMode);
+        this.writeDeclaration(s, depth, statementMode, lines, lead);
     }
   }
 
@@ -571,35 +653,43 @@ class Printer {
     return value;
   }
 
-  private ifText(s: A.IfStmt, depth: number, statementMode: boolean, ownerLine: number): string {
-    let text = this.braced(`if ${this.bound(this.need(s.condition), Binding.Pipe, depth)}`, s.then, ownerLine, depth, statementMode);
+  /** The last line written, taken off to be continued (`} else {`). */
+  private reopen(lines: string[]): string {
+    return lines.pop() ?? '';
+  }
+
+  private writeIf(s: A.IfStmt, depth: number, statementMode: boolean, ownerLine: number, lines: string[], lead: string): void {
+    this.writeBraced(lines, lead, `if ${this.bound(this.need(s.condition), Binding.Pipe, depth)}`, s.then, ownerLine, depth, statementMode);
     const otherwise = s.otherwise;
-    if (!otherwise) return text;
+    if (!otherwise) return;
     let elseIf: A.IfStmt | undefined;
     if (otherwise.kind === 'If') elseIf = otherwise;
     else if (otherwise.statements.length === 1 && otherwise.statements[0]?.kind === 'If') elseIf = otherwise.statements[0];
-    if (statementMode && elseIf) return `${text} else ${this.ifText(elseIf, depth, statementMode, ownerLine)}`;
+    if (statementMode && elseIf) {
+      this.writeIf(elseIf, depth, statementMode, ownerLine, lines, `${this.reopen(lines)} else `);
+      return;
+    }
     if (elseIf) {
       // Expression position: `else if` is expanded into a nested block (§6.3).
-      text += ` else {\n${pad(depth + 1)}${this.ifText(elseIf, depth + 1, statementMode, ownerLine)}\n${pad(depth)}}`;
-      return text;
+      lines.push(`${this.reopen(lines)} else {`);
+      this.writeIf(elseIf, depth + 1, statementMode, ownerLine, lines, pad(depth + 1));
+      lines.push(`${pad(depth)}}`);
+      return;
     }
-    return `${text} ${this.braced('else', otherwise as A.Block, ownerLine, depth, statementMode)}`;
+    this.writeBraced(lines, `${this.reopen(lines)} `, 'else', otherwise as A.Block, ownerLine, depth, statementMode);
   }
 
-  private tryText(s: A.TryStmt, depth: number, statementMode: boolean, ownerLine: number): string {
-    if (s.starOperand) return `try* ${this.bound(s.starOperand, Binding.Unary, depth)}`;
-    let text = this.braced('try', s.body, ownerLine, depth, statementMode);
+  private writeTry(s: A.TryStmt, depth: number, statementMode: boolean, ownerLine: number, lines: string[], lead: string): void {
+    this.writeBraced(lines, lead, 'try', s.body, ownerLine, depth, statementMode);
     if (s.catchBody || s.catchName) {
       let header = 'catch';
       if (s.catchName) header += ` (${s.catchName.text}${s.catchType ? `: ${this.type(s.catchType)}` : ''})`;
-      text += ` ${this.braced(header, s.catchBody, ownerLine, depth, statementMode)}`;
+      this.writeBraced(lines, `${this.reopen(lines)} `, header, s.catchBody, ownerLine, depth, statementMode);
     }
-    if (s.finallyBody) text += ` ${this.braced('finally', s.finallyBody, ownerLine, depth, statementMode)}`;
-    return text;
+    if (s.finallyBody) this.writeBraced(lines, `${this.reopen(lines)} `, 'finally', s.finallyBody, ownerLine, depth, statementMode);
   }
 
-  private parallelText(s: A.ParallelStmt, depth: number, statementMode: boolean, ownerLine: number): string {
+  private writeParallel(s: A.ParallelStmt, depth: number, statementMode: boolean, ownerLine: number, lines: string[], lead: string): void {
     let header = 'parallel';
     if (s.mode) header += ` ${s.mode}`;
     if (s.subject) header += ` ${this.expr(s.subject, depth)}`;
@@ -608,22 +698,22 @@ class Printer {
       if (options.kind !== 'Dict') throw new Refusal('parallel options');
       header += ` with { ${options.entries.map((e) => this.dictEntry(e, depth)).join(', ')} }`;
     }
-    const lines = this.body(s.body, ownerLine, depth + 1, statementMode);
     const binding = s.binding.length > 0 ? ` ${s.binding.map((b) => b.text).join(', ')} ->` : '';
-    return [`${header} {${binding}`, ...lines, `${pad(depth)}}${s.stream ? ' as stream' : ''}`].join('\n');
+    lines.push(`${lead}${header} {${binding}`);
+    this.writeBody(s.body, ownerLine, depth + 1, statementMode, lines);
+    lines.push(`${pad(depth)}}${s.stream ? ' as stream' : ''}`);
   }
 
-  private matchText(s: A.MatchStmt, depth: number, statementMode: boolean): string {
-    const lines = [`match ${this.bound(this.need(s.subject), Binding.Pipe, depth)} {`];
+  private writeMatch(s: A.MatchStmt, depth: number, statementMode: boolean, lines: string[], lead: string): void {
+    lines.push(`${lead}match ${this.bound(this.need(s.subject), Binding.Pipe, depth)} {`);
     for (const arm of s.arms) {
       let head = arm.patterns.map((p) => this.expr(p, depth + 1)).join(' | ');
       if (arm.guard) head += ` if ${this.expr(arm.guard, depth + 1)}`;
       const only = arm.body?.statements.length === 1 ? arm.body.statements[0] : undefined;
       if (only && this.isSimple(only)) lines.push(`${pad(depth + 1)}${head} -> { ${this.stmt(only, depth + 1, false)} }`);
-      else lines.push(pad(depth + 1) + this.braced(`${head} ->`, arm.body, this.startLine(arm), depth + 1, statementMode));
+      else this.writeBraced(lines, pad(depth + 1), `${head} ->`, arm.body, this.startLine(arm), depth + 1, statementMode);
     }
     lines.push(`${pad(depth)}}`);
-    return lines.join('\n');
   }
 
   /** §7.5 `is_simple_expr`: a statement short enough to print inside `{ … }` on the closure's line. */
@@ -659,95 +749,99 @@ class Printer {
 
   // ------------------------------------------------------------------------------- declarations
 
-  private declaration(d: A.Declaration, depth: number, statementMode: boolean): string {
-    // Comments between attributes, and between the last one and the declaration, stay there (rule book
-    // §4.1.7, §13 Q): each attribute line claims the comments from its own line (a trailing one is hoisted
-    // below it) up to the next attribute, the last one up to the keyword's line.
+  private writeDeclaration(d: A.Declaration, depth: number, statementMode: boolean, lines: string[], lead: string): void {
     const keywordLine = this.keywordLine(d);
-    let attributes = '';
-    d.attributes.forEach((a, i) => {
-      attributes += `${this.attribute(a)}\n`;
-      if (statementMode) {
-        const next = d.attributes[i + 1];
-        for (const comment of this.claim(this.line(a.start), next ? this.line(next.start) : keywordLine, depth)) attributes += `${comment}\n`;
-      }
-      attributes += pad(depth);
-    });
+    const first = d.attributes.length > 0 ? this.writeAttributes(d, keywordLine, depth, statementMode, lines, lead) : lead;
     const pub = d.isPub ? 'pub ' : '';
     const name = d.name?.text ?? '';
     const ownerLine = keywordLine;
-    let text: string;
     switch (d.kind) {
-      case 'FnDecl': {
-        text = this.fnSignature(d, depth, pub);
-        text = this.braced(text, d.body, ownerLine, depth, statementMode);
-        break;
-      }
+      case 'FnDecl':
+        this.writeBraced(lines, first, this.fnSignature(d, depth, pub), d.body, ownerLine, depth, statementMode);
+        return;
       case 'PipelineDecl': {
         const params = this.params(d.params, depth, 2 * depth + utf8Length(pub) + 9 + utf8Length(name) + 1);
         let header = `${pub}pipeline ${name}(${params})`;
         if (d.returnType) header += ` -> ${this.type(d.returnType)}`;
         if (d.extendsName) header += ` extends ${d.extendsName.text}`;
-        text = this.braced(header, d.body, ownerLine, depth, statementMode);
-        break;
+        this.writeBraced(lines, first, header, d.body, ownerLine, depth, statementMode);
+        return;
       }
       case 'ToolDecl': {
         const params = this.params(d.params, depth, 2 * depth + utf8Length(pub) + 5 + utf8Length(name) + 1);
         let header = `${pub}tool ${name}(${params})`;
         if (d.returnType) header += ` -> ${this.type(d.returnType)}`;
-        const lines = this.body(d.body, ownerLine, depth + 1, statementMode);
-        if (d.description) lines.unshift(`${pad(depth + 1)}description ${this.string(d.description)}`);
-        text = [`${header} {`, ...lines, `${pad(depth)}}`].join('\n');
-        break;
+        lines.push(`${first}${header} {`);
+        if (d.description) lines.push(`${pad(depth + 1)}description ${this.string(d.description)}`);
+        this.writeBody(d.body, ownerLine, depth + 1, statementMode, lines);
+        lines.push(`${pad(depth)}}`);
+        return;
       }
       case 'OverrideDecl': {
         const params = this.params(d.params, depth, 2 * depth + 9 + utf8Length(name) + 1);
-        text = this.braced(`override ${name}(${params})`, d.body, ownerLine, depth, statementMode);
-        break;
+        this.writeBraced(lines, first, `override ${name}(${params})`, d.body, ownerLine, depth, statementMode);
+        return;
       }
-      case 'SkillDecl': {
-        const lines = d.entries.map((e) => `${pad(depth + 1)}${e.key.text}${e.value ? ` ${this.expr(e.value, depth + 1)}` : ''}`);
-        text = [`${pub}skill ${name} {`, ...lines, `${pad(depth)}}`].join('\n');
-        break;
-      }
-      case 'StructDecl': {
-        const lines = d.fields.map((f) => `${pad(depth + 1)}${f.name.text}${f.optional ? '?' : ''}${f.type ? `: ${this.type(f.type)}` : ''}`);
-        text = [`${pub}struct ${name}${this.typeParams(d.typeParams)} {`, ...lines, `${pad(depth)}}`].join('\n');
-        break;
-      }
-      case 'EnumDecl': {
-        const lines = d.variants.map((v) => {
-          if (v.params.length === 0) return pad(depth + 1) + v.name.text;
-          const fields = this.params(v.params, depth + 1, 2 * (depth + 1) + utf8Length(v.name.text) + 1);
-          return `${pad(depth + 1)}${v.name.text}(${fields})`;
-        });
-        text = [`${pub}enum ${name}${this.typeParams(d.typeParams)} {`, ...lines, `${pad(depth)}}`].join('\n');
-        break;
-      }
+      case 'SkillDecl':
+        lines.push(`${first}${pub}skill ${name} {`);
+        for (const e of d.entries) lines.push(`${pad(depth + 1)}${e.key.text}${e.value ? ` ${this.expr(e.value, depth + 1)}` : ''}`);
+        lines.push(`${pad(depth)}}`);
+        return;
+      case 'StructDecl':
+        lines.push(`${first}${pub}struct ${name}${this.typeParams(d.typeParams)} {`);
+        for (const f of d.fields) lines.push(`${pad(depth + 1)}${f.name.text}${f.optional ? '?' : ''}${f.type ? `: ${this.type(f.type)}` : ''}`);
+        lines.push(`${pad(depth)}}`);
+        return;
+      case 'EnumDecl':
+        lines.push(`${first}${pub}enum ${name}${this.typeParams(d.typeParams)} {`);
+        for (const v of d.variants) {
+          if (v.params.length === 0) lines.push(pad(depth + 1) + v.name.text);
+          else lines.push(`${pad(depth + 1)}${v.name.text}(${this.params(v.params, depth + 1, 2 * (depth + 1) + utf8Length(v.name.text) + 1)})`);
+        }
+        lines.push(`${pad(depth)}}`);
+        return;
       case 'TypeAliasDecl':
-        text = `${pub}type ${name}${this.typeParams(d.typeParams)} = ${this.type(this.need(d.type))}`;
-        break;
+        lines.push(`${first}${pub}type ${name}${this.typeParams(d.typeParams)} = ${this.type(this.need(d.type))}`);
+        return;
       case 'InterfaceDecl': {
-        const lines = d.associatedTypes.map((t) => `${pad(depth + 1)}type ${t.name?.text ?? ''}${t.type ? ` = ${this.type(t.type)}` : ''}`);
+        lines.push(`${first}${pub}interface ${name}${this.typeParams(d.typeParams)} {`);
+        for (const t of d.associatedTypes) lines.push(`${pad(depth + 1)}type ${t.name?.text ?? ''}${t.type ? ` = ${this.type(t.type)}` : ''}`);
         for (const m of d.methods) lines.push(pad(depth + 1) + this.fnSignature(m, depth + 1, ''));
-        text = [`${pub}interface ${name}${this.typeParams(d.typeParams)} {`, ...lines, `${pad(depth)}}`].join('\n');
-        break;
+        lines.push(`${pad(depth)}}`);
+        return;
       }
-      case 'ImplDecl': {
-        const lines = d.methods.map((m) => pad(depth + 1) + this.stmt(m, depth + 1, statementMode));
-        const header = d.traitName ? `impl ${d.traitName.text} for ${name}` : `impl ${name}`;
-        text = [`${header} {`, ...lines, `${pad(depth)}}`].join('\n');
-        break;
-      }
+      case 'ImplDecl':
+        lines.push(`${first}${d.traitName ? `impl ${d.traitName.text} for ${name}` : `impl ${name}`} {`);
+        for (const m of d.methods) this.writeStmt(m, depth + 1, statementMode, lines, pad(depth + 1));
+        lines.push(`${pad(depth)}}`);
+        return;
       case 'EvalPackDecl': {
         let header = `${pub}eval_pack`;
         if (d.name) header += ` ${name}`;
         if (d.title) header += ` ${this.string(d.title)}`;
-        text = this.braced(header, d.body, ownerLine, depth, statementMode);
-        break;
+        this.writeBraced(lines, first, header, d.body, ownerLine, depth, statementMode);
+        return;
       }
     }
-    return attributes + text;
+  }
+
+  /**
+   * A declaration's attributes, one per line, and the lead of its keyword's line. Comments between
+   * attributes, and between the last one and the declaration, stay there (rule book §4.1.7, §13 Q): each
+   * attribute line claims the comments from its own line (a trailing one is hoisted below it) up to the next
+   * attribute, the last one up to the keyword's line. Kept out of writeDeclaration: most declarations have none.
+   */
+  private writeAttributes(d: A.Declaration, keywordLine: number, depth: number, statementMode: boolean, lines: string[], lead: string): string {
+    let first = lead;
+    d.attributes.forEach((a, i) => {
+      lines.push(first + this.attribute(a));
+      if (statementMode) {
+        const next = d.attributes[i + 1];
+        for (const comment of this.claim(this.line(a.start), next ? this.line(next.start) : keywordLine, depth)) lines.push(comment);
+      }
+      first = pad(depth);
+    });
+    return first;
   }
 
   /** The line of a declaration's first token after its attributes (`pub`, `fn`…), comments skipped. */
@@ -757,11 +851,24 @@ class Printer {
     let at = last.end;
     for (;;) {
       while (at < this.source.length && /\s/.test(this.source[at] ?? '')) at++;
-      const comment = this.comments.find((c) => c.start === at);
+      const comment = this.commentStartingAt(at);
       if (!comment || comment.end <= at) break;
       at = comment.end;
     }
     return this.line(Math.min(at, d.end));
+  }
+
+  /** The comment starting at `offset`, if any: a binary search (comments come in source order). */
+  private commentStartingAt(offset: number): Comment | undefined {
+    const comments = this.comments;
+    let low = 0;
+    for (let high = comments.length; low < high;) {
+      const mid = (low + high) >> 1;
+      if ((comments[mid] as Comment).start < offset) low = mid + 1;
+      else high = mid;
+    }
+    const found = comments[low];
+    return found?.start === offset ? found : undefined;
   }
 
   private fnSignature(d: A.FnDecl, depth: number, pub: string): string {
@@ -858,6 +965,7 @@ class Printer {
 
   /** §5.1: all items inline, or one per line at depth+1 with trailing commas, closing delimiter at depth. */
   private commaSequence(items: string[], prefixLength: number, depth: number): string {
+    this.sequenceWrapped = false;
     if (items.length === 0) return '';
     // UTF-16 length ≤ UTF-8 length: a sequence already too wide by it is never joined nor scanned (a call
     // holding a closure body would be copied and read once per enclosing sequence).
@@ -869,14 +977,23 @@ class Printer {
       if (isAsciiLine(inline)) return inline;
       if (!inline.includes('\n') && prefixLength + utf8Length(inline) + 1 <= this.options.lineWidth) return inline;
     }
+    this.sequenceWrapped = true;
     let text = '\n';
     for (const item of items) text += `${pad(depth + 1)}${item},\n`;
     return text + pad(depth);
   }
 
-  private expr(expr: A.Expr, depth: number): string {
-    const e = unparen(expr);
+  /**
+   * Whether the last commaSequence wrapped (its text has line breaks; an inline one never has): asked instead
+   * of searching the text, which would flatten it, a copy made again by every enclosing call that asks.
+   */
+  private sequenceWrapped = false;
+
+  private expr(e: A.Expr, depth: number): string {
+    // Parentheses handled as a case, not by unparen first: the kind of most nodes is read once (a megamorphic read).
     switch (e.kind) {
+      case 'Paren':
+        return this.expr(unparen(e), depth);
       case 'Identifier':
         return e.name;
       case 'Int':
@@ -945,7 +1062,6 @@ class Printer {
       case 'StmtExpr':
         return this.stmt(e.stmt, depth, false);
       case 'ErrorExpr':
-      case 'Paren':
         throw new Refusal('syntax error');
     }
   }
@@ -979,8 +1095,10 @@ class Printer {
     const head = params.length > 0 ? `${params.map((p) => this.param(p)).join(', ')} -> ` : explicitArrow ? '-> ' : '';
     const only = body.statements.length === 1 ? body.statements[0] : undefined;
     if (only && this.isSimple(only)) return `${prefix}{ ${head}${this.stmt(only, depth, false)} }`;
-    const lines = this.body(body, this.startLine(body), depth + 1, false);
-    return [`${prefix}{${head ? ` ${head.trimEnd()}` : ''}`, ...lines, `${pad(depth)}}`].join('\n');
+    const lines = [`${prefix}{${head ? ` ${head.trimEnd()}` : ''}`];
+    this.writeBody(body, this.startLine(body), depth + 1, false, lines);
+    lines.push(`${pad(depth)}}`);
+    return lines.join('\n');
   }
 
   private argument(a: A.Argument, depth: number): string {
@@ -999,10 +1117,11 @@ class Printer {
       const dot = callee.optional ? '?.' : '.';
       const method = callee.property.text;
       const list = this.commaSequence(args, utf8LengthUpTo(object, this.options.lineWidth) + utf8Length(method) + 1 + dot.length, depth);
+      const wrapped = this.sequenceWrapped;
       const tail = `${dot}${method}${typeArgs}(${list})`;
       // Arguments printed on several lines put `)` on a later line in the output: move now, as formatting the
       // output again would (a fixed point; upstream moves it only on the second run).
-      if (this.endLine(e) > this.endLine(unparen(callee.object)) || list.includes('\n')) return `${object}\n${pad(depth + 1)}${tail}`;
+      if (this.endLine(e) > this.endLine(unparen(callee.object)) || wrapped) return `${object}\n${pad(depth + 1)}${tail}`;
       return object + tail;
     }
     const name = callee.kind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
