@@ -138,6 +138,20 @@ interface Build {
   topLevel: boolean;
   /** How far a scope whose block is missing its `}` reaches: up to the next statement of an enclosing block, or the end of the file. */
   openUntil: number;
+  /** Sorted starts of every node that may open a scope (ScopeStarts): a statement holding none is not walked. */
+  scopeStarts?: Int32Array;
+}
+
+/** Whether a sorted list of offsets holds one in [start, end]. */
+function holdsOffset(sorted: Int32Array, start: number, end: number): boolean {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((sorted[mid] as number) < start) low = mid + 1;
+    else high = mid;
+  }
+  return low < sorted.length && (sorted[low] as number) <= end;
 }
 
 /** The nodes under `node`'s fields other than `handled` (the ones the scope builder walks itself), to `visit`. */
@@ -304,7 +318,7 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
     file.openUntil = next ? Math.max(stmt.end, next.start - 1) : enclosingUntil;
     addBindingsOf(stmt, scope, file);
     if (file.topLevel) addTopLevelNested(stmt, scope, file);
-    else addNested(stmt, scope, file);
+    else if (!file.scopeStarts || holdsOffset(file.scopeStarts, stmt.start, stmt.end)) addNested(stmt, scope, file);
   }
   file.openUntil = enclosingUntil;
 }
@@ -318,6 +332,16 @@ export function addStatementScopes(stmt: A.Stmt, into: FileScopes, visit?: NodeV
   // A body missing its `}` reaches no further than the statement here: only names are looked up in the index's
   // scopes, and none lies in the blank after a statement.
   addNested(stmt, into.root, { scopes: into, visit, topLevel: false, openUntil: stmt.end });
+}
+
+/**
+ * addStatementScopes without a visitor, given the sorted starts of every node of the file that may open a scope
+ * (a block, a function, a closure, a declaration with parameters: the parser's ParsedNames.scopeStarts): the
+ * statements (at any depth) holding none of them open no scope and are not walked.
+ */
+export function addStatementScopesSkipping(stmt: A.Stmt, into: FileScopes, scopeStarts: Int32Array): void {
+  if (!holdsOffset(scopeStarts, stmt.start, stmt.end)) return;
+  addNested(stmt, into.root, { scopes: into, visit: undefined, topLevel: false, openUntil: stmt.end, scopeStarts });
 }
 
 /** The bindings a top-level statement adds to the root scope (and its imports), without walking inside it. */

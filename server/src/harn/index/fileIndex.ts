@@ -15,7 +15,18 @@ import { MAX_OUTLINE_SYMBOLS } from '../../outlineCap';
 import { OutlineKind, OutlineSymbol, statementOutline } from '../outline';
 import { declaredNamedType } from '../signatureHelp';
 import { memberAccess, MemberMention, memberMentions, SelfTypes } from './members';
-import { addStatementScopes, addTopLevelBindings, Binding, BindingKind, exportedBindings, FileScopes, importModulePath, Scope } from '../scope';
+import {
+  addStatementScopes,
+  addStatementScopesSkipping,
+  addTopLevelBindings,
+  Binding,
+  BindingKind,
+  exportedBindings,
+  FileScopes,
+  importModulePath,
+  Scope,
+} from '../scope';
+import { ParsedNames } from '../parser';
 
 /**
  * What an occurrence refers to, seen from its file: a binding declared in it (by the binding's name offset), a name
@@ -302,6 +313,13 @@ class IndexBuilder {
   private readonly deferSymbols: boolean;
   /** The scopes the statement being walked opens (emptied for each). */
   private readonly own: FileScopes = { root: { start: 0, end: 0, bindings: [], children: [] }, imports: [], wildcardImports: [] };
+  /**
+   * What the parser noted of the file's names (a file it read without a diagnostic), and the starts of the nodes
+   * that may open a scope, sorted: a statement is then not walked for the nodes that mention names, and only the
+   * parts of it that hold a scope are walked for the scopes.
+   */
+  private readonly parsedNames: ParsedNames | undefined;
+  private readonly scopeStarts: Int32Array | undefined;
   /** The nodes of the statement being walked that mention names, and the assignment targets among them. */
   private readonly mentions: A.AnyNode[] = [];
   private readonly writeTargets = new Set<A.AnyNode>();
@@ -338,6 +356,9 @@ class IndexBuilder {
     this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] });
     this.spans = reusable ? new WeakMap() : undefined;
     this.deferSymbols = !reusable;
+    this.parsedNames = analysis.parsed.names;
+    // A typed array sorts numbers natively; they come nearly sorted (a block is made before the function holding it).
+    this.scopeStarts = this.parsedNames && Int32Array.from(this.parsedNames.scopeStarts).sort();
   }
 
   build(previous: FileIndex | undefined): FileIndex {
@@ -382,7 +403,7 @@ class IndexBuilder {
         this.reusedStatements++;
         imports = old;
       } else {
-        this.indexStatement(stmt, from, to);
+        this.indexStatement(stmt, i, from, to);
         imports = this.importsOf(importFrom[i] as number, importFrom[i + 1] as number, wildcardFrom[i] as number, wildcardFrom[i + 1] as number);
         if (!this.deferSymbols) this.addSymbols(statementOutline(stmt, ''), undefined);
       }
@@ -454,18 +475,34 @@ class IndexBuilder {
     }
   }
 
-  /** Walks one top-level statement: its scopes, declarations, occurrences and imports. */
-  private indexStatement(stmt: A.Stmt, rootFrom: number, rootTo: number): void {
-    // One pass builds the statement's scopes and gathers the nodes that mention names; those are resolved once the
-    // scopes are complete (a function may call one declared later in its block).
-    const { mentions, writeTargets, declStarts } = this;
-    mentions.length = 0;
+  /** Walks one top-level statement (the `index`-th): its scopes, declarations, occurrences and imports. */
+  private indexStatement(stmt: A.Stmt, index: number, rootFrom: number, rootTo: number): void {
+    // The statement's scopes, and the nodes that mention names: those are resolved once the scopes are complete (a
+    // function may call one declared later in its block). Noted by the parser, or gathered in the walk.
+    const { writeTargets, declStarts, parsedNames, scopeStarts } = this;
+    let mentions: readonly A.AnyNode[] = this.mentions;
+    let mentionFrom = 0;
+    let mentionTo: number;
     const own = this.own;
     own.root.bindings.length = 0;
     own.root.children.length = 0;
     own.imports.length = 0;
     own.wildcardImports.length = 0;
-    addStatementScopes(stmt, own, this.gather);
+    if (parsedNames && scopeStarts) {
+      addStatementScopesSkipping(stmt, own, scopeStarts);
+      mentions = parsedNames.nodes;
+      mentionFrom = index > 0 ? (parsedNames.statementEnds[index - 1] ?? 0) : 0;
+      mentionTo = parsedNames.statementEnds[index] ?? mentionFrom;
+      // An assignment is noted after its target: the targets first.
+      for (let k = mentionFrom; k < mentionTo; k++) {
+        const node = mentions[k] as A.AnyNode;
+        if (node.kind === 'Assign') writeTargets.add(node.target);
+      }
+    } else {
+      this.mentions.length = 0;
+      addStatementScopes(stmt, own, this.gather);
+      mentionTo = this.mentions.length;
+    }
     this.resolverRoot.children = own.root.children;
     const first = this.count;
     const root = this.top.root;
@@ -480,7 +517,8 @@ class IndexBuilder {
     const firstReference = this.count;
     // References: identifiers, type names, `impl X for Y`, `extends`, namespace members.
 
-    for (const node of mentions) {
+    for (let k = mentionFrom; k < mentionTo; k++) {
+      const node = mentions[k] as A.AnyNode;
       switch (node.kind) {
         case 'Identifier':
           this.reference(node, writeTargets.has(node));
