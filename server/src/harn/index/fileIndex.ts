@@ -94,9 +94,10 @@ export interface FileIndex {
   /** The occurrences in source order, STRIDE integers each: read them with occurrenceOf, occurrencesNamed, occurrenceAt. */
   occurrenceData: Int32Array;
   occurrenceCount: number;
-  /** Every name the file mentions, once (an occurrence holds its index); `nameIds` maps them back. */
+  /** The process's name table (an occurrence holds an index into it): see NAMES. */
   names: readonly string[];
-  nameIds: ReadonlyMap<string, number>;
+  /** The indexes in `names` of the names the file mentions, each once, ascending. */
+  nameSet: Int32Array;
   /** What the occurrences refer to, one entry per binding (an occurrence holds its index). */
   refs: readonly LocalRef[];
   /** The declarations, DECLARATION_STRIDE integers each: read them as `declarations` (made on the first read). */
@@ -209,7 +210,7 @@ class PackedFileIndex implements FileIndex {
     readonly occurrenceData: Int32Array,
     readonly occurrenceCount: number,
     readonly names: readonly string[],
-    readonly nameIds: ReadonlyMap<string, number>,
+    readonly nameSet: Int32Array,
     readonly refs: readonly LocalRef[],
     readonly declarationData: Int32Array,
     readonly declarationCount: number,
@@ -241,6 +242,29 @@ const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardI
 /** The growing occurrence and declaration tables, shared by every build (one file is indexed at a time); each index copies its part. */
 let scratch = new Int32Array(STRIDE * 4096);
 let declarationScratch = new Int32Array(DECLARATION_STRIDE * 1024);
+
+/**
+ * Every name an index of this process has mentioned, once: occurrences and declarations hold their index here.
+ * Files share most of their names (`log`, `task`, `result`), and a table per file cost a map, and the collector's
+ * keeping of each file's strings, for each file. It only grows: by the distinct names of the workspace, and of
+ * what is typed in it.
+ */
+const NAMES: string[] = [];
+const NAME_IDS = new Map<string, number>();
+/** For each name's index, the last build that met it (the build's number, see IndexBuilder.noteName). */
+let nameSeenBy = new Int32Array(4096);
+let builds = 0;
+/** The name indexes the current build met, in the order met. */
+let nameSetScratch = new Int32Array(1024);
+
+/**
+ * A name as the table keeps it: a copy of its characters. A name read from a source may be a slice of the
+ * whole text, which the table would keep alive after the file changed.
+ */
+function ownCopy(name: string): string {
+  // Flattening the concatenation copies the characters; the slice then refers to that copy only.
+  return name.length < 13 ? name : (name + ' ').slice(0, -1);
+}
 
 /** `table`, or a copy twice as large when it holds fewer than `length` integers. */
 function room(table: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
@@ -281,8 +305,10 @@ export function declarationAt(index: FileIndex, start: number): IndexedDeclarati
 class IndexBuilder {
   private count = 0;
   private reusedStatements = 0;
-  private readonly names: string[] = [];
-  private readonly nameIds = new Map<string, number>();
+  /** This build's number, for nameSeenBy. */
+  private readonly buildNumber = ++builds;
+  /** How many of nameSetScratch this build filled. */
+  private nameCount = 0;
   private readonly refs: LocalRef[] = [FREE];
   private readonly refPlaces: number[] = [INDEPENDENT];
   private readonly refOfBinding = new Map<Binding, number>();
@@ -441,20 +467,24 @@ class IndexBuilder {
     let symbols: IndexedSymbol[] | undefined = this.symbols;
     if (this.deferSymbols) symbols = undefined;
     else if (this.outlineSize > MAX_OUTLINE_SYMBOLS) symbols = cappedSymbols(this.analysis);
-    // Both tables in one buffer (a typed array's memory is allocated apart, and at a cost, for each buffer).
+    // The three tables in one buffer (a typed array's memory is allocated apart, and at a cost, for each buffer).
     const occurrenceLength = this.count * STRIDE;
-    const tables = new Int32Array(occurrenceLength + this.declarationCount * DECLARATION_STRIDE);
+    const declarationsEnd = occurrenceLength + this.declarationCount * DECLARATION_STRIDE;
+    const tables = new Int32Array(declarationsEnd + this.nameCount);
     tables.set(scratch.subarray(0, occurrenceLength));
     tables.set(declarationScratch.subarray(0, this.declarationCount * DECLARATION_STRIDE), occurrenceLength);
+    tables.set(nameSetScratch.subarray(0, this.nameCount), declarationsEnd);
+    const nameSet = tables.subarray(declarationsEnd);
+    nameSet.sort();
     return new PackedFileIndex(
       this.file,
       this.analysis.lineIndex,
       tables.subarray(0, occurrenceLength),
       this.count,
-      this.names,
-      this.nameIds,
+      NAMES,
+      nameSet,
       this.refs,
-      tables.subarray(occurrenceLength),
+      tables.subarray(occurrenceLength, declarationsEnd),
       this.declarationCount,
       symbols,
       exports,
@@ -643,14 +673,24 @@ class IndexBuilder {
   }
 
   nameId(name: string): number {
-    let id = this.nameIds.get(name);
+    let id = NAME_IDS.get(name);
     if (id === undefined) {
-      id = this.names.length;
-      // Each name's string once per file: the index outlives the tree, and a name recurs.
-      this.names.push(name);
-      this.nameIds.set(name, id);
+      id = NAMES.length;
+      const own = ownCopy(name);
+      NAMES.push(own);
+      NAME_IDS.set(own, id);
     }
+    this.noteName(id);
     return id;
+  }
+
+  /** Puts the name of index `id` in the file's name set, once. */
+  noteName(id: number): void {
+    if (id >= nameSeenBy.length) nameSeenBy = room(nameSeenBy, id + 1);
+    if (nameSeenBy[id] === this.buildNumber) return;
+    nameSeenBy[id] = this.buildNumber;
+    nameSetScratch = room(nameSetScratch, this.nameCount + 1);
+    nameSetScratch[this.nameCount++] = id;
   }
 
   addOccurrence(name: string, node: A.NodeBase, write: boolean, ref: number): void {
@@ -732,8 +772,7 @@ class IndexBuilder {
 
 /** Copies what statements contributed to a previous index into the one being built, shifted to where they are now. */
 class SpanCopier {
-  /** The previous index's name and ref ids → the new index's (-1: not met yet). */
-  private readonly nameIds: Int32Array;
+  /** The previous index's ref ids → the new index's (-1: not met yet). Name ids are the process's: kept as they are. */
   private readonly refIds: Int32Array;
 
   constructor(
@@ -741,7 +780,6 @@ class SpanCopier {
     private readonly from: FileIndex,
     private readonly reuse: Reuse,
   ) {
-    this.nameIds = new Int32Array(from.names.length).fill(-1);
     this.refIds = new Int32Array(from.refs.length).fill(-1);
   }
 
@@ -771,10 +809,9 @@ class SpanCopier {
     this.into.addOutlineSize(span.outlineSize);
   }
 
-  private name(oldName: number): number {
-    let name = this.nameIds[oldName] as number;
-    if (name < 0) this.nameIds[oldName] = name = this.into.nameId(this.from.names[oldName] as string);
-    return name;
+  private name(id: number): number {
+    this.into.noteName(id);
+    return id;
   }
 
   private mapped(oldRef: number, delta: number): number {
@@ -964,16 +1001,33 @@ export function occurrenceOf(index: FileIndex, i: number): Occurrence {
   };
 }
 
+/** The names the file mentions, each once. */
+export function namesMentioned(index: FileIndex): string[] {
+  return Array.from(index.nameSet, (id) => index.names[id] as string);
+}
+
 /** Whether the file mentions `name`. */
 export function mentions(index: FileIndex, name: string): boolean {
-  return index.nameIds.has(name);
+  const id = NAME_IDS.get(name);
+  if (id === undefined) return false;
+  const set = index.nameSet;
+  let low = 0;
+  let high = set.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const at = set[mid] as number;
+    if (at === id) return true;
+    if (at < id) low = mid + 1;
+    else high = mid - 1;
+  }
+  return false;
 }
 
 /** The occurrences of `name` in the file, in source order. */
 export function occurrencesNamed(index: FileIndex, name: string): Occurrence[] {
-  const id = index.nameIds.get(name);
   const out: Occurrence[] = [];
-  if (id === undefined) return out;
+  if (!mentions(index, name)) return out;
+  const id = NAME_IDS.get(name);
   const data = index.occurrenceData;
   for (let i = 0, at = 2; i < index.occurrenceCount; i++, at += STRIDE) if (data[at] === id) out.push(occurrenceOf(index, i));
   return out;
