@@ -266,6 +266,29 @@ function ownCopy(name: string): string {
   return name.length < 13 ? name : (name + ' ').slice(0, -1);
 }
 
+/** Nobody's `self`: what a statement without an `impl` reads (memberMentions sets it only for an `impl`). */
+const NO_SELF_TYPES: SelfTypes = new WeakMap();
+
+/** The build's sorted scope starts, and a merge's left run: scratch too (a small typed array costs more to make than to fill). */
+let scopeStartScratch = new Int32Array(1024);
+let mergeScratch = new Int32Array(STRIDE * 1024);
+
+/** `starts` sorted, in the scratch table. They come nearly sorted (a block is made before the function holding it). */
+function sortedScopeStarts(starts: readonly number[]): Int32Array {
+  const n = starts.length;
+  const sorted = (scopeStartScratch = room(scopeStartScratch, n));
+  for (let i = 0; i < n; i++) {
+    const start = starts[i] as number;
+    let j = i - 1;
+    while (j >= 0 && (sorted[j] as number) > start) {
+      sorted[j + 1] = sorted[j] as number;
+      j--;
+    }
+    sorted[j + 1] = start;
+  }
+  return sorted.subarray(0, n);
+}
+
 /** `table`, or a copy twice as large when it holds fewer than `length` integers. */
 function room(table: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
   if (length <= table.length) return table;
@@ -311,11 +334,14 @@ class IndexBuilder {
   private nameCount = 0;
   private readonly refs: LocalRef[] = [FREE];
   private readonly refPlaces: number[] = [INDEPENDENT];
+  /** For a ref made for a binding, the id of the binding's name (its occurrences all bear it); else -1. */
+  private readonly refNameIds: number[] = [-1];
   private readonly refOfBinding = new Map<Binding, number>();
   private readonly refOfNamespace = new Map<Binding, number>();
   /** The member refs made, by owner ref × 2 + 1 for a declaration. */
   private readonly memberRefs = new Map<number, number>();
-  private readonly selfTypes: SelfTypes = new WeakMap();
+  /** Made when an `impl` is met (most files have none). */
+  private selfTypeMap: SelfTypes | undefined;
   private readonly resolveName = (name: string, offset: number): Binding | undefined => this.resolver.resolve(name, offset);
   private declarationCount = 0;
   private readonly symbols: IndexedSymbol[] = [];
@@ -384,7 +410,7 @@ class IndexBuilder {
     this.deferSymbols = !reusable;
     this.parsedNames = analysis.parsed.names;
     // A typed array sorts numbers natively; they come nearly sorted (a block is made before the function holding it).
-    this.scopeStarts = this.parsedNames && Int32Array.from(this.parsedNames.scopeStarts).sort();
+    this.scopeStarts = this.parsedNames && sortedScopeStarts(this.parsedNames.scopeStarts);
   }
 
   build(previous: FileIndex | undefined): FileIndex {
@@ -501,7 +527,7 @@ class IndexBuilder {
     for (let j = from; j < to; j++) {
       const b = root.bindings[j] as Binding;
       if (b.kind === 'import') continue;
-      this.addDeclaration(b.nameNode.start, root.start, root.end, this.nameId(b.name), (KIND_CODES.get(b.kind) ?? 0) * 2 + 1);
+      this.addDeclaration(b.nameNode.start, root.start, root.end, this.nameOf(this.rootRef(j), b.name), (KIND_CODES.get(b.kind) ?? 0) * 2 + 1);
     }
   }
 
@@ -540,7 +566,8 @@ class IndexBuilder {
     for (let j = rootFrom; j < rootTo; j++) {
       const b = root.bindings[j] as Binding;
       if (b.kind !== 'import') declStarts.add(b.nameNode.start);
-      this.addOccurrence(b.name, b.nameNode, b.kind !== 'import', this.refOf(b, j));
+      const ref = this.refOf(b, j);
+      this.push(b.nameNode.start, b.nameNode.end, this.nameOf(ref, b.name), ref * 2 + (b.kind !== 'import' ? 1 : 0));
     }
     for (const child of own.root.children) this.declareScope(child);
 
@@ -559,12 +586,12 @@ class IndexBuilder {
         case 'ImplDecl':
           if (node.name) this.reference(node.name, false);
           if (node.traitName) this.reference(node.traitName, false);
-          this.addMembers(memberMentions(node, this.resolveName, this.selfTypes));
+          this.addMembers(memberMentions(node, this.resolveName, (this.selfTypeMap ??= new WeakMap())));
           break;
         case 'StructLit':
         case 'StructDecl':
         case 'EnumDecl':
-          this.addMembers(memberMentions(node, this.resolveName, this.selfTypes));
+          this.addMembers(memberMentions(node, this.resolveName, this.selfTypeMap ?? NO_SELF_TYPES));
           break;
         case 'PipelineDecl':
           if (node.extendsName) this.reference(node.extendsName, false);
@@ -588,7 +615,7 @@ class IndexBuilder {
             this.addOccurrence(p.text, p, false, ref);
           } else if (!via) {
             // `Type.member`, `value.member`: a member, when the type is known (members.ts).
-            const access = memberAccess(node, namespace, this.resolveName, this.selfTypes, writeTargets.has(node));
+            const access = memberAccess(node, namespace, this.resolveName, this.selfTypeMap ?? NO_SELF_TYPES, writeTargets.has(node));
             if (access) this.addMember(access);
           }
           break;
@@ -622,13 +649,15 @@ class IndexBuilder {
   private declareScope(scope: Scope): void {
     for (const b of scope.bindings) {
       const { nameNode } = b;
+      const ref = this.refOf(b);
+      const nameId = this.nameOf(ref, b.name);
       if (b.kind === 'import') {
-        this.addOccurrence(b.name, nameNode, false, this.refOf(b));
+        this.push(nameNode.start, nameNode.end, nameId, ref * 2);
         continue;
       }
       this.declStarts.add(nameNode.start);
-      this.addOccurrence(b.name, nameNode, true, this.refOf(b));
-      this.addDeclaration(nameNode.start, scope.start, scope.end, this.nameId(b.name), (KIND_CODES.get(b.kind) ?? 0) * 2);
+      this.push(nameNode.start, nameNode.end, nameId, ref * 2 + 1);
+      this.addDeclaration(nameNode.start, scope.start, scope.end, nameId, (KIND_CODES.get(b.kind) ?? 0) * 2);
     }
     for (const child of scope.children) this.declareScope(child);
   }
@@ -637,7 +666,14 @@ class IndexBuilder {
     if (this.declStarts.has(name.start)) return;
     const text = name.kind === 'Name' ? name.text : name.name;
     if (text.length === 0) return;
-    this.addOccurrence(text, name, write, this.refOf(this.resolver.resolve(text, name.start)));
+    const ref = this.refOf(this.resolver.resolve(text, name.start));
+    this.push(name.start, name.end, this.nameOf(ref, text), ref * 2 + (write ? 1 : 0));
+  }
+
+  /** The id of `name`, which an occurrence of the ref `ref` bears: the ref's binding's when it has one (no look-up). */
+  private nameOf(ref: number, name: string): number {
+    const id = this.refNameIds[ref] ?? -1;
+    return id >= 0 ? id : this.nameId(name);
   }
 
   /** A statement's imports: its own (the top-level pass's, [from, to)), then those inside it (the walk's). */
@@ -710,6 +746,7 @@ class IndexBuilder {
   addRef(ref: LocalRef, place: number): number {
     this.refs.push(ref);
     this.refPlaces.push(place);
+    this.refNameIds.push(-1);
     return this.refs.length - 1;
   }
 
@@ -730,6 +767,7 @@ class IndexBuilder {
     if (id === undefined) {
       if (binding.kind === 'import') id = binding.modulePath === undefined ? 0 : this.addRef({ kind: 'imported', modulePath: binding.modulePath }, INDEPENDENT);
       else id = this.addRef({ kind: 'local', declStart: binding.nameNode.start }, rootIndex);
+      if (id > 0) this.refNameIds[id] = this.nameId(binding.name);
       this.refOfBinding.set(binding, id);
     }
     return id;
@@ -966,11 +1004,12 @@ function reordered(records: Int32Array, order: ArrayLike<number>): Int32Array {
 function mergeOccurrences(from: number, middle: number, to: number): void {
   const data = scratch;
   if (from === middle || middle === to || (data[(middle - 1) * STRIDE] as number) <= (data[middle * STRIDE] as number)) return;
-  const left = data.slice(from * STRIDE, middle * STRIDE);
+  const leftEnd = (middle - from) * STRIDE;
+  const left = (mergeScratch = room(mergeScratch, leftEnd));
+  left.set(data.subarray(from * STRIDE, middle * STRIDE));
   let l = 0;
   let r = middle * STRIDE;
   let at = from * STRIDE;
-  const leftEnd = left.length;
   const rightEnd = to * STRIDE;
   while (l < leftEnd && r < rightEnd) {
     const records = (left[l] as number) <= (data[r] as number) ? left : data;
@@ -984,7 +1023,7 @@ function mergeOccurrences(from: number, middle: number, to: number): void {
     at += STRIDE;
   }
   // What is left of the right run is in place already.
-  if (l < leftEnd) data.set(left.subarray(l), at);
+  if (l < leftEnd) data.set(left.subarray(l, leftEnd), at);
 }
 
 /** The `i`-th occurrence of the file, in source order. */
