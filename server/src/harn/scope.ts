@@ -424,12 +424,15 @@ function addParams(params: A.Param[], scope: Scope): void {
  */
 function addNested(root: A.AnyNode, scope: Scope, file: Build): void {
   const visit = file.visit;
+  const scopeStarts = file.scopeStarts;
   const base = pending.length;
   pending.push(root);
   try {
     while (pending.length > base) {
       const node = pending.pop() as A.AnyNode;
       visit?.(node);
+      // Nothing under a node holding no scope start opens a scope (the caller checked the root).
+      if (scopeStarts && node !== root && !holdsOffset(scopeStarts, node.start, node.end)) continue;
       if (!pushChildrenReversed(node) && !addScopeOf(node, scope, file)) pushAllChildrenReversed(node);
     }
   } finally {

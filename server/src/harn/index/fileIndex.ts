@@ -405,10 +405,10 @@ class IndexBuilder {
     const source = analysis.file;
     this.top = { root: { start: source.start, end: source.end, bindings: [], children: [] }, imports: [], wildcardImports: [] };
     this.resolverRoot = { start: source.start, end: source.end, bindings: this.top.root.bindings, children: [] };
-    this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] });
+    this.parsedNames = analysis.parsed.names;
+    this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] }, this.parsedNames !== undefined);
     this.spans = reusable ? new WeakMap() : undefined;
     this.deferSymbols = !reusable;
-    this.parsedNames = analysis.parsed.names;
     // A typed array sorts numbers natively; they come nearly sorted (a block is made before the function holding it).
     this.scopeStarts = this.parsedNames && sortedScopeStarts(this.parsedNames.scopeStarts);
   }
@@ -560,6 +560,7 @@ class IndexBuilder {
       mentionTo = this.mentions.length;
     }
     this.resolverRoot.children = own.root.children;
+    this.resolver.scopesChanged();
     const first = this.count;
     const root = this.top.root;
     // Its own top-level bindings, from the file's root scope (the walk above adds the nested ones only).
@@ -1093,13 +1094,36 @@ export class ScopeResolver {
   private readonly byName = new Map<Scope, Map<string, Binding[]>>();
   /** The chain of the last lookup, reused (a file resolves thousands of names). */
   private readonly chain: Scope[] = [];
+  private depth = 0;
 
-  constructor(private readonly scopes: FileScopes) {}
+  /**
+   * `keepsChain`: the scopes are those of a file parsed without a diagnostic, where sibling scopes share no offset
+   * but an end: a lookup then keeps the part of the last one's chain strictly holding its offset (the next name is
+   * mostly in the same scope) and searches only below it. Call `scopesChanged` when the scopes do.
+   */
+  constructor(
+    private readonly scopes: FileScopes,
+    private readonly keepsChain = false,
+  ) {}
+
+  scopesChanged(): void {
+    this.depth = 0;
+  }
 
   resolve(name: string, offset: number): Binding | undefined {
     const chain = this.chain;
-    let depth = 0;
-    for (let scope: Scope | undefined = this.scopes.root; scope; scope = childAt(scope, offset)) chain[depth++] = scope;
+    let depth = 1;
+    chain[0] = this.scopes.root;
+    if (this.keepsChain) {
+      // A scope strictly holding the offset is the only one of its siblings holding it: childAt would pick it.
+      while (depth < this.depth) {
+        const kept = chain[depth] as Scope;
+        if (!(kept.start < offset && offset < kept.end)) break;
+        depth++;
+      }
+    }
+    for (let scope = childAt(chain[depth - 1] as Scope, offset); scope; scope = childAt(scope, offset)) chain[depth++] = scope;
+    this.depth = depth;
     for (let i = depth - 1; i >= 0; i--) {
       const scope = chain[i] as Scope;
       const bindings = scope.bindings.length > SCANNED_SCOPE_SIZE ? this.bindingsOf(scope).get(name) : scope.bindings;
