@@ -316,7 +316,7 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
     const stmt = statements[i] as A.Stmt;
     const next = statements[i + 1];
     file.openUntil = next ? Math.max(stmt.end, next.start - 1) : enclosingUntil;
-    addBindingsOf(stmt, scope, file);
+    addBindingsOf(stmt, scope, file.scopes);
     if (file.topLevel) addTopLevelNested(stmt, scope, file);
     else if (!file.scopeStarts || holdsOffset(file.scopeStarts, stmt.start, stmt.end)) addNested(stmt, scope, file);
   }
@@ -346,48 +346,79 @@ export function addStatementScopesSkipping(stmt: A.Stmt, into: FileScopes, scope
 
 /** The bindings a top-level statement adds to the root scope (and its imports), without walking inside it. */
 export function addTopLevelBindings(stmt: A.Stmt, into: FileScopes): void {
-  addBindingsOf(stmt, into.root, { scopes: into, visit: undefined, topLevel: true, openUntil: stmt.end });
+  addBindingsOf(stmt, into.root, into);
 }
 
 /** The bindings a statement adds to its block's scope (declarations, `let`, imports). */
-function addBindingsOf(stmt: A.Stmt, scope: Scope, file: Build): void {
-  const kind = DECLARATION_KINDS[stmt.kind];
-  if (kind && 'name' in stmt && stmt.name && typeof stmt.name === 'object') {
-    // Declarations are visible in their whole block (functions may call ones declared later).
-    scope.bindings.push({ name: stmt.name.text, kind, nameNode: stmt.name, declaration: stmt, visibleFrom: scope.start });
-  }
-  if (stmt.kind === 'LetDecl') {
-    const kindOfLet: BindingKind = stmt.keyword === 'var' ? 'variable' : 'constant';
-    for (const name of boundNames(stmt.pattern)) {
-      scope.bindings.push({ name: name.text, kind: kindOfLet, nameNode: name, declaration: stmt, visibleFrom: stmt.end });
-    }
-  }
-  if (stmt.kind === 'ImportDecl') {
-    file.scopes.imports.push(stmt);
-    if (stmt.namespace) {
-      // `import * as ui from "…"` binds one name: the module's exports are reached through it.
-      scope.bindings.push({
-        name: stmt.namespace.text,
-        kind: 'namespace',
-        nameNode: stmt.namespace,
-        declaration: stmt,
-        visibleFrom: scope.start,
-        modulePath: stmt.path?.value,
-      });
-    } else if (stmt.names) {
-      for (const name of stmt.names) {
+function addBindingsOf(stmt: A.Stmt, scope: Scope, scopes: FileScopes): void {
+  switch (stmt.kind) {
+    case 'FnDecl':
+    case 'PipelineDecl':
+    case 'ToolDecl':
+    case 'SkillDecl':
+    case 'EvalPackDecl':
+    case 'StructDecl':
+    case 'EnumDecl':
+    case 'TypeAliasDecl':
+    case 'InterfaceDecl': {
+      const name = stmt.name;
+      // Declarations are visible in their whole block (functions may call ones declared later).
+      if (name)
         scope.bindings.push({
           name: name.text,
-          kind: 'import',
+          kind: DECLARATION_KINDS[stmt.kind] as BindingKind,
           nameNode: name,
           declaration: stmt,
           visibleFrom: scope.start,
-          modulePath: importModulePath(stmt),
         });
-      }
-    } else {
-      file.scopes.wildcardImports.push(stmt);
+      return;
     }
+    case 'LetDecl': {
+      const kindOfLet: BindingKind = stmt.keyword === 'var' ? 'variable' : 'constant';
+      const pattern = stmt.pattern;
+      // Most bind one name: no list made for it.
+      if (pattern?.kind === 'Name') scope.bindings.push({ name: pattern.text, kind: kindOfLet, nameNode: pattern, declaration: stmt, visibleFrom: stmt.end });
+      else {
+        for (const name of boundNames(pattern)) {
+          scope.bindings.push({ name: name.text, kind: kindOfLet, nameNode: name, declaration: stmt, visibleFrom: stmt.end });
+        }
+      }
+      return;
+    }
+    case 'ImportDecl':
+      addImportBindings(stmt, scope, scopes);
+      return;
+    default:
+      return;
+  }
+}
+
+/** An import's names (or its namespace) in its block's scope, and the import among the file's. */
+function addImportBindings(stmt: A.ImportDecl, scope: Scope, scopes: FileScopes): void {
+  scopes.imports.push(stmt);
+  if (stmt.namespace) {
+    // `import * as ui from "…"` binds one name: the module's exports are reached through it.
+    scope.bindings.push({
+      name: stmt.namespace.text,
+      kind: 'namespace',
+      nameNode: stmt.namespace,
+      declaration: stmt,
+      visibleFrom: scope.start,
+      modulePath: stmt.path?.value,
+    });
+  } else if (stmt.names) {
+    for (const name of stmt.names) {
+      scope.bindings.push({
+        name: name.text,
+        kind: 'import',
+        nameNode: name,
+        declaration: stmt,
+        visibleFrom: scope.start,
+        modulePath: importModulePath(stmt),
+      });
+    }
+  } else {
+    scopes.wildcardImports.push(stmt);
   }
 }
 

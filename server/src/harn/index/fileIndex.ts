@@ -337,9 +337,10 @@ class IndexBuilder {
   /** For a ref made for a binding, the id of the binding's name (its occurrences all bear it); else -1. */
   private readonly refNameIds: number[] = [-1];
   private readonly refOfBinding = new Map<Binding, number>();
-  private readonly refOfNamespace = new Map<Binding, number>();
+  /** Made when first needed, as memberRefs (most files have neither). */
+  private refOfNamespace: Map<Binding, number> | undefined;
   /** The member refs made, by owner ref × 2 + 1 for a declaration. */
-  private readonly memberRefs = new Map<number, number>();
+  private memberRefs: Map<number, number> | undefined;
   /** Made when an `impl` is met (most files have none). */
   private selfTypeMap: SelfTypes | undefined;
   private readonly resolveName = (name: string, offset: number): Binding | undefined => this.resolver.resolve(name, offset);
@@ -641,8 +642,9 @@ class IndexBuilder {
     const owner = this.refOf(m.owner);
     if (owner === 0) return;
     const key = owner * 2 + (m.declares ? 1 : 0);
-    let ref = this.memberRefs.get(key);
-    if (ref === undefined) this.memberRefs.set(key, (ref = this.memberRef(owner, m.typeName, m.declares)));
+    const memberRefs = (this.memberRefs ??= new Map<number, number>());
+    let ref = memberRefs.get(key);
+    if (ref === undefined) memberRefs.set(key, (ref = this.memberRef(owner, m.typeName, m.declares)));
     this.addOccurrence(m.name.text, m.name, m.write, ref);
   }
 
@@ -776,8 +778,9 @@ class IndexBuilder {
 
   /** The ref of `ns.name`: a name of the module the namespace stands for. */
   private memberOf(namespace: Binding, modulePath: string): number {
-    let id = this.refOfNamespace.get(namespace);
-    if (id === undefined) this.refOfNamespace.set(namespace, (id = this.addRef({ kind: 'imported', modulePath }, INDEPENDENT)));
+    const refOfNamespace = (this.refOfNamespace ??= new Map<Binding, number>());
+    let id = refOfNamespace.get(namespace);
+    if (id === undefined) refOfNamespace.set(namespace, (id = this.addRef({ kind: 'imported', modulePath }, INDEPENDENT)));
     return id;
   }
 
