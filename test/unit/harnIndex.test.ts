@@ -289,12 +289,15 @@ describe('harn index: the per-file resolver', { skip: corpusSkip }, () => {
     for (const relative of corpusFiles()) {
       const a = new HarnAnalysis(readCorpus(relative));
       const resolver = new ScopeResolver(a.scopes);
-      for (const token of a.parsed.tokens) {
-        if (token.kind !== TokenKind.Identifier) continue;
+      // A file parsed without a diagnostic may keep the last lookup's chain: names in source order, then from the
+      // last to the first (every lookup leaves scopes the next does not hold).
+      const keeping = a.parsed.names ? new ScopeResolver(a.scopes, true) : undefined;
+      const identifiers = a.parsed.tokens.filter((t) => t.kind === TokenKind.Identifier);
+      for (const token of [...identifiers, ...[...identifiers].reverse()]) {
         checked++;
-        if (resolver.resolve(token.value, token.start) !== resolveName(a.scopes, token.value, token.start)) {
-          assert.fail(`${relative}: ${token.value} at ${token.start}`);
-        }
+        const expected = resolveName(a.scopes, token.value, token.start);
+        if (resolver.resolve(token.value, token.start) !== expected) assert.fail(`${relative}: ${token.value} at ${token.start}`);
+        if (keeping && keeping.resolve(token.value, token.start) !== expected) assert.fail(`${relative}: ${token.value} at ${token.start}, keeping the chain`);
       }
     }
     assert.ok(checked > 10_000, `${checked} identifiers`);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
-import { allOccurrences, FileIndex, indexFile, occurrenceAt } from '../../server/src/harn/index/fileIndex';
+import { allOccurrences, FileIndex, indexFile, namesMentioned, occurrenceAt } from '../../server/src/harn/index/fileIndex';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
 import { prng } from '../support/random';
 
@@ -17,7 +17,7 @@ const FILE = '/ws/main.harn';
 function answers(index: FileIndex): unknown {
   return {
     occurrences: allOccurrences(index),
-    names: [...index.nameIds.keys()].sort(),
+    names: namesMentioned(index).sort(),
     declarations: index.declarations,
     symbols: index.symbols,
     exports: [...index.exports],

@@ -13,6 +13,25 @@ export interface ParseResult {
   comments: Comment[];
   /** Lexer and parser diagnostics, in source order. All are errors. */
   diagnostics: OffsetDiagnostic[];
+  /** What the parser noted of the names, when it read the file without a diagnostic (see ParsedNames). */
+  names?: ParsedNames;
+}
+
+/**
+ * Nodes the parser notes as it makes them (an array push each), so that the workspace index need not walk every
+ * node to find them. Given only for a file read without a diagnostic: error recovery drops nodes it made, and
+ * these lists would hold them too. The nodes of a speculation that failed are taken off again.
+ */
+export interface ParsedNames {
+  /**
+   * The Identifier, NamedType, Member, StructLit and Assign nodes, and the PipelineDecl, StructDecl, EnumDecl and
+   * ImplDecl ones, in the order they were made (a declaration before what it holds, an expression after its parts).
+   */
+  nodes: A.AnyNode[];
+  /** How many of `nodes` were made by the end of each top-level statement. */
+  statementEnds: number[];
+  /** The start of every node that may open a scope (a block, a function, a closure, a declaration with parameters), as made. */
+  scopeStarts: number[];
 }
 
 /** Thrown to abandon the current statement; not an Error, so throwing it captures no stack trace. */
@@ -139,7 +158,8 @@ export function parse(source: string): ParseResult {
   const parser = new Parser(source, tokens, comments);
   const file = parser.parseFile();
   const diagnostics = capDiagnostics(mergeSorted(lexDiagnostics, parser.diagnostics));
-  return { file, tokens, comments, diagnostics };
+  if (diagnostics.length > 0) return { file, tokens, comments, diagnostics };
+  return { file, tokens, comments, diagnostics, names: parser.names };
 }
 
 /** What parseStatementAt read: the statement, where it stopped, and its own parser diagnostics. */
@@ -224,6 +244,8 @@ class Parser {
   private failedGenericCalls = new Set<number>();
   /** Token indexes of `?` whose ternaryColonAhead answer is known. */
   private ternaryColonCache = new Map<number, boolean>();
+  /** See ParsedNames (`noted` and `scoped` push to it). */
+  readonly names: ParsedNames = { nodes: [], statementEnds: [], scopeStarts: [] };
 
   private readonly eof: Token;
 
@@ -297,6 +319,18 @@ class Parser {
       return true;
     }
     return false;
+  }
+
+  /** A node for ParsedNames.nodes, returned as it is. */
+  private noted<T extends A.AnyNode>(node: T): T {
+    this.names.nodes.push(node);
+    return node;
+  }
+
+  /** A node that may open a scope, for ParsedNames.scopeStarts, returned as it is. */
+  private scoped<T extends A.AnyNode>(node: T): T {
+    this.names.scopeStarts.push(node.start);
+    return node;
   }
 
   private report(start: number, end: number, message: string, code = 'syntax_error'): void {
@@ -471,6 +505,7 @@ class Parser {
       }
       afterSemicolon = false;
       statements.push(this.parseStatementRecovering());
+      if (!open) this.names.statementEnds.push(this.names.nodes.length);
     }
   }
 
@@ -671,7 +706,7 @@ class Parser {
         this.report(expr.start, expr.end, 'Invalid assignment target: only a name, a field (a.b) or an element (a[i]) can be assigned');
       }
       const value = this.parseExpression();
-      return { kind: 'Assign', operator: op.value, target: expr, value, start: expr.start, end: value.end };
+      return this.noted({ kind: 'Assign', operator: op.value, target: expr, value, start: expr.start, end: value.end });
     }
     return { kind: 'ExprStmt', expr, start: expr.start, end: expr.end };
   }
@@ -759,7 +794,7 @@ class Parser {
       isGen = true;
     }
     this.expect('fn');
-    const node: A.FnDecl = {
+    const node: A.FnDecl = this.scoped({
       kind: 'FnDecl',
       ...this.declBase(start, isPub, attributes),
       isGen,
@@ -768,7 +803,7 @@ class Parser {
       returnType: undefined,
       throwsType: undefined,
       body: undefined,
-    };
+    });
     node.name = this.expectMemberName('function name');
     node.end = node.name.end;
     this.partial = node;
@@ -805,12 +840,15 @@ class Parser {
   private parseWhereClauseOpt(): void {
     if (!this.atWord('where')) return;
     this.pos++;
+    const noted = this.names.nodes.length;
     do {
       this.expectName('type parameter name');
       this.expect(':');
       this.parseType();
       while (this.eat('+')) this.parseType();
     } while (this.eat(','));
+    // The tree keeps no bound: nor do the noted names.
+    this.names.nodes.length = noted;
   }
 
   private parseTypeParamsOpt(): A.TypeParam[] {
@@ -829,8 +867,11 @@ class Parser {
       }
       const name = this.expectName('type parameter name');
       if (this.eat(':')) {
+        // The tree keeps no bound: nor do the noted names.
+        const noted = this.names.nodes.length;
         this.parseType();
         while (this.eat('+')) this.parseType();
+        this.names.nodes.length = noted;
       }
       params.push({ kind: 'TypeParam', name, variance, start, end: name.end });
       if (!this.eat(',')) break;
@@ -878,14 +919,16 @@ class Parser {
 
   private parsePipeline(start: number, isPub: boolean, attributes: A.Attribute[]): A.PipelineDecl {
     this.expect('pipeline');
-    const node: A.PipelineDecl = {
-      kind: 'PipelineDecl',
-      ...this.declBase(start, isPub, attributes),
-      params: [],
-      returnType: undefined,
-      extendsName: undefined,
-      body: undefined,
-    };
+    const node: A.PipelineDecl = this.scoped(
+      this.noted({
+        kind: 'PipelineDecl',
+        ...this.declBase(start, isPub, attributes),
+        params: [],
+        returnType: undefined,
+        extendsName: undefined,
+        body: undefined,
+      }),
+    );
     node.name = this.expectName('pipeline name');
     node.end = node.name.end;
     this.partial = node;
@@ -900,14 +943,14 @@ class Parser {
 
   private parseTool(start: number, isPub: boolean, attributes: A.Attribute[]): A.ToolDecl {
     this.expect('tool');
-    const node: A.ToolDecl = {
+    const node: A.ToolDecl = this.scoped({
       kind: 'ToolDecl',
       ...this.declBase(start, isPub, attributes),
       params: [],
       returnType: undefined,
       description: undefined,
       body: undefined,
-    };
+    });
     node.name = this.expectName('tool name');
     node.end = node.name.end;
     this.partial = node;
@@ -927,7 +970,7 @@ class Parser {
           return list;
         });
         const closed = this.closeBlock(open);
-        node.body = { kind: 'Block', statements, closed, start: open.start, end: this.prevEnd };
+        node.body = this.scoped({ kind: 'Block', statements, closed, start: open.start, end: this.prevEnd });
         node.end = node.body.end;
         return node;
       }
@@ -989,7 +1032,7 @@ class Parser {
 
   private parseStruct(start: number, isPub: boolean, attributes: A.Attribute[]): A.StructDecl {
     this.expect('struct');
-    const node: A.StructDecl = { kind: 'StructDecl', ...this.declBase(start, isPub, attributes), typeParams: [], fields: [] };
+    const node: A.StructDecl = this.noted({ kind: 'StructDecl', ...this.declBase(start, isPub, attributes), typeParams: [], fields: [] });
     node.name = this.expectName('struct name');
     node.end = node.name.end;
     this.partial = node;
@@ -1018,7 +1061,7 @@ class Parser {
 
   private parseEnum(start: number, isPub: boolean, attributes: A.Attribute[]): A.EnumDecl {
     this.expect('enum');
-    const node: A.EnumDecl = { kind: 'EnumDecl', ...this.declBase(start, isPub, attributes), typeParams: [], variants: [] };
+    const node: A.EnumDecl = this.noted({ kind: 'EnumDecl', ...this.declBase(start, isPub, attributes), typeParams: [], variants: [] });
     node.name = this.expectName('enum name');
     node.end = node.name.end;
     this.partial = node;
@@ -1105,7 +1148,7 @@ class Parser {
 
   private parseImpl(start: number, isPub: boolean, attributes: A.Attribute[]): A.ImplDecl {
     this.expect('impl');
-    const node: A.ImplDecl = { kind: 'ImplDecl', ...this.declBase(start, isPub, attributes), traitName: undefined, methods: [] };
+    const node: A.ImplDecl = this.noted({ kind: 'ImplDecl', ...this.declBase(start, isPub, attributes), traitName: undefined, methods: [] });
     node.name = this.expectName('type name');
     if (this.eat('for')) {
       node.traitName = node.name;
@@ -1150,7 +1193,7 @@ class Parser {
 
   private parseOverride(start: number, isPub: boolean, attributes: A.Attribute[]): A.OverrideDecl {
     this.expect('override');
-    const node: A.OverrideDecl = { kind: 'OverrideDecl', ...this.declBase(start, isPub, attributes), params: [], body: undefined };
+    const node: A.OverrideDecl = this.scoped({ kind: 'OverrideDecl', ...this.declBase(start, isPub, attributes), params: [], body: undefined });
     node.name = this.expectName('name of the overridden function');
     node.end = node.name.end;
     this.partial = node;
@@ -1312,7 +1355,7 @@ class Parser {
       this.newlineStack.pop();
     }
     const closed = this.closeBlock(open);
-    return { kind: 'Block', statements, closed, start: open.start, end: this.prevEnd };
+    return this.scoped({ kind: 'Block', statements, closed, start: open.start, end: this.prevEnd });
   }
 
   /** Consumes the `}` closing `open`, or reports it missing. */
@@ -1353,8 +1396,8 @@ class Parser {
           const key = this.nameFrom(this.next());
           this.pos++;
           const value = this.parseExpression();
-          const target: A.Identifier = { kind: 'Identifier', name: key.text, start: key.start, end: key.end };
-          statements.push({ kind: 'Assign', operator: ':', target, value, start: key.start, end: value.end });
+          const target: A.Identifier = this.noted({ kind: 'Identifier', name: key.text, start: key.start, end: key.end });
+          statements.push(this.noted({ kind: 'Assign', operator: ':', target, value, start: key.start, end: value.end }));
           if (commaAfterEntries && this.eat(',')) afterSemicolon = true;
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
@@ -1466,13 +1509,13 @@ class Parser {
           if (this.at('{')) body = this.parseBlock();
           else {
             const expr = this.parseExpression();
-            body = {
+            body = this.scoped({
               kind: 'Block',
               statements: [{ kind: 'ExprStmt', expr, start: expr.start, end: expr.end }],
               closed: true,
               start: expr.start,
               end: expr.end,
-            };
+            });
           }
           arms.push({ kind: 'MatchArm', patterns, guard, body, start: armStart, end: this.prevEnd });
         } catch (error) {
@@ -1528,7 +1571,7 @@ class Parser {
     }
     const statements = this.withNewlines(true, () => this.parseStatementList(open));
     const closed = this.closeBlock(open);
-    const body: A.Block = { kind: 'Block', statements, closed, start: open.start, end: this.prevEnd };
+    const body: A.Block = this.scoped({ kind: 'Block', statements, closed, start: open.start, end: this.prevEnd });
     let stream = false;
     if (this.atWord('as') && !this.tok.nlBefore && this.peek().kind === TokenKind.Identifier && this.peek().value === 'stream') {
       if (mode !== 'each') this.report(this.tok.start, this.peek().end, "'as stream' is only allowed after 'parallel each'");
@@ -1867,22 +1910,22 @@ class Parser {
           const sameLine = !pt.nlBefore;
           if (sameLine && (pt.kind === TokenKind.Identifier || pt.kind === TokenKind.Keyword)) {
             this.pos++;
-            expr = { kind: 'Member', object: expr, optional, property: this.nameFrom(pt), start: expr.start, end: pt.end };
+            expr = this.noted({ kind: 'Member', object: expr, optional, property: this.nameFrom(pt), start: expr.start, end: pt.end });
           } else if (sameLine && pt.kind === TokenKind.Int) {
             // Tuple-style element access `x.0` reads as a member too.
             this.pos++;
-            expr = {
+            expr = this.noted({
               kind: 'Member',
               object: expr,
               optional,
               property: { kind: 'Name', text: this.source.slice(pt.start, pt.end), start: pt.start, end: pt.end },
               start: expr.start,
               end: pt.end,
-            };
+            });
           } else {
             // `a.` while typing: keep the member with no name so completion knows where it is.
             this.reportExpected('member name after ' + `'${t.value}'`);
-            return { kind: 'Member', object: expr, optional, property: undefined, start: expr.start, end: t.end };
+            return this.noted({ kind: 'Member', object: expr, optional, property: undefined, start: expr.start, end: t.end });
           }
           continue;
         }
@@ -1981,7 +2024,7 @@ class Parser {
   private parseStructLiteral(name: A.Identifier): A.StructLit {
     const open = this.next();
     const entries = this.parseDictEntries(open);
-    return { kind: 'StructLit', name, entries, start: name.start, end: this.prevEnd };
+    return this.noted({ kind: 'StructLit', name, entries, start: name.start, end: this.prevEnd });
   }
 
   /**
@@ -1994,6 +2037,8 @@ class Parser {
     if (this.failedGenericCalls.has(this.pos) || !this.mayBeTypeArguments()) return undefined;
     const savedPos = this.pos;
     const savedDiagnostics = this.diagnostics.length;
+    const savedNodes = this.names.nodes.length;
+    const savedScopes = this.names.scopeStarts.length;
     const savedNewlines = this.newlineStack.length;
     let typeArgs: A.TypeExpr[];
     try {
@@ -2015,6 +2060,9 @@ class Parser {
       if (!(error instanceof ParseError) || error instanceof NestingError) throw error;
       this.pos = savedPos;
       this.diagnostics.length = savedDiagnostics;
+      // The type arguments' nodes are dropped with them.
+      this.names.nodes.length = savedNodes;
+      this.names.scopeStarts.length = savedScopes;
       this.newlineStack.length = savedNewlines;
       this.failedGenericCalls.add(savedPos);
       return undefined;
@@ -2165,7 +2213,7 @@ class Parser {
         return this.parseStringLiteral();
       case TokenKind.Identifier:
         this.pos++;
-        return { kind: 'Identifier', name: t.value, start: t.start, end: t.end };
+        return this.noted({ kind: 'Identifier', name: t.value, start: t.start, end: t.end });
       case TokenKind.Keyword:
         switch (t.value) {
           case 'true':
@@ -2192,7 +2240,7 @@ class Parser {
           default:
             if (HITL_KEYWORDS.has(t.value)) {
               this.pos++;
-              return { kind: 'Identifier', name: t.value, start: t.start, end: t.end };
+              return this.noted({ kind: 'Identifier', name: t.value, start: t.start, end: t.end });
             }
         }
         break;
@@ -2223,7 +2271,7 @@ class Parser {
   private parseFnExpression(): A.FnExpr {
     const start = this.expect('fn').start;
     const params = this.parseParamList(true);
-    const node: A.FnExpr = { kind: 'FnExpr', params, returnType: undefined, body: undefined, start, end: this.prevEnd };
+    const node: A.FnExpr = this.scoped({ kind: 'FnExpr', params, returnType: undefined, body: undefined, start, end: this.prevEnd });
     this.parseReturnClause(node);
     node.body = this.parseBlock();
     node.end = node.body.end;
@@ -2286,8 +2334,8 @@ class Parser {
     }
     const statements = this.withNewlines(true, () => this.parseStatementList(open));
     const closed = this.closeBlock(open);
-    const body: A.Block = { kind: 'Block', statements, closed, start: open.start, end: this.prevEnd };
-    return { kind: 'Closure', params, body, start: open.start, end: this.prevEnd };
+    const body: A.Block = this.scoped({ kind: 'Block', statements, closed, start: open.start, end: this.prevEnd });
+    return this.scoped({ kind: 'Closure', params, body, start: open.start, end: this.prevEnd });
   }
 
   /** Entries after an already consumed `{`, through the closing `}`. */
@@ -2485,7 +2533,7 @@ class Parser {
             this.newlineStack.pop();
           }
         }
-        return { kind: 'NamedType', name: qualified, args, start: t.start, end: this.prevEnd };
+        return this.noted({ kind: 'NamedType', name: qualified, args, start: t.start, end: this.prevEnd });
       }
       case TokenKind.Keyword:
         if (t.value === 'nil' || t.value === 'true' || t.value === 'false') {

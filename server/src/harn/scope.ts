@@ -138,6 +138,20 @@ interface Build {
   topLevel: boolean;
   /** How far a scope whose block is missing its `}` reaches: up to the next statement of an enclosing block, or the end of the file. */
   openUntil: number;
+  /** Sorted starts of every node that may open a scope (ScopeStarts): a statement holding none is not walked. */
+  scopeStarts?: Int32Array;
+}
+
+/** Whether a sorted list of offsets holds one in [start, end]. */
+function holdsOffset(sorted: Int32Array, start: number, end: number): boolean {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((sorted[mid] as number) < start) low = mid + 1;
+    else high = mid;
+  }
+  return low < sorted.length && (sorted[low] as number) <= end;
 }
 
 /** The nodes under `node`'s fields other than `handled` (the ones the scope builder walks itself), to `visit`. */
@@ -302,9 +316,9 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
     const stmt = statements[i] as A.Stmt;
     const next = statements[i + 1];
     file.openUntil = next ? Math.max(stmt.end, next.start - 1) : enclosingUntil;
-    addBindingsOf(stmt, scope, file);
+    addBindingsOf(stmt, scope, file.scopes);
     if (file.topLevel) addTopLevelNested(stmt, scope, file);
-    else addNested(stmt, scope, file);
+    else if (!file.scopeStarts || holdsOffset(file.scopeStarts, stmt.start, stmt.end)) addNested(stmt, scope, file);
   }
   file.openUntil = enclosingUntil;
 }
@@ -320,50 +334,91 @@ export function addStatementScopes(stmt: A.Stmt, into: FileScopes, visit?: NodeV
   addNested(stmt, into.root, { scopes: into, visit, topLevel: false, openUntil: stmt.end });
 }
 
+/**
+ * addStatementScopes without a visitor, given the sorted starts of every node of the file that may open a scope
+ * (a block, a function, a closure, a declaration with parameters: the parser's ParsedNames.scopeStarts): the
+ * statements (at any depth) holding none of them open no scope and are not walked.
+ */
+export function addStatementScopesSkipping(stmt: A.Stmt, into: FileScopes, scopeStarts: Int32Array): void {
+  if (!holdsOffset(scopeStarts, stmt.start, stmt.end)) return;
+  addNested(stmt, into.root, { scopes: into, visit: undefined, topLevel: false, openUntil: stmt.end, scopeStarts });
+}
+
 /** The bindings a top-level statement adds to the root scope (and its imports), without walking inside it. */
 export function addTopLevelBindings(stmt: A.Stmt, into: FileScopes): void {
-  addBindingsOf(stmt, into.root, { scopes: into, visit: undefined, topLevel: true, openUntil: stmt.end });
+  addBindingsOf(stmt, into.root, into);
 }
 
 /** The bindings a statement adds to its block's scope (declarations, `let`, imports). */
-function addBindingsOf(stmt: A.Stmt, scope: Scope, file: Build): void {
-  const kind = DECLARATION_KINDS[stmt.kind];
-  if (kind && 'name' in stmt && stmt.name && typeof stmt.name === 'object') {
-    // Declarations are visible in their whole block (functions may call ones declared later).
-    scope.bindings.push({ name: stmt.name.text, kind, nameNode: stmt.name, declaration: stmt, visibleFrom: scope.start });
-  }
-  if (stmt.kind === 'LetDecl') {
-    const kindOfLet: BindingKind = stmt.keyword === 'var' ? 'variable' : 'constant';
-    for (const name of boundNames(stmt.pattern)) {
-      scope.bindings.push({ name: name.text, kind: kindOfLet, nameNode: name, declaration: stmt, visibleFrom: stmt.end });
-    }
-  }
-  if (stmt.kind === 'ImportDecl') {
-    file.scopes.imports.push(stmt);
-    if (stmt.namespace) {
-      // `import * as ui from "…"` binds one name: the module's exports are reached through it.
-      scope.bindings.push({
-        name: stmt.namespace.text,
-        kind: 'namespace',
-        nameNode: stmt.namespace,
-        declaration: stmt,
-        visibleFrom: scope.start,
-        modulePath: stmt.path?.value,
-      });
-    } else if (stmt.names) {
-      for (const name of stmt.names) {
+function addBindingsOf(stmt: A.Stmt, scope: Scope, scopes: FileScopes): void {
+  switch (stmt.kind) {
+    case 'FnDecl':
+    case 'PipelineDecl':
+    case 'ToolDecl':
+    case 'SkillDecl':
+    case 'EvalPackDecl':
+    case 'StructDecl':
+    case 'EnumDecl':
+    case 'TypeAliasDecl':
+    case 'InterfaceDecl': {
+      const name = stmt.name;
+      // Declarations are visible in their whole block (functions may call ones declared later).
+      if (name)
         scope.bindings.push({
           name: name.text,
-          kind: 'import',
+          kind: DECLARATION_KINDS[stmt.kind] as BindingKind,
           nameNode: name,
           declaration: stmt,
           visibleFrom: scope.start,
-          modulePath: importModulePath(stmt),
         });
-      }
-    } else {
-      file.scopes.wildcardImports.push(stmt);
+      return;
     }
+    case 'LetDecl': {
+      const kindOfLet: BindingKind = stmt.keyword === 'var' ? 'variable' : 'constant';
+      const pattern = stmt.pattern;
+      // Most bind one name: no list made for it.
+      if (pattern?.kind === 'Name') scope.bindings.push({ name: pattern.text, kind: kindOfLet, nameNode: pattern, declaration: stmt, visibleFrom: stmt.end });
+      else {
+        for (const name of boundNames(pattern)) {
+          scope.bindings.push({ name: name.text, kind: kindOfLet, nameNode: name, declaration: stmt, visibleFrom: stmt.end });
+        }
+      }
+      return;
+    }
+    case 'ImportDecl':
+      addImportBindings(stmt, scope, scopes);
+      return;
+    default:
+      return;
+  }
+}
+
+/** An import's names (or its namespace) in its block's scope, and the import among the file's. */
+function addImportBindings(stmt: A.ImportDecl, scope: Scope, scopes: FileScopes): void {
+  scopes.imports.push(stmt);
+  if (stmt.namespace) {
+    // `import * as ui from "…"` binds one name: the module's exports are reached through it.
+    scope.bindings.push({
+      name: stmt.namespace.text,
+      kind: 'namespace',
+      nameNode: stmt.namespace,
+      declaration: stmt,
+      visibleFrom: scope.start,
+      modulePath: stmt.path?.value,
+    });
+  } else if (stmt.names) {
+    for (const name of stmt.names) {
+      scope.bindings.push({
+        name: name.text,
+        kind: 'import',
+        nameNode: name,
+        declaration: stmt,
+        visibleFrom: scope.start,
+        modulePath: importModulePath(stmt),
+      });
+    }
+  } else {
+    scopes.wildcardImports.push(stmt);
   }
 }
 
@@ -400,12 +455,15 @@ function addParams(params: A.Param[], scope: Scope): void {
  */
 function addNested(root: A.AnyNode, scope: Scope, file: Build): void {
   const visit = file.visit;
+  const scopeStarts = file.scopeStarts;
   const base = pending.length;
   pending.push(root);
   try {
     while (pending.length > base) {
       const node = pending.pop() as A.AnyNode;
       visit?.(node);
+      // Nothing under a node holding no scope start opens a scope (the caller checked the root).
+      if (scopeStarts && node !== root && !holdsOffset(scopeStarts, node.start, node.end)) continue;
       if (!pushChildrenReversed(node) && !addScopeOf(node, scope, file)) pushAllChildrenReversed(node);
     }
   } finally {

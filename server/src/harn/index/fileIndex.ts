@@ -15,7 +15,18 @@ import { MAX_OUTLINE_SYMBOLS } from '../../outlineCap';
 import { OutlineKind, OutlineSymbol, statementOutline } from '../outline';
 import { declaredNamedType } from '../signatureHelp';
 import { memberAccess, MemberMention, memberMentions, SelfTypes } from './members';
-import { addStatementScopes, addTopLevelBindings, Binding, BindingKind, exportedBindings, FileScopes, importModulePath, Scope } from '../scope';
+import {
+  addStatementScopes,
+  addStatementScopesSkipping,
+  addTopLevelBindings,
+  Binding,
+  BindingKind,
+  exportedBindings,
+  FileScopes,
+  importModulePath,
+  Scope,
+} from '../scope';
+import { ParsedNames } from '../parser';
 
 /**
  * What an occurrence refers to, seen from its file: a binding declared in it (by the binding's name offset), a name
@@ -83,9 +94,10 @@ export interface FileIndex {
   /** The occurrences in source order, STRIDE integers each: read them with occurrenceOf, occurrencesNamed, occurrenceAt. */
   occurrenceData: Int32Array;
   occurrenceCount: number;
-  /** Every name the file mentions, once (an occurrence holds its index); `nameIds` maps them back. */
+  /** The process's name table (an occurrence holds an index into it): see NAMES. */
   names: readonly string[];
-  nameIds: ReadonlyMap<string, number>;
+  /** The indexes in `names` of the names the file mentions, each once, ascending. */
+  nameSet: Int32Array;
   /** What the occurrences refer to, one entry per binding (an occurrence holds its index). */
   refs: readonly LocalRef[];
   /** The declarations, DECLARATION_STRIDE integers each: read them as `declarations` (made on the first read). */
@@ -198,7 +210,7 @@ class PackedFileIndex implements FileIndex {
     readonly occurrenceData: Int32Array,
     readonly occurrenceCount: number,
     readonly names: readonly string[],
-    readonly nameIds: ReadonlyMap<string, number>,
+    readonly nameSet: Int32Array,
     readonly refs: readonly LocalRef[],
     readonly declarationData: Int32Array,
     readonly declarationCount: number,
@@ -230,6 +242,52 @@ const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardI
 /** The growing occurrence and declaration tables, shared by every build (one file is indexed at a time); each index copies its part. */
 let scratch = new Int32Array(STRIDE * 4096);
 let declarationScratch = new Int32Array(DECLARATION_STRIDE * 1024);
+
+/**
+ * Every name an index of this process has mentioned, once: occurrences and declarations hold their index here.
+ * Files share most of their names (`log`, `task`, `result`), and a table per file cost a map, and the collector's
+ * keeping of each file's strings, for each file. It only grows: by the distinct names of the workspace, and of
+ * what is typed in it.
+ */
+const NAMES: string[] = [];
+const NAME_IDS = new Map<string, number>();
+/** For each name's index, the last build that met it (the build's number, see IndexBuilder.noteName). */
+let nameSeenBy = new Int32Array(4096);
+let builds = 0;
+/** The name indexes the current build met, in the order met. */
+let nameSetScratch = new Int32Array(1024);
+
+/**
+ * A name as the table keeps it: a copy of its characters. A name read from a source may be a slice of the
+ * whole text, which the table would keep alive after the file changed.
+ */
+function ownCopy(name: string): string {
+  // Flattening the concatenation copies the characters; the slice then refers to that copy only.
+  return name.length < 13 ? name : (name + ' ').slice(0, -1);
+}
+
+/** Nobody's `self`: what a statement without an `impl` reads (memberMentions sets it only for an `impl`). */
+const NO_SELF_TYPES: SelfTypes = new WeakMap();
+
+/** The build's sorted scope starts, and a merge's left run: scratch too (a small typed array costs more to make than to fill). */
+let scopeStartScratch = new Int32Array(1024);
+let mergeScratch = new Int32Array(STRIDE * 1024);
+
+/** `starts` sorted, in the scratch table. They come nearly sorted (a block is made before the function holding it). */
+function sortedScopeStarts(starts: readonly number[]): Int32Array {
+  const n = starts.length;
+  const sorted = (scopeStartScratch = room(scopeStartScratch, n));
+  for (let i = 0; i < n; i++) {
+    const start = starts[i] as number;
+    let j = i - 1;
+    while (j >= 0 && (sorted[j] as number) > start) {
+      sorted[j + 1] = sorted[j] as number;
+      j--;
+    }
+    sorted[j + 1] = start;
+  }
+  return sorted.subarray(0, n);
+}
 
 /** `table`, or a copy twice as large when it holds fewer than `length` integers. */
 function room(table: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
@@ -270,15 +328,21 @@ export function declarationAt(index: FileIndex, start: number): IndexedDeclarati
 class IndexBuilder {
   private count = 0;
   private reusedStatements = 0;
-  private readonly names: string[] = [];
-  private readonly nameIds = new Map<string, number>();
+  /** This build's number, for nameSeenBy. */
+  private readonly buildNumber = ++builds;
+  /** How many of nameSetScratch this build filled. */
+  private nameCount = 0;
   private readonly refs: LocalRef[] = [FREE];
   private readonly refPlaces: number[] = [INDEPENDENT];
+  /** For a ref made for a binding, the id of the binding's name (its occurrences all bear it); else -1. */
+  private readonly refNameIds: number[] = [-1];
   private readonly refOfBinding = new Map<Binding, number>();
-  private readonly refOfNamespace = new Map<Binding, number>();
+  /** Made when first needed, as memberRefs (most files have neither). */
+  private refOfNamespace: Map<Binding, number> | undefined;
   /** The member refs made, by owner ref × 2 + 1 for a declaration. */
-  private readonly memberRefs = new Map<number, number>();
-  private readonly selfTypes: SelfTypes = new WeakMap();
+  private memberRefs: Map<number, number> | undefined;
+  /** Made when an `impl` is met (most files have none). */
+  private selfTypeMap: SelfTypes | undefined;
   private readonly resolveName = (name: string, offset: number): Binding | undefined => this.resolver.resolve(name, offset);
   private declarationCount = 0;
   private readonly symbols: IndexedSymbol[] = [];
@@ -302,6 +366,13 @@ class IndexBuilder {
   private readonly deferSymbols: boolean;
   /** The scopes the statement being walked opens (emptied for each). */
   private readonly own: FileScopes = { root: { start: 0, end: 0, bindings: [], children: [] }, imports: [], wildcardImports: [] };
+  /**
+   * What the parser noted of the file's names (a file it read without a diagnostic), and the starts of the nodes
+   * that may open a scope, sorted: a statement is then not walked for the nodes that mention names, and only the
+   * parts of it that hold a scope are walked for the scopes.
+   */
+  private readonly parsedNames: ParsedNames | undefined;
+  private readonly scopeStarts: Int32Array | undefined;
   /** The nodes of the statement being walked that mention names, and the assignment targets among them. */
   private readonly mentions: A.AnyNode[] = [];
   private readonly writeTargets = new Set<A.AnyNode>();
@@ -335,9 +406,12 @@ class IndexBuilder {
     const source = analysis.file;
     this.top = { root: { start: source.start, end: source.end, bindings: [], children: [] }, imports: [], wildcardImports: [] };
     this.resolverRoot = { start: source.start, end: source.end, bindings: this.top.root.bindings, children: [] };
-    this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] });
+    this.parsedNames = analysis.parsed.names;
+    this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] }, this.parsedNames !== undefined);
     this.spans = reusable ? new WeakMap() : undefined;
     this.deferSymbols = !reusable;
+    // A typed array sorts numbers natively; they come nearly sorted (a block is made before the function holding it).
+    this.scopeStarts = this.parsedNames && sortedScopeStarts(this.parsedNames.scopeStarts);
   }
 
   build(previous: FileIndex | undefined): FileIndex {
@@ -382,7 +456,7 @@ class IndexBuilder {
         this.reusedStatements++;
         imports = old;
       } else {
-        this.indexStatement(stmt, from, to);
+        this.indexStatement(stmt, i, from, to);
         imports = this.importsOf(importFrom[i] as number, importFrom[i + 1] as number, wildcardFrom[i] as number, wildcardFrom[i + 1] as number);
         if (!this.deferSymbols) this.addSymbols(statementOutline(stmt, ''), undefined);
       }
@@ -420,20 +494,24 @@ class IndexBuilder {
     let symbols: IndexedSymbol[] | undefined = this.symbols;
     if (this.deferSymbols) symbols = undefined;
     else if (this.outlineSize > MAX_OUTLINE_SYMBOLS) symbols = cappedSymbols(this.analysis);
-    // Both tables in one buffer (a typed array's memory is allocated apart, and at a cost, for each buffer).
+    // The three tables in one buffer (a typed array's memory is allocated apart, and at a cost, for each buffer).
     const occurrenceLength = this.count * STRIDE;
-    const tables = new Int32Array(occurrenceLength + this.declarationCount * DECLARATION_STRIDE);
+    const declarationsEnd = occurrenceLength + this.declarationCount * DECLARATION_STRIDE;
+    const tables = new Int32Array(declarationsEnd + this.nameCount);
     tables.set(scratch.subarray(0, occurrenceLength));
     tables.set(declarationScratch.subarray(0, this.declarationCount * DECLARATION_STRIDE), occurrenceLength);
+    tables.set(nameSetScratch.subarray(0, this.nameCount), declarationsEnd);
+    const nameSet = tables.subarray(declarationsEnd);
+    nameSet.sort();
     return new PackedFileIndex(
       this.file,
       this.analysis.lineIndex,
       tables.subarray(0, occurrenceLength),
       this.count,
-      this.names,
-      this.nameIds,
+      NAMES,
+      nameSet,
       this.refs,
-      tables.subarray(occurrenceLength),
+      tables.subarray(occurrenceLength, declarationsEnd),
       this.declarationCount,
       symbols,
       exports,
@@ -450,37 +528,56 @@ class IndexBuilder {
     for (let j = from; j < to; j++) {
       const b = root.bindings[j] as Binding;
       if (b.kind === 'import') continue;
-      this.addDeclaration(b.nameNode.start, root.start, root.end, this.nameId(b.name), (KIND_CODES.get(b.kind) ?? 0) * 2 + 1);
+      this.addDeclaration(b.nameNode.start, root.start, root.end, this.nameOf(this.rootRef(j), b.name), (KIND_CODES.get(b.kind) ?? 0) * 2 + 1);
     }
   }
 
-  /** Walks one top-level statement: its scopes, declarations, occurrences and imports. */
-  private indexStatement(stmt: A.Stmt, rootFrom: number, rootTo: number): void {
-    // One pass builds the statement's scopes and gathers the nodes that mention names; those are resolved once the
-    // scopes are complete (a function may call one declared later in its block).
-    const { mentions, writeTargets, declStarts } = this;
-    mentions.length = 0;
+  /** Walks one top-level statement (the `index`-th): its scopes, declarations, occurrences and imports. */
+  private indexStatement(stmt: A.Stmt, index: number, rootFrom: number, rootTo: number): void {
+    // The statement's scopes, and the nodes that mention names: those are resolved once the scopes are complete (a
+    // function may call one declared later in its block). Noted by the parser, or gathered in the walk.
+    const { writeTargets, declStarts, parsedNames, scopeStarts } = this;
+    let mentions: readonly A.AnyNode[] = this.mentions;
+    let mentionFrom = 0;
+    let mentionTo: number;
     const own = this.own;
     own.root.bindings.length = 0;
     own.root.children.length = 0;
     own.imports.length = 0;
     own.wildcardImports.length = 0;
-    addStatementScopes(stmt, own, this.gather);
+    if (parsedNames && scopeStarts) {
+      addStatementScopesSkipping(stmt, own, scopeStarts);
+      mentions = parsedNames.nodes;
+      mentionFrom = index > 0 ? (parsedNames.statementEnds[index - 1] ?? 0) : 0;
+      mentionTo = parsedNames.statementEnds[index] ?? mentionFrom;
+      // An assignment is noted after its target: the targets first.
+      for (let k = mentionFrom; k < mentionTo; k++) {
+        const node = mentions[k] as A.AnyNode;
+        if (node.kind === 'Assign') writeTargets.add(node.target);
+      }
+    } else {
+      this.mentions.length = 0;
+      addStatementScopes(stmt, own, this.gather);
+      mentionTo = this.mentions.length;
+    }
     this.resolverRoot.children = own.root.children;
+    this.resolver.scopesChanged();
     const first = this.count;
     const root = this.top.root;
     // Its own top-level bindings, from the file's root scope (the walk above adds the nested ones only).
     for (let j = rootFrom; j < rootTo; j++) {
       const b = root.bindings[j] as Binding;
       if (b.kind !== 'import') declStarts.add(b.nameNode.start);
-      this.addOccurrence(b.name, b.nameNode, b.kind !== 'import', this.refOf(b, j));
+      const ref = this.refOf(b, j);
+      this.push(b.nameNode.start, b.nameNode.end, this.nameOf(ref, b.name), ref * 2 + (b.kind !== 'import' ? 1 : 0));
     }
     for (const child of own.root.children) this.declareScope(child);
 
     const firstReference = this.count;
     // References: identifiers, type names, `impl X for Y`, `extends`, namespace members.
 
-    for (const node of mentions) {
+    for (let k = mentionFrom; k < mentionTo; k++) {
+      const node = mentions[k] as A.AnyNode;
       switch (node.kind) {
         case 'Identifier':
           this.reference(node, writeTargets.has(node));
@@ -491,12 +588,12 @@ class IndexBuilder {
         case 'ImplDecl':
           if (node.name) this.reference(node.name, false);
           if (node.traitName) this.reference(node.traitName, false);
-          this.addMembers(memberMentions(node, this.resolveName, this.selfTypes));
+          this.addMembers(memberMentions(node, this.resolveName, (this.selfTypeMap ??= new WeakMap())));
           break;
         case 'StructLit':
         case 'StructDecl':
         case 'EnumDecl':
-          this.addMembers(memberMentions(node, this.resolveName, this.selfTypes));
+          this.addMembers(memberMentions(node, this.resolveName, this.selfTypeMap ?? NO_SELF_TYPES));
           break;
         case 'PipelineDecl':
           if (node.extendsName) this.reference(node.extendsName, false);
@@ -520,7 +617,7 @@ class IndexBuilder {
             this.addOccurrence(p.text, p, false, ref);
           } else if (!via) {
             // `Type.member`, `value.member`: a member, when the type is known (members.ts).
-            const access = memberAccess(node, namespace, this.resolveName, this.selfTypes, writeTargets.has(node));
+            const access = memberAccess(node, namespace, this.resolveName, this.selfTypeMap ?? NO_SELF_TYPES, writeTargets.has(node));
             if (access) this.addMember(access);
           }
           break;
@@ -545,8 +642,9 @@ class IndexBuilder {
     const owner = this.refOf(m.owner);
     if (owner === 0) return;
     const key = owner * 2 + (m.declares ? 1 : 0);
-    let ref = this.memberRefs.get(key);
-    if (ref === undefined) this.memberRefs.set(key, (ref = this.memberRef(owner, m.typeName, m.declares)));
+    const memberRefs = (this.memberRefs ??= new Map<number, number>());
+    let ref = memberRefs.get(key);
+    if (ref === undefined) memberRefs.set(key, (ref = this.memberRef(owner, m.typeName, m.declares)));
     this.addOccurrence(m.name.text, m.name, m.write, ref);
   }
 
@@ -554,13 +652,15 @@ class IndexBuilder {
   private declareScope(scope: Scope): void {
     for (const b of scope.bindings) {
       const { nameNode } = b;
+      const ref = this.refOf(b);
+      const nameId = this.nameOf(ref, b.name);
       if (b.kind === 'import') {
-        this.addOccurrence(b.name, nameNode, false, this.refOf(b));
+        this.push(nameNode.start, nameNode.end, nameId, ref * 2);
         continue;
       }
       this.declStarts.add(nameNode.start);
-      this.addOccurrence(b.name, nameNode, true, this.refOf(b));
-      this.addDeclaration(nameNode.start, scope.start, scope.end, this.nameId(b.name), (KIND_CODES.get(b.kind) ?? 0) * 2);
+      this.push(nameNode.start, nameNode.end, nameId, ref * 2 + 1);
+      this.addDeclaration(nameNode.start, scope.start, scope.end, nameId, (KIND_CODES.get(b.kind) ?? 0) * 2);
     }
     for (const child of scope.children) this.declareScope(child);
   }
@@ -569,7 +669,14 @@ class IndexBuilder {
     if (this.declStarts.has(name.start)) return;
     const text = name.kind === 'Name' ? name.text : name.name;
     if (text.length === 0) return;
-    this.addOccurrence(text, name, write, this.refOf(this.resolver.resolve(text, name.start)));
+    const ref = this.refOf(this.resolver.resolve(text, name.start));
+    this.push(name.start, name.end, this.nameOf(ref, text), ref * 2 + (write ? 1 : 0));
+  }
+
+  /** The id of `name`, which an occurrence of the ref `ref` bears: the ref's binding's when it has one (no look-up). */
+  private nameOf(ref: number, name: string): number {
+    const id = this.refNameIds[ref] ?? -1;
+    return id >= 0 ? id : this.nameId(name);
   }
 
   /** A statement's imports: its own (the top-level pass's, [from, to)), then those inside it (the walk's). */
@@ -605,14 +712,24 @@ class IndexBuilder {
   }
 
   nameId(name: string): number {
-    let id = this.nameIds.get(name);
+    let id = NAME_IDS.get(name);
     if (id === undefined) {
-      id = this.names.length;
-      // Each name's string once per file: the index outlives the tree, and a name recurs.
-      this.names.push(name);
-      this.nameIds.set(name, id);
+      id = NAMES.length;
+      const own = ownCopy(name);
+      NAMES.push(own);
+      NAME_IDS.set(own, id);
     }
+    this.noteName(id);
     return id;
+  }
+
+  /** Puts the name of index `id` in the file's name set, once. */
+  noteName(id: number): void {
+    if (id >= nameSeenBy.length) nameSeenBy = room(nameSeenBy, id + 1);
+    if (nameSeenBy[id] === this.buildNumber) return;
+    nameSeenBy[id] = this.buildNumber;
+    nameSetScratch = room(nameSetScratch, this.nameCount + 1);
+    nameSetScratch[this.nameCount++] = id;
   }
 
   addOccurrence(name: string, node: A.NodeBase, write: boolean, ref: number): void {
@@ -632,6 +749,7 @@ class IndexBuilder {
   addRef(ref: LocalRef, place: number): number {
     this.refs.push(ref);
     this.refPlaces.push(place);
+    this.refNameIds.push(-1);
     return this.refs.length - 1;
   }
 
@@ -652,6 +770,7 @@ class IndexBuilder {
     if (id === undefined) {
       if (binding.kind === 'import') id = binding.modulePath === undefined ? 0 : this.addRef({ kind: 'imported', modulePath: binding.modulePath }, INDEPENDENT);
       else id = this.addRef({ kind: 'local', declStart: binding.nameNode.start }, rootIndex);
+      if (id > 0) this.refNameIds[id] = this.nameId(binding.name);
       this.refOfBinding.set(binding, id);
     }
     return id;
@@ -659,8 +778,9 @@ class IndexBuilder {
 
   /** The ref of `ns.name`: a name of the module the namespace stands for. */
   private memberOf(namespace: Binding, modulePath: string): number {
-    let id = this.refOfNamespace.get(namespace);
-    if (id === undefined) this.refOfNamespace.set(namespace, (id = this.addRef({ kind: 'imported', modulePath }, INDEPENDENT)));
+    const refOfNamespace = (this.refOfNamespace ??= new Map<Binding, number>());
+    let id = refOfNamespace.get(namespace);
+    if (id === undefined) refOfNamespace.set(namespace, (id = this.addRef({ kind: 'imported', modulePath }, INDEPENDENT)));
     return id;
   }
 
@@ -694,8 +814,7 @@ class IndexBuilder {
 
 /** Copies what statements contributed to a previous index into the one being built, shifted to where they are now. */
 class SpanCopier {
-  /** The previous index's name and ref ids → the new index's (-1: not met yet). */
-  private readonly nameIds: Int32Array;
+  /** The previous index's ref ids → the new index's (-1: not met yet). Name ids are the process's: kept as they are. */
   private readonly refIds: Int32Array;
 
   constructor(
@@ -703,7 +822,6 @@ class SpanCopier {
     private readonly from: FileIndex,
     private readonly reuse: Reuse,
   ) {
-    this.nameIds = new Int32Array(from.names.length).fill(-1);
     this.refIds = new Int32Array(from.refs.length).fill(-1);
   }
 
@@ -733,10 +851,9 @@ class SpanCopier {
     this.into.addOutlineSize(span.outlineSize);
   }
 
-  private name(oldName: number): number {
-    let name = this.nameIds[oldName] as number;
-    if (name < 0) this.nameIds[oldName] = name = this.into.nameId(this.from.names[oldName] as string);
-    return name;
+  private name(id: number): number {
+    this.into.noteName(id);
+    return id;
   }
 
   private mapped(oldRef: number, delta: number): number {
@@ -891,11 +1008,12 @@ function reordered(records: Int32Array, order: ArrayLike<number>): Int32Array {
 function mergeOccurrences(from: number, middle: number, to: number): void {
   const data = scratch;
   if (from === middle || middle === to || (data[(middle - 1) * STRIDE] as number) <= (data[middle * STRIDE] as number)) return;
-  const left = data.slice(from * STRIDE, middle * STRIDE);
+  const leftEnd = (middle - from) * STRIDE;
+  const left = (mergeScratch = room(mergeScratch, leftEnd));
+  left.set(data.subarray(from * STRIDE, middle * STRIDE));
   let l = 0;
   let r = middle * STRIDE;
   let at = from * STRIDE;
-  const leftEnd = left.length;
   const rightEnd = to * STRIDE;
   while (l < leftEnd && r < rightEnd) {
     const records = (left[l] as number) <= (data[r] as number) ? left : data;
@@ -909,7 +1027,7 @@ function mergeOccurrences(from: number, middle: number, to: number): void {
     at += STRIDE;
   }
   // What is left of the right run is in place already.
-  if (l < leftEnd) data.set(left.subarray(l), at);
+  if (l < leftEnd) data.set(left.subarray(l, leftEnd), at);
 }
 
 /** The `i`-th occurrence of the file, in source order. */
@@ -926,16 +1044,33 @@ export function occurrenceOf(index: FileIndex, i: number): Occurrence {
   };
 }
 
+/** The names the file mentions, each once. */
+export function namesMentioned(index: FileIndex): string[] {
+  return Array.from(index.nameSet, (id) => index.names[id] as string);
+}
+
 /** Whether the file mentions `name`. */
 export function mentions(index: FileIndex, name: string): boolean {
-  return index.nameIds.has(name);
+  const id = NAME_IDS.get(name);
+  if (id === undefined) return false;
+  const set = index.nameSet;
+  let low = 0;
+  let high = set.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const at = set[mid] as number;
+    if (at === id) return true;
+    if (at < id) low = mid + 1;
+    else high = mid - 1;
+  }
+  return false;
 }
 
 /** The occurrences of `name` in the file, in source order. */
 export function occurrencesNamed(index: FileIndex, name: string): Occurrence[] {
-  const id = index.nameIds.get(name);
   const out: Occurrence[] = [];
-  if (id === undefined) return out;
+  if (!mentions(index, name)) return out;
+  const id = NAME_IDS.get(name);
   const data = index.occurrenceData;
   for (let i = 0, at = 2; i < index.occurrenceCount; i++, at += STRIDE) if (data[at] === id) out.push(occurrenceOf(index, i));
   return out;
@@ -962,13 +1097,36 @@ export class ScopeResolver {
   private readonly byName = new Map<Scope, Map<string, Binding[]>>();
   /** The chain of the last lookup, reused (a file resolves thousands of names). */
   private readonly chain: Scope[] = [];
+  private depth = 0;
 
-  constructor(private readonly scopes: FileScopes) {}
+  /**
+   * `keepsChain`: the scopes are those of a file parsed without a diagnostic, where sibling scopes share no offset
+   * but an end: a lookup then keeps the part of the last one's chain strictly holding its offset (the next name is
+   * mostly in the same scope) and searches only below it. Call `scopesChanged` when the scopes do.
+   */
+  constructor(
+    private readonly scopes: FileScopes,
+    private readonly keepsChain = false,
+  ) {}
+
+  scopesChanged(): void {
+    this.depth = 0;
+  }
 
   resolve(name: string, offset: number): Binding | undefined {
     const chain = this.chain;
-    let depth = 0;
-    for (let scope: Scope | undefined = this.scopes.root; scope; scope = childAt(scope, offset)) chain[depth++] = scope;
+    let depth = 1;
+    chain[0] = this.scopes.root;
+    if (this.keepsChain) {
+      // A scope strictly holding the offset is the only one of its siblings holding it: childAt would pick it.
+      while (depth < this.depth) {
+        const kept = chain[depth] as Scope;
+        if (!(kept.start < offset && offset < kept.end)) break;
+        depth++;
+      }
+    }
+    for (let scope = childAt(chain[depth - 1] as Scope, offset); scope; scope = childAt(scope, offset)) chain[depth++] = scope;
+    this.depth = depth;
     for (let i = depth - 1; i >= 0; i--) {
       const scope = chain[i] as Scope;
       const bindings = scope.bindings.length > SCANNED_SCOPE_SIZE ? this.bindingsOf(scope).get(name) : scope.bindings;

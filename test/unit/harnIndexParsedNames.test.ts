@@ -1,0 +1,94 @@
+// The names the parser notes as it builds the tree (ParsedNames) stand in for a walk of every node when the
+// workspace index is built: the noted nodes must be the tree's own, and an index built from them must be the one
+// built by walking the tree.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { HarnAnalysis } from '../../server/src/harn/analysis';
+import * as A from '../../server/src/harn/ast';
+import { allOccurrences, FileIndex, indexFile } from '../../server/src/harn/index/fileIndex';
+import { parse } from '../../server/src/harn/parser';
+import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
+
+/** The node kinds ParsedNames.nodes holds. */
+const NOTED = new Set(['Identifier', 'NamedType', 'Member', 'StructLit', 'Assign', 'PipelineDecl', 'StructDecl', 'EnumDecl', 'ImplDecl']);
+/** The kinds whose start ParsedNames.scopeStarts holds. */
+const SCOPED = new Set(['Block', 'FnDecl', 'PipelineDecl', 'ToolDecl', 'OverrideDecl', 'FnExpr', 'Closure']);
+
+/** Everything an index holds, as plain data. */
+function contents(index: FileIndex): unknown {
+  return {
+    occurrences: allOccurrences(index),
+    declarations: index.declarations,
+    exports: [...index.exports],
+    importPaths: index.importPaths,
+    wildcardImports: index.wildcardImports,
+    pubWildcardImports: index.pubWildcardImports,
+    symbols: index.symbols,
+  };
+}
+
+/** The analysis of `text` as the index sees a file whose parse noted nothing (the walk's path). */
+function withoutNames(text: string): HarnAnalysis {
+  const analysis = new HarnAnalysis(text);
+  const { names: _names, ...parsed } = analysis.parsed;
+  return new HarnAnalysis(text, { lineIndex: analysis.lineIndex, parsed, reparsed: 'full' });
+}
+
+function checkFile(text: string, label: string): boolean {
+  const analysis = new HarnAnalysis(text);
+  const names = analysis.parsed.names;
+  if (!names) return false;
+  // The noted nodes are exactly the tree's nodes of those kinds, each once, top-level statement by statement.
+  const statements = analysis.file.statements;
+  assert.equal(names.statementEnds.length, statements.length, `${label}: one end per top-level statement`);
+  statements.forEach((stmt, i) => {
+    const inTree: A.AnyNode[] = [];
+    const scopeStarts: number[] = [];
+    A.walk(stmt, (node) => {
+      if (NOTED.has(node.kind)) inTree.push(node);
+      if (SCOPED.has(node.kind)) scopeStarts.push(node.start);
+    });
+    const noted = names.nodes.slice(i > 0 ? names.statementEnds[i - 1] : 0, names.statementEnds[i]);
+    assert.equal(noted.length, inTree.length, `${label}: statement ${i} notes as many nodes as its tree holds`);
+    const nodes = new Set(noted);
+    assert.equal(nodes.size, noted.length, `${label}: statement ${i} notes each node once`);
+    for (const node of inTree) assert.ok(nodes.has(node), `${label}: statement ${i}'s ${node.kind} at ${node.start} is noted`);
+    for (const start of scopeStarts) assert.ok(names.scopeStarts.includes(start), `${label}: the scope at ${start} is noted`);
+  });
+  for (const reusable of [false, true]) {
+    const noted = indexFile('/ws/a.harn', analysis, { reusable });
+    const walked = indexFile('/ws/a.harn', withoutNames(text), { reusable });
+    assert.deepEqual(contents(noted), contents(walked), `${label}: the index from the noted names is the walk's`);
+  }
+  return true;
+}
+
+describe('harn index: the names the parser notes', () => {
+  test('a file with a diagnostic notes nothing (error recovery drops nodes it made)', () => {
+    assert.equal(parse('fn f( {\n  let x = \n}\n').names, undefined);
+    assert.ok(parse('fn f(x) {\n  return x\n}\n').names);
+  });
+
+  test('what the tree does not keep is not noted: a failed generic call, bounds of type parameters, a where clause', () => {
+    const text = [
+      'interface Named {\n  fn name(self) -> string\n}',
+      'fn pick<T: Named + Other>(items: list<T>) -> T where T: Named, U: Missing {\n  return items[0]\n}',
+      'fn compare(a, b, c) {\n  let x = a < b\n  let y = a < b > (c)\n  let z = pick<Named>(c)\n  return [x, y, z]\n}',
+      'struct Point {\n  x: int\n}',
+      'impl Point {\n  fn norm(self) -> int {\n    self.x = self.x + 1\n    return self.x\n  }\n}',
+      'pipeline main(task) extends base {\n  let p = Point { x: 1 }\n  p.x += 2\n  let f = { a -> a + p.x }\n  log(fn(v) { return v }(f(1)))\n}',
+      'eval_pack checks {\n  threshold: 0.5\n  let seen = 1\n}',
+    ].join('\n\n');
+    assert.ok(checkFile(text, 'sample'), 'the sample parses without a diagnostic');
+  });
+
+  test('every corpus file (whole and cut in half) notes its tree and indexes as the walk does', { skip: corpusSkip }, () => {
+    let checked = 0;
+    for (const file of corpusFiles()) {
+      const text = readCorpus(file);
+      for (const version of [text, text.slice(0, text.length >> 1)]) if (checkFile(version, file)) checked++;
+    }
+    assert.ok(checked > 500, `most corpus files parse without a diagnostic (${checked} did)`);
+  });
+});
