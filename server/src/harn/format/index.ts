@@ -1073,7 +1073,7 @@ class Printer {
     // `(a?).m()`: without parentheses `a?.m()` is an optional call, `a??` the `??` operator. The kind read once:
     // AST nodes come in many shapes, so that every read of it is a megamorphic lookup.
     const kind = o.kind;
-    const wrap = kind === 'Binary' || kind === 'Unary' || kind === 'Ternary' || kind === 'Range' || kind === 'TryPostfix' || binding(o) < Binding.Postfix;
+    const wrap = kind === 'Binary' || kind === 'Unary' || kind === 'Ternary' || kind === 'Range' || kind === 'TryPostfix' || binding(o, kind) < Binding.Postfix;
     return wrap ? `(${text})` : text;
   }
 
@@ -1084,7 +1084,8 @@ class Printer {
   private bound(expr: A.Expr, least: Binding, depth: number): string {
     const e = unparen(expr);
     const text = this.expr(e, depth);
-    return binding(e) < least || e.kind === 'TryPostfix' ? `(${text})` : text;
+    const kind = e.kind; // read once: a megamorphic read (AST nodes come in many shapes)
+    return kind === 'TryPostfix' || binding(e, kind) < least ? `(${text})` : text;
   }
 
   private closure(e: A.Closure, depth: number): string {
@@ -1121,7 +1122,8 @@ class Printer {
       const tail = `${dot}${method}${typeArgs}(${list})`;
       // Arguments printed on several lines put `)` on a later line in the output: move now, as formatting the
       // output again would (a fixed point; upstream moves it only on the second run).
-      if (this.endLine(e) > this.endLine(unparen(callee.object)) || wrapped) return `${object}\n${pad(depth + 1)}${tail}`;
+      // endLine(e) written out: its reads of `e` are megamorphic, here they are of a Call.
+      if (this.line(Math.max(e.start, e.end - 1)) > this.endLine(unparen(callee.object)) || wrapped) return `${object}\n${pad(depth + 1)}${tail}`;
       return object + tail;
     }
     const name = callee.kind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
@@ -1161,10 +1163,12 @@ class Printer {
     const inline = `${l} ${op} ${r}`;
     // A left operand printed on several lines (an `if`, a closure expanded) starts on an earlier line than the
     // right one in the output: break now, as formatting the output again would (a fixed point, unlike upstream).
+    // The width first: it flattens a short `inline`, in which a line break is then found without flattening `l`
+    // too (a copy; a long one is too wide anyway); only when `inline` has one can it be in `l`.
     if (
       this.line(left.start) < this.line(right.start) ||
-      l.includes('\n') ||
-      2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth
+      2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth ||
+      (inline.includes('\n') && l.includes('\n'))
     ) {
       return `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
     }
@@ -1173,10 +1177,11 @@ class Printer {
 
   private operand(child: A.Expr, parentOp: string, isRight: boolean, depth: number): string {
     const text = this.expr(child, depth);
-    if (child.kind !== 'Binary') {
+    const kind = child.kind; // read once: a megamorphic read (AST nodes come in many shapes)
+    if (kind !== 'Binary') {
       // §13 F: a ternary or range operand, and a unary base of `**` (`-a ** b` reads `-(a ** b)`), need parentheses.
       const least = parentOp === '**' && !isRight ? Binding.Postfix : parentOp === '|>' ? (isRight ? Binding.Range : Binding.Pipe) : Binding.Binary;
-      return binding(child) < least || child.kind === 'TryPostfix' ? `(${text})` : text;
+      return kind === 'TryPostfix' || binding(child, kind) < least ? `(${text})` : text;
     }
     const c = precedence(child.operator);
     const p = precedence(parentOp);
@@ -1235,18 +1240,23 @@ const enum Binding {
   Postfix,
 }
 
-function binding(e: A.Expr): Binding {
-  switch (e.kind) {
-    case 'Binary':
-      return e.operator === '|>' ? Binding.Pipe : e.operator === '**' ? Binding.Power : Binding.Binary;
+/** `kind` is `e.kind`, passed by callers that have read it already (a megamorphic read). */
+function binding(e: A.Expr, kind: A.Expr['kind'] = e.kind): Binding {
+  switch (kind) {
+    case 'Binary': {
+      const op = (e as A.Binary).operator;
+      return op === '|>' ? Binding.Pipe : op === '**' ? Binding.Power : Binding.Binary;
+    }
     case 'Range':
       return Binding.Range;
     case 'Ternary':
       return Binding.Ternary;
     case 'Unary':
       return Binding.Unary;
-    case 'StmtExpr':
-      return e.stmt.kind === 'Try' && e.stmt.starOperand ? Binding.Unary : Binding.Postfix;
+    case 'StmtExpr': {
+      const stmt = (e as A.StmtExpr).stmt;
+      return stmt.kind === 'Try' && stmt.starOperand ? Binding.Unary : Binding.Postfix;
+    }
     default:
       return Binding.Postfix;
   }
@@ -1256,10 +1266,21 @@ const isDoc = (c: Comment): boolean => c.kind === 'doc' || c.kind === 'legacyDoc
 
 const isSpaceOrTab = (code: number): boolean => code === 32 || code === 9;
 
+/**
+ * UTF-8 byte order (= code point order), from the UTF-16 code units without encoding both strings: units
+ * below U+D800 and from U+E000 compare as code points; a surrogate (a code point above U+FFFF, or a lone one,
+ * which encodes as U+FFFD) at the first difference falls back to comparing the encodings.
+ */
 function compareBytes(a: string, b: string): number {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return Buffer.compare(x, y);
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if ((x >= 0xd800 && x < 0xe000) || (y >= 0xd800 && y < 0xe000)) return Buffer.compare(Buffer.from(a), Buffer.from(b));
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 function compareKeys(a: string[], b: string[]): number {
