@@ -423,16 +423,18 @@ class Printer {
       const range = this.verbatim.get(item);
       if (range && range.to === range.from) continue; // absorbed into the next broken item
       if (out.length > 0) out.push('');
+      // A statement is never parenthesised: its start line is that of its start (startLine not needed).
+      const itemLine = this.line(item.start);
       // From the previous item's own start line (upstream: +1), so that a comment on an item's first line
       // (`fn f() { // c`) is hoisted below it instead of dropped (rule book §13 A).
-      this.claimTopLevel(previousStart, range ? this.line(range.from) : this.startLine(item), out);
+      this.claimTopLevel(previousStart, range ? this.line(range.from) : itemLine, out);
       if (range) {
         out.push(this.verbatimText(range));
         previousStart = this.line(range.to);
         continue;
       }
-      this.writeStmt(item, 0, true, out, '');
-      previousStart = this.startLine(item);
+      this.writeStmt(item, 0, true, out, '', itemLine);
+      previousStart = itemLine;
     }
     const beforeTail = out.length;
     this.claimTopLevel(previousStart, this.lastCommentLine + 1, out);
@@ -481,7 +483,7 @@ class Printer {
     for (const s of block?.statements ?? []) {
       const start = this.line(s.start);
       if (statementMode) for (const comment of this.claim(from, start, depth)) lines.push(comment);
-      this.writeStmt(s, depth, statementMode, lines, indent);
+      this.writeStmt(s, depth, statementMode, lines, indent, start);
       from = start + 1;
     }
   }
@@ -516,15 +518,18 @@ class Printer {
     const simple = this.simpleStmt(s, depth);
     if (simple !== undefined) return simple;
     const lines: string[] = [];
-    this.writeBlockStmt(s, depth, statementMode, lines, '');
+    this.writeBlockStmt(s, depth, statementMode, lines, '', this.line(s.start));
     return lines.join('\n');
   }
 
-  /** Appends a statement's lines to `lines`, the first one prefixed by `lead`. */
-  private writeStmt(s: A.Stmt, depth: number, statementMode: boolean, lines: string[], lead: string): void {
+  /**
+   * Appends a statement's lines to `lines`, the first one prefixed by `lead`. `startLine` is the line of
+   * `s.start`, passed by callers that know it (reads of a statement's fields are megamorphic).
+   */
+  private writeStmt(s: A.Stmt, depth: number, statementMode: boolean, lines: string[], lead: string, startLine?: number): void {
     const simple = this.simpleStmt(s, depth);
     if (simple !== undefined) lines.push(lead + simple);
-    else this.writeBlockStmt(s, depth, statementMode, lines, lead);
+    else this.writeBlockStmt(s, depth, statementMode, lines, lead, startLine ?? this.line(s.start));
   }
 
   /** The text of a statement that holds no statements, undefined for the others. */
@@ -573,9 +578,11 @@ class Printer {
     }
   }
 
-  /** Appends the lines of a statement that holds blocks (not a simpleStmt), the first one prefixed by `lead`. */
-  private writeBlockStmt(s: A.Stmt, depth: number, statementMode: boolean, lines: string[], lead: string): void {
-    const ownerLine = this.line(s.start); // a statement is never parenthesised: no need for startLine
+  /**
+   * Appends the lines of a statement that holds blocks (not a simpleStmt), the first one prefixed by `lead`.
+   * `ownerLine`: the line of `s.start` (a statement is never parenthesised: no need for startLine).
+   */
+  private writeBlockStmt(s: A.Stmt, depth: number, statementMode: boolean, lines: string[], lead: string, ownerLine: number): void {
     switch (s.kind) {
       case 'If':
         this.writeIf(s, depth, statementMode, ownerLine, lines, lead);
@@ -644,7 +651,7 @@ class Printer {
         lines.push(lead + (this.simpleStmt(s, depth) ?? ''));
         return;
       default:
-        this.writeDeclaration(s, depth, statementMode, lines, lead);
+        this.writeDeclaration(s, depth, statementMode, lines, lead, ownerLine);
     }
   }
 
@@ -749,9 +756,11 @@ class Printer {
 
   // ------------------------------------------------------------------------------- declarations
 
-  private writeDeclaration(d: A.Declaration, depth: number, statementMode: boolean, lines: string[], lead: string): void {
-    const keywordLine = this.keywordLine(d);
-    const first = d.attributes.length > 0 ? this.writeAttributes(d, keywordLine, depth, statementMode, lines, lead) : lead;
+  /** `startLine`: the line of `d.start`. The attributes read once: reads of a declaration's fields are megamorphic. */
+  private writeDeclaration(d: A.Declaration, depth: number, statementMode: boolean, lines: string[], lead: string, startLine: number): void {
+    const attributes = d.attributes;
+    const keywordLine = attributes.length > 0 ? this.keywordLine(d, attributes) : startLine;
+    const first = attributes.length > 0 ? this.writeAttributes(attributes, keywordLine, depth, statementMode, lines, lead) : lead;
     const pub = d.isPub ? 'pub ' : '';
     const name = d.name?.text ?? '';
     const ownerLine = keywordLine;
@@ -831,12 +840,12 @@ class Printer {
    * attribute line claims the comments from its own line (a trailing one is hoisted below it) up to the next
    * attribute, the last one up to the keyword's line. Kept out of writeDeclaration: most declarations have none.
    */
-  private writeAttributes(d: A.Declaration, keywordLine: number, depth: number, statementMode: boolean, lines: string[], lead: string): string {
+  private writeAttributes(attributes: A.Attribute[], keywordLine: number, depth: number, statementMode: boolean, lines: string[], lead: string): string {
     let first = lead;
-    d.attributes.forEach((a, i) => {
+    attributes.forEach((a, i) => {
       lines.push(first + this.attribute(a));
       if (statementMode) {
-        const next = d.attributes[i + 1];
+        const next = attributes[i + 1];
         for (const comment of this.claim(this.line(a.start), next ? this.line(next.start) : keywordLine, depth)) lines.push(comment);
       }
       first = pad(depth);
@@ -844,9 +853,9 @@ class Printer {
     return first;
   }
 
-  /** The line of a declaration's first token after its attributes (`pub`, `fn`…), comments skipped. */
-  private keywordLine(d: A.Declaration): number {
-    const last = d.attributes[d.attributes.length - 1];
+  /** The line of a declaration's first token after its `attributes` (`pub`, `fn`…), comments skipped. */
+  private keywordLine(d: A.Declaration, attributes: A.Attribute[]): number {
+    const last = attributes[attributes.length - 1];
     if (!last) return this.line(d.start);
     let at = last.end;
     for (;;) {
@@ -1112,21 +1121,23 @@ class Printer {
     const args = e.args.map((a) => this.argument(a, depth + 1));
     const typeArgs = e.typeArgs.length > 0 ? `<${e.typeArgs.map((t) => this.type(t)).join(', ')}>` : '';
     const callee = unparen(e.callee);
-    if (callee.kind === 'Member' && callee.property) {
+    const calleeKind = callee.kind; // read once: a megamorphic read
+    const member = calleeKind === 'Member' ? callee : undefined;
+    if (member?.property) {
       // §5.3: a method call whose `)` is on a later source line than its receiver's end moves to its own line.
-      const object = this.postfixObject(callee.object, depth);
-      const dot = callee.optional ? '?.' : '.';
-      const method = callee.property.text;
+      const object = this.postfixObject(member.object, depth);
+      const dot = member.optional ? '?.' : '.';
+      const method = member.property.text;
       const list = this.commaSequence(args, utf8LengthUpTo(object, this.options.lineWidth) + utf8Length(method) + 1 + dot.length, depth);
       const wrapped = this.sequenceWrapped;
       const tail = `${dot}${method}${typeArgs}(${list})`;
       // Arguments printed on several lines put `)` on a later line in the output: move now, as formatting the
       // output again would (a fixed point; upstream moves it only on the second run).
       // endLine(e) written out: its reads of `e` are megamorphic, here they are of a Call.
-      if (this.line(Math.max(e.start, e.end - 1)) > this.endLine(unparen(callee.object)) || wrapped) return `${object}\n${pad(depth + 1)}${tail}`;
+      if (this.line(Math.max(e.start, e.end - 1)) > this.endLine(unparen(member.object)) || wrapped) return `${object}\n${pad(depth + 1)}${tail}`;
       return object + tail;
     }
-    const name = callee.kind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
+    const name = calleeKind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
     return `${name}${typeArgs}(${this.commaSequence(args, utf8Length(name) + (typeArgs === '' ? 0 : utf8Length(typeArgs)) + 1, depth)})`;
   }
 
