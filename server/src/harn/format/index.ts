@@ -105,7 +105,8 @@ class Printer {
   private readonly commentsByLine = new Map<number, Comment[]>();
   /** commentsByLine's lines, ascending: claim visits only these, not every line of its range. */
   private readonly commentLines: number[] = [];
-  private readonly emitted = new Set<number>();
+  /** 1 at the (1-based) lines whose comments are printed: an array by line, cheaper to ask than a Set. */
+  private readonly emitted: Uint8Array;
   private lastCommentLine = 0;
   private readonly shebang: string | undefined;
   /** Top-level items copied verbatim, with the source range (whole lines) they are copied from. */
@@ -124,22 +125,27 @@ class Printer {
     const starts = [0];
     for (let nl = source.indexOf('\n'); nl !== -1; nl = source.indexOf('\n', nl + 1)) starts.push(nl + 1);
     this.lines = new LineIndex(source, starts);
+    // Lines up to the last one, and two past it (claimTopLevel looks at the two lines after a comment).
+    this.emitted = new Uint8Array(starts.length + 3);
     if (source.startsWith('#!')) {
       const nl = source.indexOf('\n');
       this.shebang = nl < 0 ? source : source.slice(0, nl);
     }
+    let unordered = false;
     for (const comment of comments) {
       if (this.shebang !== undefined && comment.start === 0) continue;
       const line = this.line(comment.start);
       const list = this.commentsByLine.get(line);
       if (list) list.push(comment);
       else {
+        if (line < this.lastCommentLine) unordered = true;
         this.commentsByLine.set(line, [comment]);
         this.commentLines.push(line);
       }
       this.lastCommentLine = Math.max(this.lastCommentLine, line);
     }
-    this.commentLines.sort((a, b) => a - b);
+    // The lexer gives comments in source order: their lines come ascending, sorted only if they do not.
+    if (unordered) this.commentLines.sort((a, b) => a - b);
   }
 
   /** The 0-based line last found by line(): the printer mostly asks about the same line or the next ones. */
@@ -180,7 +186,7 @@ class Printer {
     for (let i = this.firstCommentLine(from); i < lines.length; i++) {
       const line = lines[i] as number;
       if (line >= to) break;
-      if (this.emitted.has(line)) continue;
+      if (this.emitted[line] === 1) continue;
       const list = this.commentsByLine.get(line);
       if (!list) continue;
       if (list[0] && isDoc(list[0])) {
@@ -194,7 +200,7 @@ class Printer {
         while ((lines[i + 1] ?? Infinity) < run.next) i++;
         continue;
       }
-      this.emitted.add(line);
+      this.emitted[line] = 1;
       for (const comment of list) {
         // Trailing blanks dropped by hand: `/[ \t]+$/` retries at every blank of a run.
         let end = comment.end;
@@ -233,7 +239,7 @@ class Printer {
     for (let i = this.firstCommentLine(from); i < lines.length; i++) {
       const line = lines[i] as number;
       if (line >= to) break;
-      if (this.emitted.has(line)) continue;
+      if (this.emitted[line] === 1) continue;
       // A line comment ending a line shared with other comments counts too: those go on their own lines
       // first, and the bar is then alone on its line, as it will be the next time.
       const here = this.plainLineComment(line, false);
@@ -244,8 +250,8 @@ class Printer {
       if (
         sectionBar(here) === '' &&
         line + 2 < to &&
-        !this.emitted.has(line + 1) &&
-        !this.emitted.has(line + 2) &&
+        this.emitted[line + 1] !== 1 &&
+        this.emitted[line + 2] !== 1 &&
         title &&
         sectionBar(title) !== '' &&
         sectionBar(this.plainLineComment(line + 2) ?? '') === ''
@@ -262,7 +268,7 @@ class Printer {
       blankLine();
       out.push(...header);
       out.push('');
-      for (let l = line; l < next; l++) this.emitted.add(l);
+      for (let l = line; l < next; l++) this.emitted[l] = 1;
       segment = next;
       while ((lines[i + 1] ?? Infinity) < next) i++;
     }
@@ -284,9 +290,9 @@ class Printer {
   private docRun(line: number, depth: number, out: string[], before: string[]): { next: number; body: string[]; oneLine: boolean } {
     const body: string[] = [...before];
     let l = line;
-    for (let list = this.commentsByLine.get(l); list && !this.emitted.has(l) && list.every(isDoc); list = this.commentsByLine.get(++l)) {
+    for (let list = this.commentsByLine.get(l); list && this.emitted[l] !== 1 && list.every(isDoc); list = this.commentsByLine.get(++l)) {
       for (const c of list) body.push(...this.docLines(c));
-      this.emitted.add(l);
+      this.emitted[l] = 1;
     }
     while (body[0] === '') body.shift();
     while (body[body.length - 1] === '') body.pop();
@@ -385,7 +391,7 @@ class Printer {
   /** The verbatim text of a broken item (its lines' comments count as printed). */
   private verbatimText(range: { from: number; to: number }): string {
     const text = this.source.slice(range.from, range.to);
-    for (let line = this.line(range.from); line <= this.line(Math.max(range.from, range.to)); line++) this.emitted.add(line);
+    for (let line = this.line(range.from); line <= this.line(Math.max(range.from, range.to)); line++) this.emitted[line] = 1;
     return text.replace(/\n$/, '');
   }
 
