@@ -47,6 +47,9 @@ export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPT
 
 class Refusal extends Error {}
 
+/** No lines (claim's answer when there is no comment to print), shared. */
+const NO_LINES: readonly string[] = [];
+
 /** Indentation strings by depth, built once each. */
 const PADS: string[] = [];
 const pad = (depth: number): string => (PADS[depth] ??= '  '.repeat(depth));
@@ -177,13 +180,16 @@ class Printer {
   // ----------------------------------------------------------------------------------- comments
 
   /** Whole-line comments starting on lines [from, to) not yet printed, one output line each (§4.3). */
-  private claim(from: number, to: number, depth: number): string[] {
+  private claim(from: number, to: number, depth: number): readonly string[] {
+    const lines = this.commentLines;
+    const first = this.firstCommentLine(from);
+    // Most statements have no comment above them: nothing allocated for those.
+    if (first >= lines.length || (lines[first] as number) >= to) return NO_LINES;
     const out: string[] = [];
     // A one-line doc block printed last: a doc run printed right after it joins it, as the next format
     // would (the two end up on consecutive lines), so that the result is a fixed point.
     let lastOneLineDoc: { body: string[]; at: number } | undefined;
-    const lines = this.commentLines;
-    for (let i = this.firstCommentLine(from); i < lines.length; i++) {
+    for (let i = first; i < lines.length; i++) {
       const line = lines[i] as number;
       if (line >= to) break;
       if (this.emitted[line] === 1) continue;
