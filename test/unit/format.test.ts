@@ -46,6 +46,11 @@ describe('harn fmt: imports (§6.1)', () => {
     const input = 'import { b, a } from "lib/x"\n\nimport "lib/x"\nimport { z } from "std/json"\n\nfn f() {\n}\n';
     assert.equal(fmt(input), lines('import { z } from "std/json"', 'import "lib/x"', 'import { a, b } from "lib/x"', '', 'fn f() {', '}'));
   });
+
+  test('paths are sorted by UTF-8 bytes, not UTF-16 units: U+FF5E before U+1F600 (whose surrogates are below it)', () => {
+    const input = 'import "lib/😀"\nimport "lib/～"\nimport "lib/a"\n';
+    assert.equal(fmt(input), 'import "lib/a"\nimport "lib/～"\nimport "lib/😀"\n');
+  });
 });
 
 describe('harn fmt: comma sequences (§5.1)', () => {

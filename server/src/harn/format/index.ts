@@ -47,6 +47,9 @@ export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPT
 
 class Refusal extends Error {}
 
+/** No lines (claim's answer when there is no comment to print), shared. */
+const NO_LINES: readonly string[] = [];
+
 /** Indentation strings by depth, built once each. */
 const PADS: string[] = [];
 const pad = (depth: number): string => (PADS[depth] ??= '  '.repeat(depth));
@@ -105,7 +108,8 @@ class Printer {
   private readonly commentsByLine = new Map<number, Comment[]>();
   /** commentsByLine's lines, ascending: claim visits only these, not every line of its range. */
   private readonly commentLines: number[] = [];
-  private readonly emitted = new Set<number>();
+  /** 1 at the (1-based) lines whose comments are printed: an array by line, cheaper to ask than a Set. */
+  private readonly emitted: Uint8Array;
   private lastCommentLine = 0;
   private readonly shebang: string | undefined;
   /** Top-level items copied verbatim, with the source range (whole lines) they are copied from. */
@@ -124,22 +128,27 @@ class Printer {
     const starts = [0];
     for (let nl = source.indexOf('\n'); nl !== -1; nl = source.indexOf('\n', nl + 1)) starts.push(nl + 1);
     this.lines = new LineIndex(source, starts);
+    // Lines up to the last one, and two past it (claimTopLevel looks at the two lines after a comment).
+    this.emitted = new Uint8Array(starts.length + 3);
     if (source.startsWith('#!')) {
       const nl = source.indexOf('\n');
       this.shebang = nl < 0 ? source : source.slice(0, nl);
     }
+    let unordered = false;
     for (const comment of comments) {
       if (this.shebang !== undefined && comment.start === 0) continue;
       const line = this.line(comment.start);
       const list = this.commentsByLine.get(line);
       if (list) list.push(comment);
       else {
+        if (line < this.lastCommentLine) unordered = true;
         this.commentsByLine.set(line, [comment]);
         this.commentLines.push(line);
       }
       this.lastCommentLine = Math.max(this.lastCommentLine, line);
     }
-    this.commentLines.sort((a, b) => a - b);
+    // The lexer gives comments in source order: their lines come ascending, sorted only if they do not.
+    if (unordered) this.commentLines.sort((a, b) => a - b);
   }
 
   /** The 0-based line last found by line(): the printer mostly asks about the same line or the next ones. */
@@ -171,16 +180,19 @@ class Printer {
   // ----------------------------------------------------------------------------------- comments
 
   /** Whole-line comments starting on lines [from, to) not yet printed, one output line each (§4.3). */
-  private claim(from: number, to: number, depth: number): string[] {
+  private claim(from: number, to: number, depth: number): readonly string[] {
+    const lines = this.commentLines;
+    const first = this.firstCommentLine(from);
+    // Most statements have no comment above them: nothing allocated for those.
+    if (first >= lines.length || (lines[first] as number) >= to) return NO_LINES;
     const out: string[] = [];
     // A one-line doc block printed last: a doc run printed right after it joins it, as the next format
     // would (the two end up on consecutive lines), so that the result is a fixed point.
     let lastOneLineDoc: { body: string[]; at: number } | undefined;
-    const lines = this.commentLines;
-    for (let i = this.firstCommentLine(from); i < lines.length; i++) {
+    for (let i = first; i < lines.length; i++) {
       const line = lines[i] as number;
       if (line >= to) break;
-      if (this.emitted.has(line)) continue;
+      if (this.emitted[line] === 1) continue;
       const list = this.commentsByLine.get(line);
       if (!list) continue;
       if (list[0] && isDoc(list[0])) {
@@ -194,7 +206,7 @@ class Printer {
         while ((lines[i + 1] ?? Infinity) < run.next) i++;
         continue;
       }
-      this.emitted.add(line);
+      this.emitted[line] = 1;
       for (const comment of list) {
         // Trailing blanks dropped by hand: `/[ \t]+$/` retries at every blank of a run.
         let end = comment.end;
@@ -233,7 +245,7 @@ class Printer {
     for (let i = this.firstCommentLine(from); i < lines.length; i++) {
       const line = lines[i] as number;
       if (line >= to) break;
-      if (this.emitted.has(line)) continue;
+      if (this.emitted[line] === 1) continue;
       // A line comment ending a line shared with other comments counts too: those go on their own lines
       // first, and the bar is then alone on its line, as it will be the next time.
       const here = this.plainLineComment(line, false);
@@ -244,8 +256,8 @@ class Printer {
       if (
         sectionBar(here) === '' &&
         line + 2 < to &&
-        !this.emitted.has(line + 1) &&
-        !this.emitted.has(line + 2) &&
+        this.emitted[line + 1] !== 1 &&
+        this.emitted[line + 2] !== 1 &&
         title &&
         sectionBar(title) !== '' &&
         sectionBar(this.plainLineComment(line + 2) ?? '') === ''
@@ -262,7 +274,7 @@ class Printer {
       blankLine();
       out.push(...header);
       out.push('');
-      for (let l = line; l < next; l++) this.emitted.add(l);
+      for (let l = line; l < next; l++) this.emitted[l] = 1;
       segment = next;
       while ((lines[i + 1] ?? Infinity) < next) i++;
     }
@@ -284,9 +296,9 @@ class Printer {
   private docRun(line: number, depth: number, out: string[], before: string[]): { next: number; body: string[]; oneLine: boolean } {
     const body: string[] = [...before];
     let l = line;
-    for (let list = this.commentsByLine.get(l); list && !this.emitted.has(l) && list.every(isDoc); list = this.commentsByLine.get(++l)) {
+    for (let list = this.commentsByLine.get(l); list && this.emitted[l] !== 1 && list.every(isDoc); list = this.commentsByLine.get(++l)) {
       for (const c of list) body.push(...this.docLines(c));
-      this.emitted.add(l);
+      this.emitted[l] = 1;
     }
     while (body[0] === '') body.shift();
     while (body[body.length - 1] === '') body.pop();
@@ -385,7 +397,7 @@ class Printer {
   /** The verbatim text of a broken item (its lines' comments count as printed). */
   private verbatimText(range: { from: number; to: number }): string {
     const text = this.source.slice(range.from, range.to);
-    for (let line = this.line(range.from); line <= this.line(Math.max(range.from, range.to)); line++) this.emitted.add(line);
+    for (let line = this.line(range.from); line <= this.line(Math.max(range.from, range.to)); line++) this.emitted[line] = 1;
     return text.replace(/\n$/, '');
   }
 
@@ -423,16 +435,18 @@ class Printer {
       const range = this.verbatim.get(item);
       if (range && range.to === range.from) continue; // absorbed into the next broken item
       if (out.length > 0) out.push('');
+      // A statement is never parenthesised: its start line is that of its start (startLine not needed).
+      const itemLine = this.line(item.start);
       // From the previous item's own start line (upstream: +1), so that a comment on an item's first line
       // (`fn f() { // c`) is hoisted below it instead of dropped (rule book §13 A).
-      this.claimTopLevel(previousStart, range ? this.line(range.from) : this.startLine(item), out);
+      this.claimTopLevel(previousStart, range ? this.line(range.from) : itemLine, out);
       if (range) {
         out.push(this.verbatimText(range));
         previousStart = this.line(range.to);
         continue;
       }
-      this.writeStmt(item, 0, true, out, '');
-      previousStart = this.startLine(item);
+      this.writeStmt(item, 0, true, out, '', itemLine);
+      previousStart = itemLine;
     }
     const beforeTail = out.length;
     this.claimTopLevel(previousStart, this.lastCommentLine + 1, out);
@@ -481,7 +495,7 @@ class Printer {
     for (const s of block?.statements ?? []) {
       const start = this.line(s.start);
       if (statementMode) for (const comment of this.claim(from, start, depth)) lines.push(comment);
-      this.writeStmt(s, depth, statementMode, lines, indent);
+      this.writeStmt(s, depth, statementMode, lines, indent, start);
       from = start + 1;
     }
   }
@@ -516,15 +530,18 @@ class Printer {
     const simple = this.simpleStmt(s, depth);
     if (simple !== undefined) return simple;
     const lines: string[] = [];
-    this.writeBlockStmt(s, depth, statementMode, lines, '');
+    this.writeBlockStmt(s, depth, statementMode, lines, '', this.line(s.start));
     return lines.join('\n');
   }
 
-  /** Appends a statement's lines to `lines`, the first one prefixed by `lead`. */
-  private writeStmt(s: A.Stmt, depth: number, statementMode: boolean, lines: string[], lead: string): void {
+  /**
+   * Appends a statement's lines to `lines`, the first one prefixed by `lead`. `startLine` is the line of
+   * `s.start`, passed by callers that know it (reads of a statement's fields are megamorphic).
+   */
+  private writeStmt(s: A.Stmt, depth: number, statementMode: boolean, lines: string[], lead: string, startLine?: number): void {
     const simple = this.simpleStmt(s, depth);
     if (simple !== undefined) lines.push(lead + simple);
-    else this.writeBlockStmt(s, depth, statementMode, lines, lead);
+    else this.writeBlockStmt(s, depth, statementMode, lines, lead, startLine ?? this.line(s.start));
   }
 
   /** The text of a statement that holds no statements, undefined for the others. */
@@ -573,9 +590,11 @@ class Printer {
     }
   }
 
-  /** Appends the lines of a statement that holds blocks (not a simpleStmt), the first one prefixed by `lead`. */
-  private writeBlockStmt(s: A.Stmt, depth: number, statementMode: boolean, lines: string[], lead: string): void {
-    const ownerLine = this.line(s.start); // a statement is never parenthesised: no need for startLine
+  /**
+   * Appends the lines of a statement that holds blocks (not a simpleStmt), the first one prefixed by `lead`.
+   * `ownerLine`: the line of `s.start` (a statement is never parenthesised: no need for startLine).
+   */
+  private writeBlockStmt(s: A.Stmt, depth: number, statementMode: boolean, lines: string[], lead: string, ownerLine: number): void {
     switch (s.kind) {
       case 'If':
         this.writeIf(s, depth, statementMode, ownerLine, lines, lead);
@@ -644,7 +663,7 @@ class Printer {
         lines.push(lead + (this.simpleStmt(s, depth) ?? ''));
         return;
       default:
-        this.writeDeclaration(s, depth, statementMode, lines, lead);
+        this.writeDeclaration(s, depth, statementMode, lines, lead, ownerLine);
     }
   }
 
@@ -749,9 +768,11 @@ class Printer {
 
   // ------------------------------------------------------------------------------- declarations
 
-  private writeDeclaration(d: A.Declaration, depth: number, statementMode: boolean, lines: string[], lead: string): void {
-    const keywordLine = this.keywordLine(d);
-    const first = d.attributes.length > 0 ? this.writeAttributes(d, keywordLine, depth, statementMode, lines, lead) : lead;
+  /** `startLine`: the line of `d.start`. The attributes read once: reads of a declaration's fields are megamorphic. */
+  private writeDeclaration(d: A.Declaration, depth: number, statementMode: boolean, lines: string[], lead: string, startLine: number): void {
+    const attributes = d.attributes;
+    const keywordLine = attributes.length > 0 ? this.keywordLine(d, attributes) : startLine;
+    const first = attributes.length > 0 ? this.writeAttributes(attributes, keywordLine, depth, statementMode, lines, lead) : lead;
     const pub = d.isPub ? 'pub ' : '';
     const name = d.name?.text ?? '';
     const ownerLine = keywordLine;
@@ -831,12 +852,12 @@ class Printer {
    * attribute line claims the comments from its own line (a trailing one is hoisted below it) up to the next
    * attribute, the last one up to the keyword's line. Kept out of writeDeclaration: most declarations have none.
    */
-  private writeAttributes(d: A.Declaration, keywordLine: number, depth: number, statementMode: boolean, lines: string[], lead: string): string {
+  private writeAttributes(attributes: A.Attribute[], keywordLine: number, depth: number, statementMode: boolean, lines: string[], lead: string): string {
     let first = lead;
-    d.attributes.forEach((a, i) => {
+    attributes.forEach((a, i) => {
       lines.push(first + this.attribute(a));
       if (statementMode) {
-        const next = d.attributes[i + 1];
+        const next = attributes[i + 1];
         for (const comment of this.claim(this.line(a.start), next ? this.line(next.start) : keywordLine, depth)) lines.push(comment);
       }
       first = pad(depth);
@@ -844,9 +865,9 @@ class Printer {
     return first;
   }
 
-  /** The line of a declaration's first token after its attributes (`pub`, `fn`…), comments skipped. */
-  private keywordLine(d: A.Declaration): number {
-    const last = d.attributes[d.attributes.length - 1];
+  /** The line of a declaration's first token after its `attributes` (`pub`, `fn`…), comments skipped. */
+  private keywordLine(d: A.Declaration, attributes: A.Attribute[]): number {
+    const last = attributes[attributes.length - 1];
     if (!last) return this.line(d.start);
     let at = last.end;
     for (;;) {
@@ -1073,7 +1094,7 @@ class Printer {
     // `(a?).m()`: without parentheses `a?.m()` is an optional call, `a??` the `??` operator. The kind read once:
     // AST nodes come in many shapes, so that every read of it is a megamorphic lookup.
     const kind = o.kind;
-    const wrap = kind === 'Binary' || kind === 'Unary' || kind === 'Ternary' || kind === 'Range' || kind === 'TryPostfix' || binding(o) < Binding.Postfix;
+    const wrap = kind === 'Binary' || kind === 'Unary' || kind === 'Ternary' || kind === 'Range' || kind === 'TryPostfix' || binding(o, kind) < Binding.Postfix;
     return wrap ? `(${text})` : text;
   }
 
@@ -1084,7 +1105,8 @@ class Printer {
   private bound(expr: A.Expr, least: Binding, depth: number): string {
     const e = unparen(expr);
     const text = this.expr(e, depth);
-    return binding(e) < least || e.kind === 'TryPostfix' ? `(${text})` : text;
+    const kind = e.kind; // read once: a megamorphic read (AST nodes come in many shapes)
+    return kind === 'TryPostfix' || binding(e, kind) < least ? `(${text})` : text;
   }
 
   private closure(e: A.Closure, depth: number): string {
@@ -1111,20 +1133,23 @@ class Printer {
     const args = e.args.map((a) => this.argument(a, depth + 1));
     const typeArgs = e.typeArgs.length > 0 ? `<${e.typeArgs.map((t) => this.type(t)).join(', ')}>` : '';
     const callee = unparen(e.callee);
-    if (callee.kind === 'Member' && callee.property) {
+    const calleeKind = callee.kind; // read once: a megamorphic read
+    const member = calleeKind === 'Member' ? callee : undefined;
+    if (member?.property) {
       // §5.3: a method call whose `)` is on a later source line than its receiver's end moves to its own line.
-      const object = this.postfixObject(callee.object, depth);
-      const dot = callee.optional ? '?.' : '.';
-      const method = callee.property.text;
+      const object = this.postfixObject(member.object, depth);
+      const dot = member.optional ? '?.' : '.';
+      const method = member.property.text;
       const list = this.commaSequence(args, utf8LengthUpTo(object, this.options.lineWidth) + utf8Length(method) + 1 + dot.length, depth);
       const wrapped = this.sequenceWrapped;
       const tail = `${dot}${method}${typeArgs}(${list})`;
       // Arguments printed on several lines put `)` on a later line in the output: move now, as formatting the
       // output again would (a fixed point; upstream moves it only on the second run).
-      if (this.endLine(e) > this.endLine(unparen(callee.object)) || wrapped) return `${object}\n${pad(depth + 1)}${tail}`;
+      // endLine(e) written out: its reads of `e` are megamorphic, here they are of a Call.
+      if (this.line(Math.max(e.start, e.end - 1)) > this.endLine(unparen(member.object)) || wrapped) return `${object}\n${pad(depth + 1)}${tail}`;
       return object + tail;
     }
-    const name = callee.kind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
+    const name = calleeKind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
     return `${name}${typeArgs}(${this.commaSequence(args, utf8Length(name) + (typeArgs === '' ? 0 : utf8Length(typeArgs)) + 1, depth)})`;
   }
 
@@ -1161,10 +1186,12 @@ class Printer {
     const inline = `${l} ${op} ${r}`;
     // A left operand printed on several lines (an `if`, a closure expanded) starts on an earlier line than the
     // right one in the output: break now, as formatting the output again would (a fixed point, unlike upstream).
+    // The width first: it flattens a short `inline`, in which a line break is then found without flattening `l`
+    // too (a copy; a long one is too wide anyway); only when `inline` has one can it be in `l`.
     if (
       this.line(left.start) < this.line(right.start) ||
-      l.includes('\n') ||
-      2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth
+      2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth ||
+      (inline.includes('\n') && l.includes('\n'))
     ) {
       return `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
     }
@@ -1173,10 +1200,11 @@ class Printer {
 
   private operand(child: A.Expr, parentOp: string, isRight: boolean, depth: number): string {
     const text = this.expr(child, depth);
-    if (child.kind !== 'Binary') {
+    const kind = child.kind; // read once: a megamorphic read (AST nodes come in many shapes)
+    if (kind !== 'Binary') {
       // §13 F: a ternary or range operand, and a unary base of `**` (`-a ** b` reads `-(a ** b)`), need parentheses.
       const least = parentOp === '**' && !isRight ? Binding.Postfix : parentOp === '|>' ? (isRight ? Binding.Range : Binding.Pipe) : Binding.Binary;
-      return binding(child) < least || child.kind === 'TryPostfix' ? `(${text})` : text;
+      return kind === 'TryPostfix' || binding(child, kind) < least ? `(${text})` : text;
     }
     const c = precedence(child.operator);
     const p = precedence(parentOp);
@@ -1235,18 +1263,23 @@ const enum Binding {
   Postfix,
 }
 
-function binding(e: A.Expr): Binding {
-  switch (e.kind) {
-    case 'Binary':
-      return e.operator === '|>' ? Binding.Pipe : e.operator === '**' ? Binding.Power : Binding.Binary;
+/** `kind` is `e.kind`, passed by callers that have read it already (a megamorphic read). */
+function binding(e: A.Expr, kind: A.Expr['kind'] = e.kind): Binding {
+  switch (kind) {
+    case 'Binary': {
+      const op = (e as A.Binary).operator;
+      return op === '|>' ? Binding.Pipe : op === '**' ? Binding.Power : Binding.Binary;
+    }
     case 'Range':
       return Binding.Range;
     case 'Ternary':
       return Binding.Ternary;
     case 'Unary':
       return Binding.Unary;
-    case 'StmtExpr':
-      return e.stmt.kind === 'Try' && e.stmt.starOperand ? Binding.Unary : Binding.Postfix;
+    case 'StmtExpr': {
+      const stmt = (e as A.StmtExpr).stmt;
+      return stmt.kind === 'Try' && stmt.starOperand ? Binding.Unary : Binding.Postfix;
+    }
     default:
       return Binding.Postfix;
   }
@@ -1256,10 +1289,21 @@ const isDoc = (c: Comment): boolean => c.kind === 'doc' || c.kind === 'legacyDoc
 
 const isSpaceOrTab = (code: number): boolean => code === 32 || code === 9;
 
+/**
+ * UTF-8 byte order (= code point order), from the UTF-16 code units without encoding both strings: units
+ * below U+D800 and from U+E000 compare as code points; a surrogate (a code point above U+FFFF, or a lone one,
+ * which encodes as U+FFFD) at the first difference falls back to comparing the encodings.
+ */
 function compareBytes(a: string, b: string): number {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return Buffer.compare(x, y);
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if ((x >= 0xd800 && x < 0xe000) || (y >= 0xd800 && y < 0xe000)) return Buffer.compare(Buffer.from(a), Buffer.from(b));
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 function compareKeys(a: string[], b: string[]): number {
