@@ -18,6 +18,7 @@
 // `--replay FILE` runs again on a fresh server.
 
 import { MAX_DIAGNOSTICS_PER_FILE } from '../../server/src/diagnosticCap';
+import { format } from '../../server/src/harn/format';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -29,8 +30,11 @@ import {
   CompletionResolveRequest,
   DefinitionRequest,
   Diagnostic,
+  DocumentFormattingRequest,
   DocumentHighlightRequest,
   DocumentLinkRequest,
+  DocumentOnTypeFormattingRequest,
+  DocumentRangeFormattingRequest,
   DocumentSymbolRequest,
   FileChangeType,
   FoldingRangeRequest,
@@ -161,7 +165,10 @@ export type RequestMethod =
   | 'documentHighlight'
   | 'semanticTokens'
   | 'signatureHelp'
-  | 'selectionRange';
+  | 'selectionRange'
+  | 'formatting'
+  | 'rangeFormatting'
+  | 'onTypeFormatting';
 
 export type Action =
   | { op: 'write'; path: string; content: FileContent }
@@ -970,6 +977,21 @@ export class FuzzSession {
     return outcome.value;
   }
 
+  /** A harn.toml anywhere in the fuzzed workspace (its [fmt] options would change what formatting gives). */
+  private hasManifest(): boolean {
+    const walk = (dir: string, depth: number): boolean => {
+      if (depth > 12) return false;
+      let entries: fs.Dirent[];
+      try {
+        entries = fs.readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return false;
+      }
+      return entries.some((e) => (e.name === 'harn.toml' ? true : e.isDirectory() && e.name !== '.git' && walk(path.join(dir, e.name), depth + 1)));
+    };
+    return walk(this.root, 0);
+  }
+
   private async documentRequest(action: Extract<Action, { op: 'request' }>): Promise<unknown> {
     const model = this.models.get(action.path);
     const uri = model?.doc.uri ?? this.uri(action.path);
@@ -1247,6 +1269,49 @@ export class FuzzSession {
         }
         return help;
       }
+      case 'formatting':
+      case 'rangeFormatting':
+      case 'onTypeFormatting': {
+        const options = { tabSize: 4, insertSpaces: false };
+        const result =
+          action.method === 'formatting'
+            ? await this.request(DocumentFormattingRequest.method, { textDocument, options })
+            : action.method === 'rangeFormatting'
+              ? await this.request(DocumentRangeFormattingRequest.method, {
+                  textDocument,
+                  options,
+                  range: action.range ?? { start: action.position, end: action.position },
+                })
+              : await this.request(DocumentOnTypeFormattingRequest.method, { textDocument, options, position: action.position, ch: '}' });
+        if (result === null || result === undefined) return result;
+        if (!Array.isArray(result)) {
+          this.fail('bad-answer', `${action.method} of ${action.path}: not a list of edits: ${JSON.stringify(result).slice(0, 200)}`);
+          return result;
+        }
+        const edits = result.filter(isRecord);
+        edits.forEach((e, i) => check(e.range, `edit ${i}`));
+        for (let i = 1; i < edits.length; i++) {
+          const a = (edits[i - 1] as { range: Range }).range;
+          const b = (edits[i] as { range: Range }).range;
+          if (before(b.start, a.end)) this.fail('bad-answer', `${action.method} of ${action.path}: edits ${i - 1} and ${i} overlap or are out of order`);
+        }
+        // Formatting the whole document: the edits give the formatter's text (its line ends kept, a BOM kept),
+        // when the document did not change meanwhile and no harn.toml can change the options.
+        if (
+          action.method === 'formatting' &&
+          text !== undefined &&
+          model?.doc.version === sentVersion &&
+          action.path.endsWith('.harn') &&
+          !this.hasManifest()
+        ) {
+          const expected = format(text);
+          const applied = TextDocument.applyEdits(TextDocument.create(uri, 'harn', 0, text), edits as unknown as { range: Range; newText: string }[]);
+          const normal = (t: string): string => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t).replace(/\r\n?/g, '\n');
+          if ('text' in expected && normal(applied) !== expected.text)
+            this.fail('bad-answer', `formatting of ${action.path}: the edits do not give the formatter's text`);
+        }
+        return result;
+      }
       case 'selectionRange': {
         const result = await this.request(SelectionRangeRequest.method, { textDocument, positions: [action.position] });
         if (!Array.isArray(result)) return result;
@@ -1377,6 +1442,9 @@ const REQUESTS: readonly RequestMethod[] = [
   'semanticTokens',
   'signatureHelp',
   'selectionRange',
+  'formatting',
+  'rangeFormatting',
+  'onTypeFormatting',
 ];
 
 function randomPosition(r: Rand, text: string): Position {
@@ -1407,6 +1475,10 @@ function randomRequest(r: Rand, rel: string, text: string, published: readonly D
     return { op: 'request', method, path: rel, position: ordered.start, range: ordered };
   }
   if (method === 'completion' && r.chance(0.3)) return { op: 'request', method, path: rel, position, trigger: r.pick(['.', '"']) };
+  if (method === 'rangeFormatting') {
+    const end = randomPosition(r, text);
+    return { op: 'request', method, path: rel, position, range: before(end, position) ? { start: end, end: position } : { start: position, end } };
+  }
   return { op: 'request', method, path: rel, position };
 }
 
