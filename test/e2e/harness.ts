@@ -449,7 +449,17 @@ export class Editor {
     let parent: { index: number; level: number } | undefined;
     let item: Locator | undefined;
     for (const [i, segment] of segments.entries()) {
+      const parentRow = item;
       const found: { index: number; level: number } = await waitFor(`the explorer item ${segments.slice(0, i + 1).join('/')}`, timeoutMs, async () => {
+        // A folder expanded while the tree was re-rendering (file events on a loaded machine) can end up closed
+        // again: open it once more rather than wait for children that will not come.
+        // Only while the row at that index is still the folder (the tree may have shifted).
+        if (
+          parentRow &&
+          (await parentRow.getAttribute('aria-label').catch(() => null)) === segments[i - 1] &&
+          (await parentRow.getAttribute('aria-expanded').catch(() => null)) === 'false'
+        )
+          await parentRow.click().catch(() => undefined);
         const rows = await tree
           .getByRole('treeitem', { name: segment, exact: true })
           .evaluateAll((nodes: PageElement[]) =>
