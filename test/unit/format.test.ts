@@ -478,3 +478,15 @@ describe('harn fmt: the other §13 rows (I, J, K, O)', () => {
     assert.equal(fmt('// only\n\n\n/* block */\n/// doc\n'), lines('// only', '/* block */', '/** doc */'));
   });
 });
+
+describe('harn fmt: huge runs of comments', () => {
+  // 300,000 lines: past the number of arguments a `push(...lines)` spread can take.
+  const N = 300_000;
+  test('line comments between top-level items, and a doc comment of that many lines, are all kept', () => {
+    const between = fmt('fn a() {\n}\n' + '// c\n'.repeat(N) + 'fn b() {\n}\n');
+    assert.equal(between.split('\n').filter((l) => l === '// c').length, N);
+    const doc = fmt('/**\n' + ' * c\n'.repeat(N) + ' */\nfn a() {\n}\n');
+    assert.equal(doc.split('\n').filter((l) => l === ' * c').length, N);
+    assert.ok(doc.endsWith(' */\nfn a() {\n}\n'));
+  });
+});

@@ -11,6 +11,7 @@ import { LineIndex } from '../../text/lineIndex';
 import { parse } from '../parser';
 import { Token, TokenKind } from '../tokens';
 import { formatDuration, formatFloat, formatInt, utf8Length, utf8LengthUpTo } from './literals';
+import { pushAll } from '../../util/arrays';
 
 export interface FormatOptions {
   /** `[fmt] line_width`, default 100. */
@@ -269,16 +270,16 @@ class Printer {
         if (kind !== undefined) header = kind === '' ? [bar] : [bar, `// ${kind}`, bar];
       }
       if (!header) continue;
-      out.push(...this.claim(segment, line, 0));
+      pushAll(out, this.claim(segment, line, 0));
       for (const c of (this.commentsByLine.get(line) ?? []).slice(0, -1)) out.push(this.source.slice(c.start, c.end).replace(/[ \t]+$/, ''));
       blankLine();
-      out.push(...header);
+      pushAll(out, header);
       out.push('');
       for (let l = line; l < next; l++) this.emitted[l] = 1;
       segment = next;
       while ((lines[i + 1] ?? Infinity) < next) i++;
     }
-    out.push(...this.claim(segment, to, 0));
+    pushAll(out, this.claim(segment, to, 0));
   }
 
   /** The text after `//` of the last comment on `line` when that is a plain (not doc) line comment — and, if `alone`, the only one. */
@@ -297,7 +298,7 @@ class Printer {
     const body: string[] = [...before];
     let l = line;
     for (let list = this.commentsByLine.get(l); list && this.emitted[l] !== 1 && list.every(isDoc); list = this.commentsByLine.get(++l)) {
-      for (const c of list) body.push(...this.docLines(c));
+      for (const c of list) pushAll(body, this.docLines(c));
       this.emitted[l] = 1;
     }
     while (body[0] === '') body.shift();
@@ -307,7 +308,9 @@ class Printer {
     if (body.length === 0) out.push(`${indent}/** */`);
     else if (only !== undefined && 2 * depth + utf8Length(`/** ${only} */`) <= this.options.lineWidth) out.push(`${indent}/** ${only} */`);
     else {
-      out.push(`${indent}/**`, ...body.map((b) => (b === '' ? `${indent} *` : `${indent} * ${b}`)), `${indent} */`);
+      out.push(`${indent}/**`);
+      for (const b of body) out.push(b === '' ? `${indent} *` : `${indent} * ${b}`);
+      out.push(`${indent} */`);
       return { next: l, body, oneLine: false };
     }
     return { next: l, body, oneLine: true };
@@ -425,7 +428,7 @@ class Printer {
       const sorted = imports.map((item, order) => ({ item, order, key: this.importKey(item) }));
       sorted.sort((a, b) => compareKeys(a.key, b.key) || a.order - b.order);
       for (const { item } of sorted) {
-        out.push(...this.claim(fromLines.get(item) ?? 1, this.startLine(item), 0));
+        pushAll(out, this.claim(fromLines.get(item) ?? 1, this.startLine(item), 0));
         out.push(this.importText(item));
       }
       previousStart = this.startLine(imports[imports.length - 1] as A.ImportDecl);

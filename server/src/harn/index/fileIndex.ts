@@ -27,6 +27,7 @@ import {
   Scope,
 } from '../scope';
 import { ParsedNames } from '../parser';
+import { pushAll } from '../../util/arrays';
 
 /**
  * What an occurrence refers to, seen from its file: a binding declared in it (by the binding's name offset), a name
@@ -894,10 +895,6 @@ function sameSignatures(signatures: readonly RootSignature[], bindings: readonly
     if (x.declaredType !== declaredNamedType(b.declaration)?.name.text) return false;
   }
   return true;
-}
-
-function pushAll(into: string[], items: readonly string[]): void {
-  for (const item of items) into.push(item);
 }
 
 /** Without the source: workspace symbols show no details, and reading them (whitespace collapsed) is costly. */
