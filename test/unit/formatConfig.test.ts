@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { findManifest, fmtOptionsOf, formatConfigFor, MAX_PARENT_DIRS } from '../../server/src/harn/format/config';
+import { findManifest, fmtOptionsOf, formatConfigFor, MAX_MANIFEST_BYTES, MAX_PARENT_DIRS } from '../../server/src/harn/format/config';
 import { DEFAULT_FORMAT_OPTIONS } from '../../server/src/harn/format';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'harn-fmt-config-'));
@@ -62,6 +62,11 @@ describe('harn.toml lookup', () => {
     // The file's directory is the 1st looked at; its 16th ancestor-or-self is l0, so dir/harn.toml is past the cap.
     assert.equal(findManifest(path.join(dir, ...levels, 'f.harn')), undefined);
     assert.equal(findManifest(path.join(dir, ...levels.slice(1), 'f.harn')), path.join(dir, 'harn.toml'));
+  });
+
+  test('a harn.toml past MAX_MANIFEST_BYTES is not read: the defaults, as for one that cannot be read', () => {
+    const dir = tree('huge', { 'harn.toml': '[fmt]\nline_width = 60\n' + '#'.repeat(MAX_MANIFEST_BYTES) + '\n', 'f.harn': '' });
+    assert.deepEqual(formatConfigFor(path.join(dir, 'f.harn')), { options: DEFAULT_FORMAT_OPTIONS, manifest: path.join(dir, 'harn.toml') });
   });
 
   test('a harn.toml that is a directory is passed over', () => {

@@ -10,11 +10,14 @@ import * as nodeFs from 'node:fs';
 import * as nodePath from 'node:path';
 import { ParseError } from 'toml-eslint-parser';
 import { parseTomlAst, tomlDocumentValue } from '../../boundaries/registry';
+import { readFileTextSync } from '../../workspace/files';
 import { DEFAULT_FORMAT_OPTIONS, FormatOptions } from './index';
 
 export const MANIFEST = 'harn.toml';
 /** Upstream's MAX_PARENT_DIRS. */
 export const MAX_PARENT_DIRS = 16;
+/** Larger manifests are not read (1 MiB). */
+export const MAX_MANIFEST_BYTES = 1 << 20;
 
 /** The file system as the lookup sees it (injected in tests). */
 export interface ConfigFs {
@@ -38,12 +41,10 @@ export const nodeConfigFs: ConfigFs = {
       return false;
     }
   },
+  // A regular file, bounded: a manifest is a few lines, and it may sit above the workspace.
   readText: (p) => {
-    try {
-      return nodeFs.readFileSync(p, 'utf8');
-    } catch {
-      return undefined;
-    }
+    const read = readFileTextSync(p, { maxBytes: MAX_MANIFEST_BYTES });
+    return read.ok ? read.text : undefined;
   },
 };
 
