@@ -241,6 +241,10 @@ class PackedFileIndex implements FileIndex {
 }
 
 const FREE: LocalRef = { kind: 'free' };
+
+function noScopes(): FileScopes {
+  return { root: { start: 0, end: 0, bindings: [], children: [] }, imports: [], wildcardImports: [] };
+}
 type Imports = Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'>;
 const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardImports: [] };
 
@@ -277,8 +281,11 @@ const NO_SELF_TYPES: SelfTypes = new WeakMap();
 /** A merge's left run: scratch too. */
 const mergeScratch: number[] = [];
 
-/** `starts` sorted, as a new array. They come nearly sorted (a block is made before the function holding it). */
-function sortedScopeStarts(starts: readonly number[]): number[] {
+/** `starts` sorted: as they are when they are, else a sorted copy. They come nearly sorted (a block is made before the function holding it). */
+function sortedScopeStarts(starts: readonly number[]): readonly number[] {
+  let inOrder = true;
+  for (let i = 1; i < starts.length && inOrder; i++) inOrder = (starts[i - 1] as number) <= (starts[i] as number);
+  if (inOrder) return starts;
   const sorted = starts.slice();
   sortSmallIntegers(sorted);
   return sorted;
@@ -381,8 +388,8 @@ class IndexBuilder {
    * collector).
    */
   private readonly deferSymbols: boolean;
-  /** The scopes the statement being walked opens (emptied for each). */
-  private readonly own: FileScopes = { root: { start: 0, end: 0, bindings: [], children: [] }, imports: [], wildcardImports: [] };
+  /** The scopes the statement being walked opens (new for each: setting an array's length to 0 costs more than a new one). */
+  private own: FileScopes = noScopes();
   /**
    * What the parser noted of the file's names (a file it read without a diagnostic), and the starts of the nodes
    * that may open a scope, sorted: a statement is then not walked for the nodes that mention names, and only the
@@ -549,11 +556,7 @@ class IndexBuilder {
     let mentions: readonly A.AnyNode[] = this.mentions;
     let mentionFrom = 0;
     let mentionTo: number;
-    const own = this.own;
-    own.root.bindings.length = 0;
-    own.root.children.length = 0;
-    own.imports.length = 0;
-    own.wildcardImports.length = 0;
+    const own = (this.own = noScopes());
     if (parsedNames && scopeStarts) {
       addStatementScopesSkipping(stmt, own, scopeStarts);
       mentions = parsedNames.nodes;
@@ -565,7 +568,7 @@ class IndexBuilder {
         if (node.kind === 'Assign') writeTargets.add(node.target);
       }
     } else {
-      this.mentions.length = 0;
+      if (this.mentions.length > 0) this.mentions.length = 0;
       addStatementScopes(stmt, own, this.gather);
       mentionTo = this.mentions.length;
     }
@@ -589,7 +592,7 @@ class IndexBuilder {
       const node = mentions[k] as A.AnyNode;
       switch (node.kind) {
         case 'Identifier':
-          this.reference(node, writeTargets.has(node));
+          this.reference(node, writeTargets.size > 0 && writeTargets.has(node));
           break;
         case 'NamedType':
           this.reference(node.name, false);
@@ -695,24 +698,26 @@ class IndexBuilder {
     const importPaths: string[] = [];
     const wildcardImports: string[] = [];
     const pubWildcardImports: string[] = [];
-    const add = (decls: readonly A.ImportDecl[]): void => {
-      for (const decl of decls) {
+    const add = (decls: readonly A.ImportDecl[], from: number, to: number): void => {
+      for (let i = from; i < to; i++) {
+        const decl = decls[i] as A.ImportDecl;
         const modulePath = importModulePath(decl);
         if (modulePath !== undefined) importPaths.push(modulePath);
       }
     };
-    const addWildcards = (decls: readonly A.ImportDecl[]): void => {
-      for (const decl of decls) {
+    const addWildcards = (decls: readonly A.ImportDecl[], from: number, to: number): void => {
+      for (let i = from; i < to; i++) {
+        const decl = decls[i] as A.ImportDecl;
         const modulePath = decl.path?.value;
         if (modulePath === undefined) continue;
         wildcardImports.push(modulePath);
         if (decl.isPub) pubWildcardImports.push(modulePath);
       }
     };
-    add(this.top.imports.slice(from, to));
-    add(own.imports);
-    addWildcards(this.top.wildcardImports.slice(wildcardFrom, wildcardTo));
-    addWildcards(own.wildcardImports);
+    add(this.top.imports, from, to);
+    add(own.imports, 0, own.imports.length);
+    addWildcards(this.top.wildcardImports, wildcardFrom, wildcardTo);
+    addWildcards(own.wildcardImports, 0, own.wildcardImports.length);
     return { importPaths, wildcardImports, pubWildcardImports };
   }
 
@@ -1091,7 +1096,7 @@ export function rangeOf(index: FileIndex, node: { start: number; end: number }):
  */
 export class ScopeResolver {
   /** Bindings by name, for the scopes with many (a small scope is scanned: most blocks bind a handful). */
-  private readonly byName = new Map<Scope, Map<string, Binding[]>>();
+  private byName: Map<Scope, Map<string, Binding[]>> | undefined;
   /** The chain of the last lookup, reused (a file resolves thousands of names). */
   private readonly chain: Scope[] = [];
   private depth = 0;
@@ -1138,7 +1143,8 @@ export class ScopeResolver {
   }
 
   private bindingsOf(scope: Scope): Map<string, Binding[]> {
-    let map = this.byName.get(scope);
+    const byName = (this.byName ??= new Map<Scope, Map<string, Binding[]>>());
+    let map = byName.get(scope);
     if (map) return map;
     map = new Map();
     for (const b of scope.bindings) {
@@ -1146,7 +1152,7 @@ export class ScopeResolver {
       if (list) list.push(b);
       else map.set(b.name, [b]);
     }
-    this.byName.set(scope, map);
+    byName.set(scope, map);
     return map;
   }
 }
