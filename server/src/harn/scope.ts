@@ -139,11 +139,11 @@ interface Build {
   /** How far a scope whose block is missing its `}` reaches: up to the next statement of an enclosing block, or the end of the file. */
   openUntil: number;
   /** Sorted starts of every node that may open a scope (ScopeStarts): a statement holding none is not walked. */
-  scopeStarts?: Int32Array;
+  scopeStarts?: readonly number[];
 }
 
 /** Whether a sorted list of offsets holds one in [start, end]. */
-function holdsOffset(sorted: Int32Array, start: number, end: number): boolean {
+function holdsOffset(sorted: readonly number[], start: number, end: number): boolean {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
@@ -339,7 +339,7 @@ export function addStatementScopes(stmt: A.Stmt, into: FileScopes, visit?: NodeV
  * (a block, a function, a closure, a declaration with parameters: the parser's ParsedNames.scopeStarts): the
  * statements (at any depth) holding none of them open no scope and are not walked.
  */
-export function addStatementScopesSkipping(stmt: A.Stmt, into: FileScopes, scopeStarts: Int32Array): void {
+export function addStatementScopesSkipping(stmt: A.Stmt, into: FileScopes, scopeStarts: readonly number[]): void {
   if (!holdsOffset(scopeStarts, stmt.start, stmt.end)) return;
   addNested(stmt, into.root, { scopes: into, visit: undefined, topLevel: false, openUntil: stmt.end, scopeStarts });
 }

@@ -12,20 +12,18 @@ export interface Range {
 }
 
 export class LineIndex {
-  /** Offset of the first character of each line. */
-  readonly lineStarts: number[];
+  /** Offset of the first character of each line; found when first read (an index of a file never shown needs none). */
+  private starts: number[] | undefined;
 
   constructor(
     readonly text: string,
     lineStarts?: number[],
   ) {
-    if (lineStarts) {
-      this.lineStarts = lineStarts;
-      return;
-    }
-    const starts = [0];
-    pushLineStarts(text, 0, text.length, starts);
-    this.lineStarts = starts;
+    this.starts = lineStarts;
+  }
+
+  get lineStarts(): readonly number[] {
+    return (this.starts ??= lineStartsOf(this.text));
   }
 
   /**
@@ -56,12 +54,13 @@ export class LineIndex {
 
   /** The 0-based line holding `offset`. */
   lineAt(offset: number): number {
+    const starts = this.lineStarts;
     let low = 0;
-    let high = this.lineStarts.length - 1;
+    let high = starts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
       // mid is in [1, length - 1]; the fallback is never read.
-      if ((this.lineStarts[mid] ?? 0) <= offset) low = mid;
+      if ((starts[mid] ?? 0) <= offset) low = mid;
       else high = mid - 1;
     }
     return low;
@@ -99,6 +98,12 @@ export class LineIndex {
   lineText(line: number): string {
     return this.text.slice(this.lineStarts[line], this.lineContentEnd(line));
   }
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  pushLineStarts(text, 0, text.length, starts);
+  return starts;
 }
 
 /** Pushes the start of every line whose break begins in text[from, to) (a \r\n pair counts once). */

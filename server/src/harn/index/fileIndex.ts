@@ -92,17 +92,21 @@ export interface FileIndex {
   file: string;
   /** Positions are computed when asked (most occurrences are never shown). */
   lineIndex: LineIndex;
-  /** The occurrences in source order, STRIDE integers each: read them with occurrenceOf, occurrencesNamed, occurrenceAt. */
-  occurrenceData: Int32Array;
+  /**
+   * The occurrences in source order, STRIDE integers each: read them with occurrenceOf, occurrencesNamed, occurrenceAt.
+   * Plain arrays of small integers: a typed array of more than 64 bytes is allocated apart from the heap, which cost
+   * more than all else an index of a small file does (the tables take twice the memory: 32 bytes an occurrence).
+   */
+  occurrenceData: readonly number[];
   occurrenceCount: number;
   /** The process's name table (an occurrence holds an index into it): see NAMES. */
   names: readonly string[];
   /** The indexes in `names` of the names the file mentions, each once, ascending. */
-  nameSet: Int32Array;
+  nameSet: readonly number[];
   /** What the occurrences refer to, one entry per binding (an occurrence holds its index). */
   refs: readonly LocalRef[];
   /** The declarations, DECLARATION_STRIDE integers each: read them as `declarations` (made on the first read). */
-  declarationData: Int32Array;
+  declarationData: readonly number[];
   declarationCount: number;
   readonly declarations: readonly IndexedDeclaration[];
   symbols: IndexedSymbol[];
@@ -208,12 +212,12 @@ class PackedFileIndex implements FileIndex {
   constructor(
     readonly file: string,
     readonly lineIndex: LineIndex,
-    readonly occurrenceData: Int32Array,
+    readonly occurrenceData: readonly number[],
     readonly occurrenceCount: number,
     readonly names: readonly string[],
-    readonly nameSet: Int32Array,
+    readonly nameSet: readonly number[],
     readonly refs: readonly LocalRef[],
-    readonly declarationData: Int32Array,
+    readonly declarationData: readonly number[],
     readonly declarationCount: number,
     symbols: IndexedSymbol[] | undefined,
     readonly exports: Map<string, Export>,
@@ -237,12 +241,16 @@ class PackedFileIndex implements FileIndex {
 }
 
 const FREE: LocalRef = { kind: 'free' };
+
+function noScopes(): FileScopes {
+  return { root: { start: 0, end: 0, bindings: [], children: [] }, imports: [], wildcardImports: [] };
+}
 type Imports = Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'>;
 const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardImports: [] };
 
 /** The growing occurrence and declaration tables, shared by every build (one file is indexed at a time); each index copies its part. */
-let scratch = new Int32Array(STRIDE * 4096);
-let declarationScratch = new Int32Array(DECLARATION_STRIDE * 1024);
+const scratch: number[] = [];
+const declarationScratch: number[] = [];
 
 /**
  * Every name an index of this process has mentioned, once: occurrences and declarations hold their index here.
@@ -256,7 +264,7 @@ const NAME_IDS = new Map<string, number>();
 let nameSeenBy = new Int32Array(4096);
 let builds = 0;
 /** The name indexes the current build met, in the order met. */
-let nameSetScratch = new Int32Array(1024);
+const nameSetScratch: number[] = [];
 
 /**
  * A name as the table keeps it: a copy of its characters. A name read from a source may be a slice of the
@@ -270,24 +278,39 @@ function ownCopy(name: string): string {
 /** Nobody's `self`: what a statement without an `impl` reads (memberMentions sets it only for an `impl`). */
 const NO_SELF_TYPES: SelfTypes = new WeakMap();
 
-/** The build's sorted scope starts, and a merge's left run: scratch too (a small typed array costs more to make than to fill). */
-let scopeStartScratch = new Int32Array(1024);
-let mergeScratch = new Int32Array(STRIDE * 1024);
+/** A merge's left run: scratch too. */
+const mergeScratch: number[] = [];
 
-/** `starts` sorted, in the scratch table. They come nearly sorted (a block is made before the function holding it). */
-function sortedScopeStarts(starts: readonly number[]): Int32Array {
-  const n = starts.length;
-  const sorted = (scopeStartScratch = room(scopeStartScratch, n));
-  for (let i = 0; i < n; i++) {
-    const start = starts[i] as number;
+/** `starts` sorted: as they are when they are, else a sorted copy. They come nearly sorted (a block is made before the function holding it). */
+function sortedScopeStarts(starts: readonly number[]): readonly number[] {
+  let inOrder = true;
+  for (let i = 1; i < starts.length && inOrder; i++) inOrder = (starts[i - 1] as number) <= (starts[i] as number);
+  if (inOrder) return starts;
+  const sorted = starts.slice();
+  sortSmallIntegers(sorted);
+  return sorted;
+}
+
+/** Sorts integers in place: by insertion, which is linear on the nearly sorted lists met here, up to a budget; else natively. */
+function sortSmallIntegers(list: number[]): void {
+  const n = list.length;
+  let budget = 4 * n + 32;
+  for (let i = 1; i < n; i++) {
+    const value = list[i] as number;
     let j = i - 1;
-    while (j >= 0 && (sorted[j] as number) > start) {
-      sorted[j + 1] = sorted[j] as number;
+    while (j >= 0 && (list[j] as number) > value) {
+      list[j + 1] = list[j] as number;
       j--;
+      budget--;
     }
-    sorted[j + 1] = start;
+    list[j + 1] = value;
+    if (budget < 0) {
+      // Far from sorted: a typed array sorts numbers natively, without a comparator call per comparison.
+      const sorted = Float64Array.from(list).sort();
+      for (let k = 0; k < n; k++) list[k] = sorted[k] as number;
+      return;
+    }
   }
-  return sorted.subarray(0, n);
 }
 
 /** `table`, or a copy twice as large when it holds fewer than `length` integers. */
@@ -365,15 +388,15 @@ class IndexBuilder {
    * collector).
    */
   private readonly deferSymbols: boolean;
-  /** The scopes the statement being walked opens (emptied for each). */
-  private readonly own: FileScopes = { root: { start: 0, end: 0, bindings: [], children: [] }, imports: [], wildcardImports: [] };
+  /** The scopes the statement being walked opens (new for each: setting an array's length to 0 costs more than a new one). */
+  private own: FileScopes = noScopes();
   /**
    * What the parser noted of the file's names (a file it read without a diagnostic), and the starts of the nodes
    * that may open a scope, sorted: a statement is then not walked for the nodes that mention names, and only the
    * parts of it that hold a scope are walked for the scopes.
    */
   private readonly parsedNames: ParsedNames | undefined;
-  private readonly scopeStarts: Int32Array | undefined;
+  private readonly scopeStarts: readonly number[] | undefined;
   /** The nodes of the statement being walked that mention names, and the assignment targets among them. */
   private readonly mentions: A.AnyNode[] = [];
   private readonly writeTargets = new Set<A.AnyNode>();
@@ -411,7 +434,6 @@ class IndexBuilder {
     this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] }, this.parsedNames !== undefined);
     this.spans = reusable ? new WeakMap() : undefined;
     this.deferSymbols = !reusable;
-    // A typed array sorts numbers natively; they come nearly sorted (a block is made before the function holding it).
     this.scopeStarts = this.parsedNames && sortedScopeStarts(this.parsedNames.scopeStarts);
   }
 
@@ -495,24 +517,17 @@ class IndexBuilder {
     let symbols: IndexedSymbol[] | undefined = this.symbols;
     if (this.deferSymbols) symbols = undefined;
     else if (this.outlineSize > MAX_OUTLINE_SYMBOLS) symbols = cappedSymbols(this.analysis);
-    // The three tables in one buffer (a typed array's memory is allocated apart, and at a cost, for each buffer).
-    const occurrenceLength = this.count * STRIDE;
-    const declarationsEnd = occurrenceLength + this.declarationCount * DECLARATION_STRIDE;
-    const tables = new Int32Array(declarationsEnd + this.nameCount);
-    tables.set(scratch.subarray(0, occurrenceLength));
-    tables.set(declarationScratch.subarray(0, this.declarationCount * DECLARATION_STRIDE), occurrenceLength);
-    tables.set(nameSetScratch.subarray(0, this.nameCount), declarationsEnd);
-    const nameSet = tables.subarray(declarationsEnd);
-    nameSet.sort();
+    const nameSet = nameSetScratch.slice(0, this.nameCount);
+    sortSmallIntegers(nameSet);
     return new PackedFileIndex(
       this.file,
       this.analysis.lineIndex,
-      tables.subarray(0, occurrenceLength),
+      scratch.slice(0, this.count * STRIDE),
       this.count,
       NAMES,
       nameSet,
       this.refs,
-      tables.subarray(occurrenceLength, declarationsEnd),
+      declarationScratch.slice(0, this.declarationCount * DECLARATION_STRIDE),
       this.declarationCount,
       symbols,
       exports,
@@ -541,11 +556,7 @@ class IndexBuilder {
     let mentions: readonly A.AnyNode[] = this.mentions;
     let mentionFrom = 0;
     let mentionTo: number;
-    const own = this.own;
-    own.root.bindings.length = 0;
-    own.root.children.length = 0;
-    own.imports.length = 0;
-    own.wildcardImports.length = 0;
+    const own = (this.own = noScopes());
     if (parsedNames && scopeStarts) {
       addStatementScopesSkipping(stmt, own, scopeStarts);
       mentions = parsedNames.nodes;
@@ -557,7 +568,7 @@ class IndexBuilder {
         if (node.kind === 'Assign') writeTargets.add(node.target);
       }
     } else {
-      this.mentions.length = 0;
+      if (this.mentions.length > 0) this.mentions.length = 0;
       addStatementScopes(stmt, own, this.gather);
       mentionTo = this.mentions.length;
     }
@@ -581,7 +592,7 @@ class IndexBuilder {
       const node = mentions[k] as A.AnyNode;
       switch (node.kind) {
         case 'Identifier':
-          this.reference(node, writeTargets.has(node));
+          this.reference(node, writeTargets.size > 0 && writeTargets.has(node));
           break;
         case 'NamedType':
           this.reference(node.name, false);
@@ -687,24 +698,26 @@ class IndexBuilder {
     const importPaths: string[] = [];
     const wildcardImports: string[] = [];
     const pubWildcardImports: string[] = [];
-    const add = (decls: readonly A.ImportDecl[]): void => {
-      for (const decl of decls) {
+    const add = (decls: readonly A.ImportDecl[], from: number, to: number): void => {
+      for (let i = from; i < to; i++) {
+        const decl = decls[i] as A.ImportDecl;
         const modulePath = importModulePath(decl);
         if (modulePath !== undefined) importPaths.push(modulePath);
       }
     };
-    const addWildcards = (decls: readonly A.ImportDecl[]): void => {
-      for (const decl of decls) {
+    const addWildcards = (decls: readonly A.ImportDecl[], from: number, to: number): void => {
+      for (let i = from; i < to; i++) {
+        const decl = decls[i] as A.ImportDecl;
         const modulePath = decl.path?.value;
         if (modulePath === undefined) continue;
         wildcardImports.push(modulePath);
         if (decl.isPub) pubWildcardImports.push(modulePath);
       }
     };
-    add(this.top.imports.slice(from, to));
-    add(own.imports);
-    addWildcards(this.top.wildcardImports.slice(wildcardFrom, wildcardTo));
-    addWildcards(own.wildcardImports);
+    add(this.top.imports, from, to);
+    add(own.imports, 0, own.imports.length);
+    addWildcards(this.top.wildcardImports, wildcardFrom, wildcardTo);
+    addWildcards(own.wildcardImports, 0, own.wildcardImports.length);
     return { importPaths, wildcardImports, pubWildcardImports };
   }
 
@@ -729,7 +742,6 @@ class IndexBuilder {
     if (id >= nameSeenBy.length) nameSeenBy = room(nameSeenBy, id + 1);
     if (nameSeenBy[id] === this.buildNumber) return;
     nameSeenBy[id] = this.buildNumber;
-    nameSetScratch = room(nameSetScratch, this.nameCount + 1);
     nameSetScratch[this.nameCount++] = id;
   }
 
@@ -739,7 +751,6 @@ class IndexBuilder {
 
   push(start: number, end: number, nameId: number, refAndWrite: number): void {
     let at = this.count * STRIDE;
-    scratch = room(scratch, at + STRIDE);
     scratch[at++] = start;
     scratch[at++] = end;
     scratch[at++] = nameId;
@@ -787,7 +798,7 @@ class IndexBuilder {
 
   addDeclaration(start: number, scopeStart: number, scopeEnd: number, nameId: number, kindAndTop: number): void {
     const at = this.declarationCount * DECLARATION_STRIDE;
-    const data = (declarationScratch = room(declarationScratch, at + DECLARATION_STRIDE));
+    const data = declarationScratch;
     data[at] = start;
     data[at + 1] = scopeStart;
     data[at + 2] = scopeEnd;
@@ -985,20 +996,14 @@ function sortByKeys(from: number, to: number): void {
     const places = Array.from({ length: n }, (_, k) => k);
     order = places.sort((a, b) => (copy[a * STRIDE] as number) - (copy[b * STRIDE] as number) || a - b);
   }
-  data.set(reordered(copy, order), from * STRIDE);
-}
-
-function reordered(records: Int32Array, order: ArrayLike<number>): Int32Array {
-  const out = new Int32Array(records.length);
-  let at = 0;
+  let at = from * STRIDE;
   for (let k = 0; k < order.length; k++) {
     const src = (order[k] as number) * STRIDE;
-    out[at++] = records[src] as number;
-    out[at++] = records[src + 1] as number;
-    out[at++] = records[src + 2] as number;
-    out[at++] = records[src + 3] as number;
+    data[at++] = copy[src] as number;
+    data[at++] = copy[src + 1] as number;
+    data[at++] = copy[src + 2] as number;
+    data[at++] = copy[src + 3] as number;
   }
-  return out;
 }
 
 /** Merges the sorted runs [from, middle) and [middle, to) of the scratch table (the first run first on equal starts). */
@@ -1006,8 +1011,8 @@ function mergeOccurrences(from: number, middle: number, to: number): void {
   const data = scratch;
   if (from === middle || middle === to || (data[(middle - 1) * STRIDE] as number) <= (data[middle * STRIDE] as number)) return;
   const leftEnd = (middle - from) * STRIDE;
-  const left = (mergeScratch = room(mergeScratch, leftEnd));
-  left.set(data.subarray(from * STRIDE, middle * STRIDE));
+  const left = mergeScratch;
+  for (let k = 0, src = from * STRIDE; k < leftEnd; k++) left[k] = data[src + k] as number;
   let l = 0;
   let r = middle * STRIDE;
   let at = from * STRIDE;
@@ -1024,7 +1029,7 @@ function mergeOccurrences(from: number, middle: number, to: number): void {
     at += STRIDE;
   }
   // What is left of the right run is in place already.
-  if (l < leftEnd) data.set(left.subarray(l, leftEnd), at);
+  while (l < leftEnd) data[at++] = left[l++] as number;
 }
 
 /** The `i`-th occurrence of the file, in source order. */
@@ -1091,7 +1096,7 @@ export function rangeOf(index: FileIndex, node: { start: number; end: number }):
  */
 export class ScopeResolver {
   /** Bindings by name, for the scopes with many (a small scope is scanned: most blocks bind a handful). */
-  private readonly byName = new Map<Scope, Map<string, Binding[]>>();
+  private byName: Map<Scope, Map<string, Binding[]>> | undefined;
   /** The chain of the last lookup, reused (a file resolves thousands of names). */
   private readonly chain: Scope[] = [];
   private depth = 0;
@@ -1138,7 +1143,8 @@ export class ScopeResolver {
   }
 
   private bindingsOf(scope: Scope): Map<string, Binding[]> {
-    let map = this.byName.get(scope);
+    const byName = (this.byName ??= new Map<Scope, Map<string, Binding[]>>());
+    let map = byName.get(scope);
     if (map) return map;
     map = new Map();
     for (const b of scope.bindings) {
@@ -1146,7 +1152,7 @@ export class ScopeResolver {
       if (list) list.push(b);
       else map.set(b.name, [b]);
     }
-    this.byName.set(scope, map);
+    byName.set(scope, map);
     return map;
   }
 }
