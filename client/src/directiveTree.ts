@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { DirectiveTreeChangedNotification, DirectiveTreeRequest, type DirectiveTreeResult, PrefixMessageRequest } from '../../server/src/protocol';
+import { notificationText } from '../../server/src/text/notification';
 import {
   childElements,
   COMMANDS,
@@ -145,7 +146,7 @@ export function registerDirectiveTree(client: LanguageClient): vscode.Disposable
       const node = selected(element);
       const diff = node ? prefixBreakDiff(node) : { unavailable: 'Select a request with a prefix break in the Directive Envelopes view first.' };
       if ('unavailable' in diff) {
-        void vscode.window.showInformationMessage(diff.unavailable);
+        void vscode.window.showInformationMessage(notificationText(diff.unavailable));
         return;
       }
       const left = vscode.Uri.from(prefixDocumentParts(diff.left));

@@ -11,6 +11,7 @@ import {
   StatusNotification,
   ValidateArtifactFileRequest,
 } from '../../server/src/protocol';
+import { notificationText } from '../../server/src/text/notification';
 import {
   inForceDetail,
   inForceLabel,
@@ -141,11 +142,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       const running = client;
       if (!uri || !running) return;
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Harn: validating ${vscode.workspace.asRelativePath(uri)}` },
+        { location: vscode.ProgressLocation.Notification, title: notificationText(`Harn: validating ${vscode.workspace.asRelativePath(uri)}`) },
         () => running.sendRequest(ValidateArtifactFileRequest, { uri: uri.toString() }),
       );
-      if (result.refused !== undefined) void vscode.window.showErrorMessage(`Harn: ${result.refused}`);
-      else if (!result.kind) void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(uri)} is not a Harn run artifact.`);
+      if (result.refused !== undefined) void vscode.window.showErrorMessage(notificationText(`Harn: ${result.refused}`));
+      else if (!result.kind) void vscode.window.showInformationMessage(notificationText(`${vscode.workspace.asRelativePath(uri)} is not a Harn run artifact.`));
       else void vscode.window.showInformationMessage(`Harn: ${result.lines} line(s) validated, ${result.problems} problem(s) — see the Problems panel.`);
     }),
     vscode.commands.registerCommand('harn.restartServer', async () => {

@@ -14,6 +14,7 @@ import {
   RunControlTreeRequest,
   type RunControlTreeResult,
 } from '../../server/src/protocol';
+import { notificationText } from '../../server/src/text/notification';
 import {
   childElements,
   COMMANDS,
@@ -143,15 +144,15 @@ export function registerRunControlTree(client: LanguageClient): vscode.Disposabl
     try {
       result = await client.sendRequest(RunControlComposeRequest, { uri: target.uri, runId: target.runId, command, deliver: delivery, retryOf });
     } catch (error) {
-      void vscode.window.showErrorMessage(`Not sent: the Harn language server did not answer (${errorText(error)}).`);
+      void vscode.window.showErrorMessage(notificationText(`Not sent: the Harn language server did not answer (${errorText(error)}).`));
       return false;
     }
     if (!result.ok) {
-      void vscode.window.showErrorMessage(refusalText(result));
+      void vscode.window.showErrorMessage(notificationText(refusalText(result)));
       return false;
     }
     if (delivery === 'clipboard') await vscode.env.clipboard.writeText(result.line);
-    void vscode.window.showInformationMessage(deliveredText(result, delivery, retried));
+    void vscode.window.showInformationMessage(notificationText(deliveredText(result, delivery, retried)));
     provider.invalidate();
     return true;
   };
@@ -178,7 +179,7 @@ export function registerRunControlTree(client: LanguageClient): vscode.Disposabl
     vscode.commands.registerCommand(COMMANDS.steer, async (element?: RunControlElement) => {
       const target = composeTarget(selected(element), 'Steer…');
       if ('unavailable' in target) {
-        void vscode.window.showInformationMessage(target.unavailable);
+        void vscode.window.showInformationMessage(notificationText(target.unavailable));
         return;
       }
       const delivery = await chooseDelivery();
@@ -191,7 +192,7 @@ export function registerRunControlTree(client: LanguageClient): vscode.Disposabl
     vscode.commands.registerCommand(COMMANDS.interrupt, async (element?: RunControlElement) => {
       const target = composeTarget(selected(element), 'Interrupt…');
       if ('unavailable' in target) {
-        void vscode.window.showInformationMessage(target.unavailable);
+        void vscode.window.showInformationMessage(notificationText(target.unavailable));
         return;
       }
       const delivery = await chooseDelivery();
@@ -209,7 +210,7 @@ export function registerRunControlTree(client: LanguageClient): vscode.Disposabl
     vscode.commands.registerCommand(COMMANDS.retry, async (element?: RunControlElement) => {
       const target = controlTarget(selected(element), 'Retry');
       if ('unavailable' in target) {
-        void vscode.window.showInformationMessage(target.unavailable);
+        void vscode.window.showInformationMessage(notificationText(target.unavailable));
         return;
       }
       const delivery = await chooseDelivery();
@@ -220,7 +221,7 @@ export function registerRunControlTree(client: LanguageClient): vscode.Disposabl
     vscode.commands.registerCommand(COMMANDS.copyRequest, async (element?: RunControlElement) => {
       const target = controlTarget(selected(element), 'Copy Request');
       if ('unavailable' in target) {
-        void vscode.window.showInformationMessage(target.unavailable);
+        void vscode.window.showInformationMessage(notificationText(target.unavailable));
         return;
       }
       await send({ uri: target.uri, runId: target.run.runId }, { kind: 'steer', input: '' }, 'clipboard', target.control.requestId, false);

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 import { ExportTrainingExampleRequest, ExportTrainingExampleResult } from '../../server/src/protocol';
+import { notificationText } from '../../server/src/text/notification';
 
 export const EXPORT_TRAINING_EXAMPLE_COMMAND = 'harn.exportTrainingExample';
 export const UNTRUSTED_EXPORT_MESSAGE =
@@ -30,22 +31,23 @@ export function registerTrainingExport(client: () => LanguageClient | undefined)
       void vscode.window.showErrorMessage(UNTRUSTED_EXPORT_MESSAGE);
       return;
     }
-    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Harn: projecting ${shown(uri)}` }, () =>
-      running.sendRequest(ExportTrainingExampleRequest, { uri: uri.toString() }),
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: notificationText(`Harn: projecting ${shown(uri)}`) },
+      () => running.sendRequest(ExportTrainingExampleRequest, { uri: uri.toString() }),
     );
     if (!result.ok) return showRefusal(uri, result);
     const written = vscode.Uri.parse(result.target);
     const name = written.path.slice(written.path.lastIndexOf('/') + 1);
     if (result.exists) {
       const overwrite = await vscode.window.showWarningMessage(
-        `${shown(written)} already exists. Overwrite it with the training example of ${shown(uri)}?`,
+        notificationText(`${shown(written)} already exists. Overwrite it with the training example of ${shown(uri)}?`),
         { modal: true },
         'Overwrite',
       );
       if (overwrite !== 'Overwrite') return;
     }
     await vscode.workspace.fs.writeFile(written, new TextEncoder().encode(result.text));
-    const open = await vscode.window.showInformationMessage(`Wrote ${name} (${result.messages} messages)`, 'Open');
+    const open = await vscode.window.showInformationMessage(notificationText(`Wrote ${name} (${result.messages} messages)`), 'Open');
     if (open === 'Open') await vscode.window.showTextDocument(written);
   });
 }
@@ -53,7 +55,8 @@ export function registerTrainingExport(client: () => LanguageClient | undefined)
 async function showRefusal(uri: vscode.Uri, refusal: Refusal): Promise<void> {
   const where = refusal.open;
   const action = where === undefined ? undefined : where.uri === uri.toString() ? 'Open Run Record' : 'Open Row';
-  const text = `Harn: ${shown(uri)} cannot be exported as a training example — ${refusal.kind}: ${refusal.message}`;
+  // The file's name and the refusal (which may quote the record) shown literally, never as a link.
+  const text = notificationText(`Harn: ${shown(uri)} cannot be exported as a training example — ${refusal.kind}: ${refusal.message}`);
   const picked = action === undefined ? await vscode.window.showErrorMessage(text) : await vscode.window.showErrorMessage(text, action);
   if (picked === undefined || where === undefined) return;
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(where.uri));

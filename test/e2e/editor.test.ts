@@ -2156,3 +2156,46 @@ describe('scenario 15: formatting as harn fmt does', { skip, timeout: 240_000 },
     );
   });
 });
+
+describe('scenario 16: text from files in notifications', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+  // A file name that VS Code's notifications would render as a link running a command (a terminal opens).
+  const NAME = '[Fix](command:workbench.action.terminal.new).txt';
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    const folder = mkdtempSync(join(tmpdir(), 'harn-e2e-notify-'));
+    writeFileSync(join(folder, NAME), 'not a run artifact\n');
+    // A .harn file: the extension activates on a workspace holding one.
+    writeFileSync(join(folder, 'main.harn'), 'pipeline main(task) {\n  log(task)\n}\n');
+    editor = new Editor(toolchain.toolchain, 'scenario16');
+    await editor.open(folder, vsix());
+    rmSync(folder, { recursive: true, force: true });
+    await editor.waitForLogLine(/Harn language server ready/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+  });
+
+  test('scenario 16a: a file named like a command link is named literally in the toast, with no link in it', async (t) => {
+    editor.beginScenario('scenario16a');
+    await editor.openFileFromExplorer(NAME);
+    await editor.runCommand('Harn: Validate Run Artifact From Disk');
+    const expected = `${NAME} is not a Harn run artifact.`;
+    // The word joiner that splits `](` is invisible: the text reads as the file's name.
+    const shown = await step(editor, 'the toast', () =>
+      waitFor('a toast naming the file', 20_000, async () =>
+        (await editor.notificationToasts()).map((n) => n.replaceAll('\u2060', '')).find((n) => n.includes('is not a Harn run artifact')),
+      ),
+    );
+    await editor.screenshot('toast');
+    t.diagnostic(`toast: ${shown}`);
+    assert.ok(shown.includes(expected), `the toast shows ${JSON.stringify(expected)}: ${JSON.stringify(shown)}`);
+    const message = editor.page
+      .locator('.notifications-toasts .notification-toast .notification-list-item-message')
+      .filter({ hasText: 'is not a Harn run artifact' });
+    assert.equal(await message.count(), 1);
+    assert.equal(await message.locator('a').count(), 0, 'no link in the toast message');
+  });
+});

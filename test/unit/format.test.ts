@@ -230,6 +230,13 @@ describe('harn fmt: comments (§4)', () => {
     assert.equal(fmt('/// Adds.\n///\n/// Twice.\nfn f() {\n}\n'), lines('/**', ' * Adds.', ' *', ' * Twice.', ' */', 'fn f() {', '}'));
     assert.equal(fmt('/**\n * Only line.\n */\nfn f() {\n}\n'), lines('/** Only line. */', 'fn f() {', '}'));
     assert.equal(fmt('/** */\nfn f() {\n}\n'), lines('/** */', 'fn f() {', '}'));
+    // 100,000 blank doc lines before the text (one shift() each was quadratic), and as many after it.
+    const blanks = '///\n'.repeat(100_000);
+    assert.equal(fmt(`${blanks}/// Text.\n${blanks}fn f() {\n}\n`), lines('/** Text. */', 'fn f() {', '}'));
+    assert.equal(
+      fmt(`/**\n${' *\n'.repeat(100_000)} * One.\n *\n * Two.\n */\nfn f() {\n}\n`),
+      lines('/**', ' * One.', ' *', ' * Two.', ' */', 'fn f() {', '}'),
+    );
     assert.equal(
       fmt('fn f() {\n  a()\n      /**\n    * one\n  * two\n*/\n  let b = 1\n}\n'),
       lines('fn f() {', '  a()', '  /**', '   * one', '   * two', '   */', '  let b = 1', '}'),
@@ -295,6 +302,24 @@ describe('harn fmt: files with syntax errors (issue 16; upstream refuses them)',
   test('a declaration sharing a line with the broken one is copied with it', () => {
     const input = 'let x =  1   let y = (\nfn c() {\n    log(3)\n}\n';
     assert.equal(fmt(input), input);
+  });
+
+  test('a long broken file: each broken item copied, every clean one formatted, at any distance (owner lookups, 1000 errors)', () => {
+    // 40,000 items and 1,000 errors spread over them: the item lookup per token and the overlap check per
+    // error once scanned every item (quadratic); the output must be the same as for a short file.
+    const input: string[] = [];
+    const expected: string[] = [];
+    for (let i = 0; i < 40_000; i++) {
+      if (i % 40 === 7) {
+        input.push(`let  b${i} = )`);
+        expected.push(`let  b${i} = )`);
+      } else {
+        input.push(`let  a${i}  =  ${i}`);
+        expected.push(`let a${i} = ${i}`);
+      }
+    }
+    assert.equal(parse(input.join('\n')).diagnostics.length, 1000);
+    assert.equal(fmt(input.join('\n') + '\n'), expected.join('\n\n') + '\n');
   });
 });
 

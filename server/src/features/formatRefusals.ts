@@ -4,6 +4,7 @@
 // On typing `}` a refusal is silent: the file is being typed.
 
 import { CancellationToken, MessageType, ShowMessageNotification, TextEdit } from 'vscode-languageserver';
+import { notificationText } from '../text/notification';
 import { FeatureContext } from './context';
 import { FormatRefusal } from './provider';
 
@@ -35,7 +36,8 @@ export class FormatRefusals {
         // A notification (window/showMessage): nothing to answer, and no request left pending with a client that cannot.
         void this.ctx.connection.sendNotification(ShowMessageNotification.type, {
           type: MessageType.Warning,
-          message: `Harn: not formatted: ${answer.refused}`,
+          // The reason may quote a token of the file: shown literally, never as a link.
+          message: notificationText(`Harn: not formatted: ${answer.refused}`),
         });
       }
       return null;

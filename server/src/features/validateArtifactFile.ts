@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { ValidateArtifactFileRequest, ValidateArtifactFileResult } from '../protocol';
 import { ArtifactProvider, isArtifactKind } from '../providers/artifactProvider';
 import { uriToPath } from '../workspace/harnWorkspace';
+import { notificationText } from '../text/notification';
 import { workspaceRefusal } from '../workspace/roots';
 import { z } from 'zod';
 import { FeatureContext } from './context';
@@ -29,7 +30,7 @@ export function registerValidateArtifactFile(ctx: FeatureContext, artifacts: Art
       const kind = ctx.kindOf(params.data.uri);
       if (!isArtifactKind(kind)) return NOT_AN_ARTIFACT;
       const progress = await ctx.connection.window.createWorkDoneProgress();
-      progress.begin('Harn: validating', undefined, path.basename(file));
+      progress.begin('Harn: validating', undefined, notificationText(path.basename(file)));
       try {
         return await artifacts.validateFile(file, kind, token);
       } finally {

@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import { DidChangeConfigurationNotification, FileChangeType, MessageType, ShowMessageNotification } from 'vscode-languageserver';
 import { StatusNotification } from '../protocol';
+import { notificationText } from '../text/notification';
 import { changedRoots, FolderConfig, folderOf } from '../workspace/folders';
 import { pathToUri, uriToPath } from '../workspace/harnWorkspace';
 import { readSettings, WorkbenchSettings } from '../workspace/settings';
@@ -40,7 +41,8 @@ export function registerWorkspaceLifecycle(
   function warn(problem: string): void {
     connection.console.warn(problem);
     // A notification, not window/showMessageRequest: no answer is needed, and a client that refuses the request must not crash us.
-    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Harn Workbench: ${problem}` });
+    // A problem names folders and quotes settings: shown literally, never as a link.
+    void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: notificationText(`Harn Workbench: ${problem}`) });
   }
 
   /** The window's settings and each folder's (its `resource`-scoped ones as that folder resolves them), in one request. */

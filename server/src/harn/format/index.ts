@@ -12,6 +12,7 @@ import { parse } from '../parser';
 import { Token, TokenKind } from '../tokens';
 import { formatDuration, formatFloat, formatInt, utf8Length, utf8LengthUpTo } from './literals';
 import { pushAll } from '../../util/arrays';
+import { lastAtMost, runningMax, TakeAtLeast } from '../../util/prefixMax';
 
 export interface FormatOptions {
   /** `[fmt] line_width`, default 100. */
@@ -295,13 +296,16 @@ class Printer {
    * gutter is normalised. Returns the first line after the run.
    */
   private docRun(line: number, depth: number, out: string[], before: string[]): { next: number; body: string[]; oneLine: boolean } {
-    const body: string[] = [...before];
+    let body: string[] = [...before];
     let l = line;
     for (let list = this.commentsByLine.get(l); list && this.emitted[l] !== 1 && list.every(isDoc); list = this.commentsByLine.get(++l)) {
       for (const c of list) pushAll(body, this.docLines(c));
       this.emitted[l] = 1;
     }
-    while (body[0] === '') body.shift();
+    // One slice after counting the leading blank lines: a shift() each was quadratic in their number.
+    let first = 0;
+    while (body[first] === '') first++;
+    if (first > 0) body = body.slice(first);
     while (body[body.length - 1] === '') body.pop();
     const indent = pad(depth);
     const only = body.length === 1 ? body[0] : undefined;
@@ -336,11 +340,10 @@ class Printer {
   markBroken(diagnostics: { start: number; end: number }[], tokens: Token[]): boolean {
     const items = this.file.statements;
     const ranges = items.map((item) => ({ start: item.start, end: item.end, broken: item.kind === 'ErrorStmt', absorbed: false }));
-    const owner = (offset: number): number => {
-      let found = -1;
-      for (let i = 0; i < items.length && (items[i]?.start ?? 0) <= offset; i++) found = i;
-      return found;
-    };
+    // The last item of the run of items starting at or before `offset` (a scan from the first item, found by
+    // binary search over the running maximum of the starts: near-linear in the tokens of a broken file).
+    const startsSoFar = runningMax(items.map((item) => item.start));
+    const owner = (offset: number): number => lastAtMost(startsSoFar, offset);
     const attach = (start: number, end: number): boolean => {
       const index = owner(start);
       const range = ranges[index];
@@ -349,16 +352,33 @@ class Printer {
       range.end = Math.max(range.end, end);
       return true;
     };
+    const insideComment = commentCover(this.comments);
+    // The items by start, and their ends while unbroken: those never change (attach breaks what it extends).
+    const byStart = ranges.map((_, i) => i).sort((a, b) => (ranges[a]?.start ?? 0) - (ranges[b]?.start ?? 0) || a - b);
+    const sortedStarts = byStart.map((i) => ranges[i]?.start ?? 0);
+    const unbrokenEnds = new TakeAtLeast(byStart.map((i) => (ranges[i]?.broken ? -Infinity : (ranges[i]?.end ?? 0))));
+    const beforeStart = new Map<number, number[]>();
+    for (let i = 1; i < ranges.length; i++) {
+      const start = ranges[i]?.start ?? 0;
+      const list = beforeStart.get(start);
+      if (list) list.push(i - 1);
+      else beforeStart.set(start, [i - 1]);
+    }
     for (const d of diagnostics) {
       // An error inside a comment (an unterminated `/*`): comments are not copied with items, refuse.
-      if (this.comments.some((c) => c.start <= d.start && d.start < Math.max(c.end, c.start + 1))) return false;
+      if (insideComment(d.start)) return false;
       if (!attach(d.start, d.end)) return false;
       // Also every item whose extent overlaps the error (recovery may end an item past it), and the item
       // before one whose first token is the error: that is usually the unfinished one (`f(a` then `let`).
-      ranges.forEach((r, i) => {
-        const next = ranges[i + 1];
-        if ((r.start <= d.end && d.start <= r.end) || (next && next.start === d.start)) r.broken = true;
-      });
+      // Each found once: an item already broken stays so (the scan of every item for every error was quadratic).
+      for (const k of unbrokenEnds.take(lastAtMost(sortedStarts, d.end), d.start)) {
+        const r = ranges[byStart[k] ?? -1];
+        if (r) r.broken = true;
+      }
+      for (const i of beforeStart.get(d.start) ?? []) {
+        const r = ranges[i];
+        if (r) r.broken = true;
+      }
     }
     for (const t of tokens) {
       if (t.kind === TokenKind.EOF) continue;
@@ -1315,4 +1335,18 @@ function compareKeys(a: string[], b: string[]): number {
     if (d !== 0) return d;
   }
   return 0;
+}
+
+/**
+ * Whether an offset lies inside one of the comments (an empty one counts as one character), in logarithmic
+ * time: the comments by start, and how far those up to each one reach.
+ */
+function commentCover(comments: readonly Comment[]): (offset: number) => boolean {
+  const sorted = [...comments].sort((a, b) => a.start - b.start);
+  const starts = sorted.map((c) => c.start);
+  const reach = runningMax(sorted.map((c) => Math.max(c.end, c.start + 1)));
+  return (offset) => {
+    const k = lastAtMost(starts, offset);
+    return k >= 0 && (reach[k] ?? -Infinity) > offset;
+  };
 }
