@@ -112,6 +112,17 @@ describe('call hierarchy through method calls', () => {
     assert.deepEqual(incomingCalls(alone, defined(boo.id)), []);
   });
 
+  test('a long impl head is cut to a short detail, by code points', () => {
+    // A comment inside the head is part of it as written.
+    const text = `struct P { x: int }\ninterface T { fn m(self) }\nimpl T /* ${'😀'.repeat(100)} */ for P { fn m(self) { return 1 } }\n`;
+    const alone = memoryIndex({ '/ws/l.harn': text }).index;
+    const m = defined(prepareCallHierarchy(alone, '/ws/l.harn', offsetOf(text, 'm(self) {', 0, 0)));
+    const detail = defined(m.detail);
+    assert.equal(Array.from(detail).length, 80);
+    assert.ok(detail.startsWith('impl T /* 😀') && detail.endsWith('😀…'), detail);
+    assert.doesNotMatch(detail, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/, 'no half surrogate pair');
+  });
+
   test("an open document's index, re-indexed after an edit from its previous one, answers the same", () => {
     const open = memoryIndex(files).index;
     const before = new HarnAnalysis(defined(files[APP]));

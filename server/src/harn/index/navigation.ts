@@ -232,7 +232,10 @@ function methodHead(fileIndex: FileIndex, method: IndexedSymbol): string | undef
   if (!block) return undefined;
   // At most the characters it may show are read: the head of a broken block can run far.
   const head = fileIndex.lineIndex.text.slice(block.start, Math.min(block.selectionEnd, block.start + 4 * MAX_DETAIL)).replace(/\s+/g, ' ');
-  return head.length > MAX_DETAIL ? `${head.slice(0, MAX_DETAIL - 1)}…` : head;
+  if (head.length === 0) return undefined;
+  // Cut by code points: a half of a surrogate pair would not survive JSON.
+  const characters = Array.from(head);
+  return characters.length > MAX_DETAIL ? `${characters.slice(0, MAX_DETAIL - 1).join('')}…` : head;
 }
 
 function fileItem(fileIndex: FileIndex): CallItem {
