@@ -2199,3 +2199,49 @@ describe('scenario 16: text from files in notifications', { skip, timeout: 240_0
     assert.equal(await message.locator('a').count(), 0, 'no link in the toast message');
   });
 });
+
+describe('scenario 17: call hierarchy through method calls', { skip, timeout: 240_000 }, () => {
+  let editor: Editor;
+
+  before(async () => {
+    if (!toolchain.ok) return;
+    editor = new Editor(toolchain.toolchain, 'scenario17');
+    await editor.open(join(fixtures, 'callh'), vsix());
+    await editor.waitForLogLine(/Harn language server ready/);
+  });
+
+  after(async () => {
+    await editor?.teardown();
+  });
+
+  test('scenario 17: Show Call Hierarchy (Shift+Alt+H) on a method lists its callers from three files, not a call on an untyped value', async (t) => {
+    editor.beginScenario('scenario17');
+    // The broken file first: the hierarchy is asked while it is open, squiggled.
+    await editor.openFileFromExplorer('app.harn');
+    await step(editor, 'the syntax error squiggled', () => editor.waitForSquiggle('error'));
+    await editor.openFileFromExplorer('geom.harn');
+    await editor.waitForLine('geom.harn to render', (l) => l.includes('fn scale(self, k: int)'));
+    await editor.clickText('  fn scale(self, k: int) -> Point {', '  fn sc'.length);
+    await editor.page.keyboard.press('Shift+Alt+H');
+    const sidebar = editor.page.locator('#workbench\\.parts\\.sidebar');
+    const rows = await step(editor, 'the callers of scale', () =>
+      waitForTree(sidebar, 'scale with its three callers', (r) => ['scale', 'grow', 'shrink', 'twice'].every((name) => r.some((row) => row.label === name))),
+    );
+    await editor.screenshot('callers-of-scale');
+    for (const r of rows) t.diagnostic(`row: ${'  '.repeat(r.level - 1)}${r.label} | ${r.description}`);
+    const root = defined(
+      rows.find((r) => r.label === 'scale'),
+      'the scale row',
+    );
+    assert.equal(root.description, 'impl Point', "the method's detail");
+    const callers = rows.filter((r) => r.level === root.level + 1).map((r) => r.label);
+    assert.deepEqual([...callers].sort(), ['grow', 'shrink', 'twice'], 'main calls task.scale(9): task has no declared type');
+    assert.equal(rows.find((r) => r.label === 'twice')?.description, 'impl Point');
+    // A caller opens its file at the call.
+    const shrink = defined(rows.find((r) => r.label === 'shrink'));
+    await rowLocator(sidebar, shrink).click();
+    await step(editor, 'report.harn opened at the call', () => editor.waitForActiveTab('report.harn', 30_000));
+    await editor.waitForLine('report.harn to render', (l) => l.includes('return q.scale(0)'));
+    await editor.screenshot('caller-opened');
+  });
+});

@@ -161,6 +161,7 @@ function callHierarchyItem(item: CallItem): CallHierarchyItem {
     uri: pathToUri(item.file),
     range: item.range,
     selectionRange: item.selectionRange,
+    ...(item.detail === undefined ? {} : { detail: item.detail }),
   };
 }
 

@@ -1,11 +1,15 @@
 // Call hierarchy and implementations over the workspace index: which declarations call a function (in every file
 // that mentions its name), which ones it calls, and the `impl` blocks of a type or interface. Pure: the index in,
 // plain data out; a broken file contributes the calls and impls its partial AST holds.
+//
+// A method is followed where the index knows the member (members.ts): `Type.m()`, `self.m()` in an `impl`, `v.m()`
+// with `v` of a declared type. Its calls are the occurrences resolving to its member id; a call on a value whose
+// type is not declared is no occurrence at all, so it is left out.
 
 import { Range } from '../../text/lineIndex';
 import { OutlineKind } from '../outline';
-import { allOccurrences, FileIndex, IndexedSymbol, Occurrence, rangeOf } from './fileIndex';
-import { isMemberId } from './members';
+import { allOccurrences, FileIndex, IndexedSymbol, Occurrence, occurrencesNamed, rangeOf } from './fileIndex';
+import { isMemberId, parseMemberId } from './members';
 import { isDeclarationOccurrence } from './references';
 import { DeclId, declId, parseDeclId, Resolution, WorkspaceIndex } from './workspaceIndex';
 
@@ -23,6 +27,8 @@ export interface CallItem {
   selectionRange: Range;
   /** The callable's declaration; undefined for a file item (it has no outgoing calls of its own to ask for). */
   id: DeclId | undefined;
+  /** A method's `impl` (or `interface`) head, as written: `impl Point`, `impl Shape for Point`. */
+  detail?: string;
 }
 
 export interface CallEdge {
@@ -33,10 +39,13 @@ export interface CallEdge {
 
 /** The callable declared by or referred to by the name at `offset`; undefined for anything else. */
 export function prepareCallHierarchy(index: WorkspaceIndex, file: string, offset: number): CallItem | undefined {
-  const at = index.locate(file, offset);
-  // A method's name is a member (members.ts), not a declaration the workspace index lists: found below.
-  if (at && !(at.id !== undefined && isMemberId(at.id))) return at.id === undefined ? undefined : itemOf(index, at.id);
-  // A method's name is no binding (it is called on a value): its declaration still names a callable.
+  const memo = new Resolution();
+  const at = index.locate(file, offset, memo);
+  if (at?.id !== undefined) {
+    const item = itemOf(index, at.id, memo);
+    if (item || !isMemberId(at.id)) return item;
+  } else if (at) return undefined;
+  // The declaration of a method whose `impl` type the index cannot resolve is no member occurrence: still a callable.
   const fileIndex = index.get(file);
   const method = fileIndex?.symbols.find((s) => s.kind === 'method' && s.selectionStart <= offset && offset <= s.selectionEnd);
   return fileIndex && method ? symbolItem(fileIndex, method) : undefined;
@@ -44,9 +53,13 @@ export function prepareCallHierarchy(index: WorkspaceIndex, file: string, offset
 
 /** The callers of `id`: each enclosing callable (or file, for top-level calls) with the calls it makes. */
 export function incomingCalls(index: WorkspaceIndex, id: DeclId, shouldStop: () => boolean = () => false): CallEdge[] | undefined {
-  const target = symbolOf(index, id);
+  const memo = new Resolution();
+  const target = symbolOf(index, id, memo);
   if (!target) return [];
-  const found = index.occurrencesOf(id, target.symbol.name, new Resolution(), shouldStop);
+  // A method is called through its member id; one whose `impl` type does not resolve has no calls the index sees.
+  const calledAs = target.symbol.kind === 'method' ? methodMemberId(index, target.fileIndex, target.symbol, memo) : id;
+  if (calledAs === undefined) return [];
+  const found = index.occurrencesOf(calledAs, target.symbol.name, memo, shouldStop);
   if (!found) return undefined;
   const edges = new Map<string, CallEdge>();
   for (const { file, occurrence, range } of found) {
@@ -63,20 +76,20 @@ export function incomingCalls(index: WorkspaceIndex, id: DeclId, shouldStop: () 
 
 /** What `id` calls from its body: each callee the index can follow (builtins have no place to go), in order of first call. */
 export function outgoingCalls(index: WorkspaceIndex, id: DeclId): CallEdge[] {
-  const caller = symbolOf(index, id);
+  const memo = new Resolution();
+  const caller = symbolOf(index, id, memo);
   if (!caller) return [];
   const { fileIndex, symbol } = caller;
-  return calleesOf(index, fileIndex, (o) => o.start >= symbol.selectionEnd && o.end <= symbol.end);
+  return calleesOf(index, fileIndex, (o) => o.start >= symbol.selectionEnd && o.end <= symbol.end, memo);
 }
 
 /** What a file calls at its top level (outside every function, tool, pipeline and method): a file item's outgoing calls. */
 export function topLevelCalls(index: WorkspaceIndex, file: string): CallEdge[] {
   const fileIndex = index.get(file);
-  return fileIndex ? calleesOf(index, fileIndex, (o) => enclosingCallable(fileIndex, o.start) === undefined) : [];
+  return fileIndex ? calleesOf(index, fileIndex, (o) => enclosingCallable(fileIndex, o.start) === undefined, new Resolution()) : [];
 }
 
-function calleesOf(index: WorkspaceIndex, fileIndex: FileIndex, within: (o: Occurrence) => boolean): CallEdge[] {
-  const memo = new Resolution();
+function calleesOf(index: WorkspaceIndex, fileIndex: FileIndex, within: (o: Occurrence) => boolean, memo: Resolution): CallEdge[] {
   const calls = allOccurrences(fileIndex)
     .filter((o) => !o.write && within(o) && isCall(fileIndex, o))
     .sort((a, b) => a.start - b.start);
@@ -85,7 +98,7 @@ function calleesOf(index: WorkspaceIndex, fileIndex: FileIndex, within: (o: Occu
     const calleeId = index.resolve(fileIndex, o, memo);
     if (calleeId === undefined) continue;
     if (!edges.has(calleeId)) {
-      const item = itemOf(index, calleeId);
+      const item = itemOf(index, calleeId, memo);
       edges.set(calleeId, item && { item, fromRanges: [] });
     }
     edges.get(calleeId)?.fromRanges.push(rangeOf(fileIndex, o));
@@ -113,7 +126,8 @@ export function implementationsAt(
 ): ImplementationLocation[] | undefined {
   const memo = new Resolution();
   const at = index.locate(file, offset, memo);
-  const target = at?.id === undefined ? undefined : symbolOf(index, at.id);
+  // A member (a method, field or variant) has no impl blocks of its own.
+  const target = at?.id === undefined || isMemberId(at.id) ? undefined : symbolOf(index, at.id, memo);
   if (!at?.id || !target || !IMPLEMENTABLE.has(target.symbol.kind)) return undefined;
   const found = index.occurrencesOf(at.id, target.symbol.name, memo, shouldStop);
   if (!found) return undefined;
@@ -150,20 +164,50 @@ function enclosingCallable(fileIndex: FileIndex, offset: number): IndexedSymbol 
   return best;
 }
 
-function symbolOf(index: WorkspaceIndex, id: DeclId): { fileIndex: FileIndex; symbol: IndexedSymbol } | undefined {
+/** The declaration of a callable's id, or of a member id's method. */
+function symbolOf(index: WorkspaceIndex, id: DeclId, memo: Resolution): { fileIndex: FileIndex; symbol: IndexedSymbol } | undefined {
+  if (isMemberId(id)) return methodOf(index, id, memo);
   const parsed = parseDeclId(id);
   const fileIndex = parsed && index.get(parsed.file);
   const symbol = fileIndex?.symbols.find((s) => s.selectionStart === parsed?.start);
   return fileIndex && symbol ? { fileIndex, symbol } : undefined;
 }
 
-/** The call item of a callable declaration; undefined for any other declaration. */
-function itemOf(index: WorkspaceIndex, id: DeclId): CallItem | undefined {
-  const found = symbolOf(index, id);
+/**
+ * The method a member id names: its declaration in an `impl` block, in whichever file holds it (the type's own
+ * first, where it mostly is); undefined for a field or variant. Read from the index: the files mentioning the name.
+ */
+function methodOf(index: WorkspaceIndex, id: DeclId, memo: Resolution): { fileIndex: FileIndex; symbol: IndexedSymbol } | undefined {
+  const member = parseMemberId(id);
+  if (!member) return undefined;
+  const typeFile = parseDeclId(member.ownerId)?.file;
+  const files = index.filesMentioning(member.name);
+  const ordered = [...files.filter((f) => f.file === typeFile), ...files.filter((f) => f.file !== typeFile)];
+  for (const fileIndex of ordered) {
+    for (const o of occurrencesNamed(fileIndex, member.name)) {
+      if (o.ref.kind !== 'member' || !o.ref.declares || index.resolve(fileIndex, o, memo) !== id) continue;
+      const symbol = fileIndex.symbols.find((s) => s.kind === 'method' && s.selectionStart === o.start);
+      if (symbol) return { fileIndex, symbol };
+    }
+  }
+  return undefined;
+}
+
+/** The member id of a method declared in an `impl` block, from the occurrence its name is (none: the type does not resolve). */
+function methodMemberId(index: WorkspaceIndex, fileIndex: FileIndex, method: IndexedSymbol, memo: Resolution): DeclId | undefined {
+  const at = index.locate(fileIndex.file, method.selectionStart, memo);
+  const declares = at?.occurrence.start === method.selectionStart && at.occurrence.ref.kind === 'member' && at.occurrence.ref.declares;
+  return declares && at.id !== undefined && isMemberId(at.id) ? at.id : undefined;
+}
+
+/** The call item of a callable declaration (or a method's member id); undefined for any other declaration. */
+function itemOf(index: WorkspaceIndex, id: DeclId, memo: Resolution): CallItem | undefined {
+  const found = symbolOf(index, id, memo);
   return found && CALLABLE.has(found.symbol.kind) ? symbolItem(found.fileIndex, found.symbol) : undefined;
 }
 
 function symbolItem(fileIndex: FileIndex, s: IndexedSymbol): CallItem {
+  const detail = s.kind === 'method' ? methodHead(fileIndex, s) : undefined;
   return {
     name: s.name,
     kind: s.kind,
@@ -171,7 +215,27 @@ function symbolItem(fileIndex: FileIndex, s: IndexedSymbol): CallItem {
     range: rangeOf(fileIndex, s),
     selectionRange: rangeOf(fileIndex, { start: s.selectionStart, end: s.selectionEnd }),
     id: declId(fileIndex.file, s.selectionStart),
+    ...(detail === undefined ? {} : { detail }),
   };
+}
+
+/** A detail is a short line: a longer head (generics, comments inside it) is cut. */
+const MAX_DETAIL = 80;
+
+/** The head of the innermost `impl` or `interface` block holding a method, up to its type's name, blanks collapsed. */
+function methodHead(fileIndex: FileIndex, method: IndexedSymbol): string | undefined {
+  let block: IndexedSymbol | undefined;
+  for (const s of fileIndex.symbols) {
+    if ((s.kind !== 'impl' && s.kind !== 'interface') || s.start > method.start || s.end < method.end) continue;
+    if (!block || s.end - s.start < block.end - block.start) block = s;
+  }
+  if (!block) return undefined;
+  // At most the characters it may show are read: the head of a broken block can run far.
+  const head = fileIndex.lineIndex.text.slice(block.start, Math.min(block.selectionEnd, block.start + 4 * MAX_DETAIL)).replace(/\s+/g, ' ');
+  if (head.length === 0) return undefined;
+  // Cut by code points: a half of a surrogate pair would not survive JSON.
+  const characters = Array.from(head);
+  return characters.length > MAX_DETAIL ? `${characters.slice(0, MAX_DETAIL - 1).join('')}…` : head;
 }
 
 function fileItem(fileIndex: FileIndex): CallItem {
