@@ -168,7 +168,7 @@ describe('harn index: members', () => {
       const fresh = indexFile(MAIN, new HarnAnalysis(after.text));
       const members = (i: typeof fresh): unknown[] =>
         Array.from({ length: i.occurrenceCount }, (_, k) => k)
-          .map((k) => ({ start: i.occurrenceData[k * 4], ref: i.refs[(i.occurrenceData[k * 4 + 3] ?? 0) >> 1] }))
+          .map((k) => ({ start: i.tables[k * 4], ref: i.refs[(i.tables[k * 4 + 3] ?? 0) >> 1] }))
           .filter((o) => o.ref?.kind === 'member');
       assert.ok(members(fresh).length >= 6);
       assert.deepEqual(members(next), members(fresh));

@@ -93,20 +93,22 @@ export interface FileIndex {
   /** Positions are computed when asked (most occurrences are never shown). */
   lineIndex: LineIndex;
   /**
-   * The occurrences in source order, STRIDE integers each: read them with occurrenceOf, occurrencesNamed, occurrenceAt.
-   * Plain arrays of small integers: a typed array of more than 64 bytes is allocated apart from the heap, which cost
-   * more than all else an index of a small file does (the tables take twice the memory: 32 bytes an occurrence).
+   * The file's tables, one after the other in one typed array: its occurrences in source order (from 0, STRIDE
+   * integers each: read them with occurrenceOf, occurrencesNamed, occurrenceAt), its declarations (from
+   * `declarationsAt`) and its name set (from `nameSetAt`). One array per file: making a typed array costs (its memory
+   * is apart from the heap), but the collector then never copies the tables, which workspaces keep by the megabyte.
    */
-  occurrenceData: readonly number[];
+  tables: Int32Array;
   occurrenceCount: number;
   /** The process's name table (an occurrence holds an index into it): see NAMES. */
   names: readonly string[];
-  /** The indexes in `names` of the names the file mentions, each once, ascending. */
-  nameSet: readonly number[];
+  /** Where in `tables` the indexes in `names` of the names the file mentions are, each once, ascending; how many. */
+  nameSetAt: number;
+  nameSetLength: number;
   /** What the occurrences refer to, one entry per binding (an occurrence holds its index). */
   refs: readonly LocalRef[];
-  /** The declarations, DECLARATION_STRIDE integers each: read them as `declarations` (made on the first read). */
-  declarationData: readonly number[];
+  /** Where in `tables` the declarations are, DECLARATION_STRIDE integers each: read them as `declarations` (made on the first read). */
+  declarationsAt: number;
   declarationCount: number;
   readonly declarations: readonly IndexedDeclaration[];
   symbols: IndexedSymbol[];
@@ -212,12 +214,13 @@ class PackedFileIndex implements FileIndex {
   constructor(
     readonly file: string,
     readonly lineIndex: LineIndex,
-    readonly occurrenceData: readonly number[],
+    readonly tables: Int32Array,
     readonly occurrenceCount: number,
     readonly names: readonly string[],
-    readonly nameSet: readonly number[],
+    readonly nameSetAt: number,
+    readonly nameSetLength: number,
     readonly refs: readonly LocalRef[],
-    readonly declarationData: readonly number[],
+    readonly declarationsAt: number,
     readonly declarationCount: number,
     symbols: IndexedSymbol[] | undefined,
     readonly exports: Map<string, Export>,
@@ -329,8 +332,8 @@ function declarationsOf(index: FileIndex): IndexedDeclaration[] {
 }
 
 function declarationOf(index: FileIndex, i: number): IndexedDeclaration {
-  const data = index.declarationData;
-  const at = i * DECLARATION_STRIDE;
+  const data = index.tables;
+  const at = index.declarationsAt + i * DECLARATION_STRIDE;
   const kindAndTop = data[at + 4] as number;
   return {
     name: index.names[data[at + 3] as number] as string,
@@ -344,8 +347,8 @@ function declarationOf(index: FileIndex, i: number): IndexedDeclaration {
 
 /** The declaration whose name starts at `start`, if any (the first, as `declarations.find` gives it). */
 export function declarationAt(index: FileIndex, start: number): IndexedDeclaration | undefined {
-  const data = index.declarationData;
-  for (let i = 0; i < index.declarationCount; i++) if (data[i * DECLARATION_STRIDE] === start) return declarationOf(index, i);
+  const data = index.tables;
+  for (let i = 0; i < index.declarationCount; i++) if (data[index.declarationsAt + i * DECLARATION_STRIDE] === start) return declarationOf(index, i);
   return undefined;
 }
 
@@ -517,17 +520,25 @@ class IndexBuilder {
     let symbols: IndexedSymbol[] | undefined = this.symbols;
     if (this.deferSymbols) symbols = undefined;
     else if (this.outlineSize > MAX_OUTLINE_SYMBOLS) symbols = cappedSymbols(this.analysis);
-    const nameSet = nameSetScratch.slice(0, this.nameCount);
-    sortSmallIntegers(nameSet);
+    const occurrencesEnd = this.count * STRIDE;
+    const declarationsEnd = occurrencesEnd + this.declarationCount * DECLARATION_STRIDE;
+    const tables = new Int32Array(declarationsEnd + this.nameCount);
+    // Copied by loops: a subarray for `set` costs more than copying a small file's tables.
+    for (let i = 0; i < occurrencesEnd; i++) tables[i] = scratch[i] as number;
+    for (let i = occurrencesEnd, j = 0; i < declarationsEnd; i++, j++) tables[i] = declarationScratch[j] as number;
+    const names = nameSetScratch.slice(0, this.nameCount);
+    sortSmallIntegers(names);
+    for (let i = declarationsEnd, j = 0; j < names.length; i++, j++) tables[i] = names[j] as number;
     return new PackedFileIndex(
       this.file,
       this.analysis.lineIndex,
-      scratch.slice(0, this.count * STRIDE),
+      tables,
       this.count,
       NAMES,
-      nameSet,
+      declarationsEnd,
+      this.nameCount,
       this.refs,
-      declarationScratch.slice(0, this.declarationCount * DECLARATION_STRIDE),
+      occurrencesEnd,
       this.declarationCount,
       symbols,
       exports,
@@ -838,7 +849,7 @@ class SpanCopier {
   }
 
   copy(span: Span, delta: number): void {
-    const data = this.from.occurrenceData;
+    const data = this.from.tables;
     for (let i = span.occurrenceFrom; i < span.occurrenceTo; i++) {
       const at = i * STRIDE;
       const name = this.name(data[at + 2] as number);
@@ -847,9 +858,9 @@ class SpanCopier {
       const ref = this.mapped(oldRef, delta);
       this.into.push((data[at] as number) + delta, (data[at + 1] as number) + delta, name, ref * 2 + (refAndWrite & 1));
     }
-    const declarations = this.from.declarationData;
+    const declarations = this.from.tables;
     for (let i = span.declarationFrom; i < span.declarationTo; i++) {
-      const at = i * DECLARATION_STRIDE;
+      const at = this.from.declarationsAt + i * DECLARATION_STRIDE;
       const start = (declarations[at] as number) + delta;
       this.into.addDeclaration(
         start,
@@ -1034,7 +1045,7 @@ function mergeOccurrences(from: number, middle: number, to: number): void {
 
 /** The `i`-th occurrence of the file, in source order. */
 export function occurrenceOf(index: FileIndex, i: number): Occurrence {
-  const data = index.occurrenceData;
+  const data = index.tables;
   const at = i * STRIDE;
   const refAndWrite = data[at + 3] as number;
   return {
@@ -1048,16 +1059,18 @@ export function occurrenceOf(index: FileIndex, i: number): Occurrence {
 
 /** The names the file mentions, each once. */
 export function namesMentioned(index: FileIndex): string[] {
-  return Array.from(index.nameSet, (id) => index.names[id] as string);
+  const out: string[] = [];
+  for (let j = 0; j < index.nameSetLength; j++) out.push(index.names[index.tables[index.nameSetAt + j] as number] as string);
+  return out;
 }
 
 /** Whether the file mentions `name`. */
 export function mentions(index: FileIndex, name: string): boolean {
   const id = NAME_IDS.get(name);
   if (id === undefined) return false;
-  const set = index.nameSet;
-  let low = 0;
-  let high = set.length - 1;
+  const set = index.tables;
+  let low = index.nameSetAt;
+  let high = index.nameSetAt + index.nameSetLength - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
     const at = set[mid] as number;
@@ -1073,7 +1086,7 @@ export function occurrencesNamed(index: FileIndex, name: string): Occurrence[] {
   const out: Occurrence[] = [];
   if (!mentions(index, name)) return out;
   const id = NAME_IDS.get(name);
-  const data = index.occurrenceData;
+  const data = index.tables;
   for (let i = 0, at = 2; i < index.occurrenceCount; i++, at += STRIDE) if (data[at] === id) out.push(occurrenceOf(index, i));
   return out;
 }
@@ -1183,7 +1196,7 @@ function childAt(scope: Scope, offset: number): Scope | undefined {
 
 /** The occurrence at `offset` (a cursor right after a name counts), if any. */
 export function occurrenceAt(index: FileIndex, offset: number): Occurrence | undefined {
-  const data = index.occurrenceData;
+  const data = index.tables;
   const startOf = (i: number): number => data[i * STRIDE] as number;
   const endOf = (i: number): number => data[i * STRIDE + 1] as number;
   let low = 0;
