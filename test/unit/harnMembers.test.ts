@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
-import { indexFile } from '../../server/src/harn/index/fileIndex';
+import { indexFile, refAt } from '../../server/src/harn/index/fileIndex';
 import { highlightsAt, referencesAt } from '../../server/src/harn/index/references';
 import { prepareRenameAt, renameAt, RenameEdit } from '../../server/src/harn/index/rename';
 import { memoryIndex, offsetOf } from '../support/harnIndex';
@@ -168,7 +168,7 @@ describe('harn index: members', () => {
       const fresh = indexFile(MAIN, new HarnAnalysis(after.text));
       const members = (i: typeof fresh): unknown[] =>
         Array.from({ length: i.occurrenceCount }, (_, k) => k)
-          .map((k) => ({ start: i.tables[k * 4], ref: i.refs[(i.tables[k * 4 + 3] ?? 0) >> 1] }))
+          .map((k) => ({ start: i.tables[k * 4], ref: refAt(i, (i.tables[k * 4 + 3] ?? 0) >> 1) }))
           .filter((o) => o.ref?.kind === 'member');
       assert.ok(members(fresh).length >= 6);
       assert.deepEqual(members(next), members(fresh));

@@ -105,8 +105,14 @@ export interface FileIndex {
   /** Where in `tables` the indexes in `names` of the names the file mentions are, each once, ascending; how many. */
   nameSetAt: number;
   nameSetLength: number;
-  /** What the occurrences refer to, one entry per binding (an occurrence holds its index). */
-  refs: readonly LocalRef[];
+  /**
+   * What the occurrences refer to, one ref per binding (an occurrence holds its index): read them with refAt. Each
+   * ref is an integer in `tables` from `refsAt` (see refAt), and the refs that are not a local binding's are objects
+   * in `otherRefs`: most refs are, and an object each was most of what an index kept on the heap.
+   */
+  refsAt: number;
+  refCount: number;
+  otherRefs: readonly LocalRef[];
   /** Where in `tables` the declarations are, DECLARATION_STRIDE integers each: read them as `declarations` (made on the first read). */
   declarationsAt: number;
   declarationCount: number;
@@ -219,7 +225,9 @@ class PackedFileIndex implements FileIndex {
     readonly names: readonly string[],
     readonly nameSetAt: number,
     readonly nameSetLength: number,
-    readonly refs: readonly LocalRef[],
+    readonly refsAt: number,
+    readonly refCount: number,
+    readonly otherRefs: readonly LocalRef[],
     readonly declarationsAt: number,
     readonly declarationCount: number,
     symbols: IndexedSymbol[] | undefined,
@@ -244,6 +252,20 @@ class PackedFileIndex implements FileIndex {
 }
 
 const FREE: LocalRef = { kind: 'free' };
+
+/** A ref's integer: a local binding's name offset (≥ 0), FREE_CODE, or OTHER_CODE - its index among the other refs. */
+const FREE_CODE = -1;
+const OTHER_CODE = -2;
+
+function refOfCode(code: number, otherRefs: readonly LocalRef[]): LocalRef {
+  if (code >= 0) return { kind: 'local', declStart: code };
+  return code === FREE_CODE ? FREE : (otherRefs[OTHER_CODE - code] ?? FREE);
+}
+
+/** The `r`-th ref of the file. */
+export function refAt(index: FileIndex, r: number): LocalRef {
+  return r >= 0 && r < index.refCount ? refOfCode(index.tables[index.refsAt + r] as number, index.otherRefs) : FREE;
+}
 
 function noScopes(): FileScopes {
   return { root: { start: 0, end: 0, bindings: [], children: [] }, imports: [], wildcardImports: [] };
@@ -359,7 +381,9 @@ class IndexBuilder {
   private readonly buildNumber = ++builds;
   /** How many of nameSetScratch this build filled. */
   private nameCount = 0;
-  private readonly refs: LocalRef[] = [FREE];
+  /** Each ref's integer (refOfCode reads them), and the refs that are objects. */
+  private readonly refCodes: number[] = [FREE_CODE];
+  private readonly otherRefs: LocalRef[] = [];
   private readonly refPlaces: number[] = [INDEPENDENT];
   /** For a ref made for a binding, the id of the binding's name (its occurrences all bear it); else -1. */
   private readonly refNameIds: number[] = [-1];
@@ -522,13 +546,16 @@ class IndexBuilder {
     else if (this.outlineSize > MAX_OUTLINE_SYMBOLS) symbols = cappedSymbols(this.analysis);
     const occurrencesEnd = this.count * STRIDE;
     const declarationsEnd = occurrencesEnd + this.declarationCount * DECLARATION_STRIDE;
-    const tables = new Int32Array(declarationsEnd + this.nameCount);
+    const refsAt = declarationsEnd + this.nameCount;
+    const refCodes = this.refCodes;
+    const tables = new Int32Array(refsAt + refCodes.length);
     // Copied by loops: a subarray for `set` costs more than copying a small file's tables.
     for (let i = 0; i < occurrencesEnd; i++) tables[i] = scratch[i] as number;
     for (let i = occurrencesEnd, j = 0; i < declarationsEnd; i++, j++) tables[i] = declarationScratch[j] as number;
     const names = nameSetScratch.slice(0, this.nameCount);
     sortSmallIntegers(names);
     for (let i = declarationsEnd, j = 0; j < names.length; i++, j++) tables[i] = names[j] as number;
+    for (let i = refsAt, j = 0; j < refCodes.length; i++, j++) tables[i] = refCodes[j] as number;
     return new PackedFileIndex(
       this.file,
       this.analysis.lineIndex,
@@ -537,7 +564,9 @@ class IndexBuilder {
       NAMES,
       declarationsEnd,
       this.nameCount,
-      this.refs,
+      refsAt,
+      refCodes.length,
+      this.otherRefs,
       occurrencesEnd,
       this.declarationCount,
       symbols,
@@ -770,15 +799,26 @@ class IndexBuilder {
   }
 
   addRef(ref: LocalRef, place: number): number {
-    this.refs.push(ref);
+    if (ref.kind === 'local') return this.addLocalRef(ref.declStart, place);
+    return this.addRefCode(ref === FREE ? FREE_CODE : OTHER_CODE - (this.otherRefs.push(ref) - 1), place);
+  }
+
+  /** The ref of a binding whose name starts at `declStart` (no object made for it). */
+  addLocalRef(declStart: number, place: number): number {
+    return this.addRefCode(declStart, place);
+  }
+
+  private addRefCode(code: number, place: number): number {
+    this.refCodes.push(code);
     this.refPlaces.push(place);
     this.refNameIds.push(-1);
-    return this.refs.length - 1;
+    return this.refCodes.length - 1;
   }
 
   /** A member ref of the type the ref `owner` refers to. */
   memberRef(owner: number, typeName: string, declares: boolean): number {
-    return this.addRef({ kind: 'member', owner: this.refs[owner] ?? FREE, typeName, declares }, MEMBER - owner);
+    const ownerRef = refOfCode(this.refCodes[owner] ?? FREE_CODE, this.otherRefs);
+    return this.addRef({ kind: 'member', owner: ownerRef, typeName, declares }, MEMBER - owner);
   }
 
   /** The ref of the `rootIndex`-th top-level binding (after the build made them all). */
@@ -792,7 +832,7 @@ class IndexBuilder {
     let id = this.refOfBinding.get(binding);
     if (id === undefined) {
       if (binding.kind === 'import') id = binding.modulePath === undefined ? 0 : this.addRef({ kind: 'imported', modulePath: binding.modulePath }, INDEPENDENT);
-      else id = this.addRef({ kind: 'local', declStart: binding.nameNode.start }, rootIndex);
+      else id = this.addLocalRef(binding.nameNode.start, rootIndex);
       if (id > 0) this.refNameIds[id] = this.nameId(binding.name);
       this.refOfBinding.set(binding, id);
     }
@@ -845,7 +885,7 @@ class SpanCopier {
     private readonly from: FileIndex,
     private readonly reuse: Reuse,
   ) {
-    this.refIds = new Int32Array(from.refs.length).fill(-1);
+    this.refIds = new Int32Array(from.refCount).fill(-1);
   }
 
   copy(span: Span, delta: number): void {
@@ -887,13 +927,13 @@ class SpanCopier {
 
   private refFor(oldRef: number, delta: number): number {
     const place = this.reuse.refPlaces[oldRef] ?? INDEPENDENT;
-    const ref = this.from.refs[oldRef] ?? FREE;
+    const ref = refAt(this.from, oldRef);
     if (place >= 0) return this.into.rootRef(place);
     if (ref === FREE) return 0;
     if (ref.kind === 'member') return this.into.memberRef(this.mapped(MEMBER - place, delta), ref.typeName, ref.declares);
     if (place === INDEPENDENT || ref.kind !== 'local') return this.into.addRef(ref, INDEPENDENT);
     // A binding inside the statement: it moved with it (a ref belongs to the one statement holding its binding).
-    return this.into.addRef({ kind: 'local', declStart: ref.declStart + delta }, STATEMENT_LOCAL);
+    return this.into.addLocalRef(ref.declStart + delta, STATEMENT_LOCAL);
   }
 }
 
@@ -1053,7 +1093,7 @@ export function occurrenceOf(index: FileIndex, i: number): Occurrence {
     start: data[at] as number,
     end: data[at + 1] as number,
     write: (refAndWrite & 1) === 1,
-    ref: index.refs[refAndWrite >> 1] ?? FREE,
+    ref: refAt(index, refAndWrite >> 1),
   };
 }
 
