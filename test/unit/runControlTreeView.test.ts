@@ -20,6 +20,7 @@ import {
   rootElements,
   type RunControlElement,
   SHOWN_CONTEXT_KEY,
+  interruptPrompt,
   steerPrompt,
   validationText,
   VIEW_ID,
@@ -223,6 +224,19 @@ describe('run controls view: compose', () => {
     });
     assert.match((composeTarget(undefined, 'Steer…') as { unavailable: string }).unavailable, /select an active run/);
     assert.match(steerPrompt(target).prompt, /^Bound to turn-3 · revision 3 of the log's latest snapshot/);
+  });
+
+  test("the input boxes' prompt and validation message show a link pattern from the log as text (VS Code reads links in them)", () => {
+    const target = composeTarget(active, 'Steer…');
+    assert.ok(!('unavailable' in target));
+    const hostile = { ...target, run: { ...target.run, turnId: '[Fix](command:a.b)' } };
+    for (const prompt of [steerPrompt(hostile).prompt, interruptPrompt(hostile).prompt]) {
+      assert.ok(!prompt.includes(']('), prompt);
+      assert.ok(prompt.replaceAll('\u2060', '').includes('[Fix](command:a.b)'), prompt);
+    }
+    const refused = { ok: false as const, code: 'INVALID_REQUEST', message: 'turn [x](command:y) is stale' };
+    assert.equal(validationText(refused)?.replaceAll('\u2060', ''), 'INVALID_REQUEST: turn [x](command:y) is stale');
+    assert.ok(!validationText(refused)?.includes(']('));
   });
 
   test('Retry and Copy Request work on a control only', () => {
