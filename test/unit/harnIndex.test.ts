@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import * as A from '../../server/src/harn/ast';
-import { allOccurrences, indexFile, Occurrence, occurrencesNamed, rangeOf, ScopeResolver } from '../../server/src/harn/index/fileIndex';
+import { allOccurrences, indexFile, Occurrence, occurrencesNamed, rangeOf } from '../../server/src/harn/index/fileIndex';
 import { highlightsAt, referencesAt } from '../../server/src/harn/index/references';
 import { prepareRenameAt, renameAt, RenameEdit } from '../../server/src/harn/index/rename';
 import { fuzzyScore, workspaceSymbols } from '../../server/src/harn/index/symbols';
 import { parse } from '../../server/src/harn/parser';
 import { buildScopes, resolveName, Scope } from '../../server/src/harn/scope';
-import { TokenKind } from '../../server/src/harn/tokens';
 import { corpusFiles, corpusSkip, readCorpus } from '../support/corpus';
 import { memoryIndex, offsetOf } from '../support/harnIndex';
 
@@ -280,27 +279,6 @@ describe('harn index: workspace symbols', () => {
       'open:method:Box',
       'size:field:Box',
     ]);
-  });
-});
-
-describe('harn index: the per-file resolver', { skip: corpusSkip }, () => {
-  test("equals scope.ts's resolveName on every identifier of the corpus", () => {
-    let checked = 0;
-    for (const relative of corpusFiles()) {
-      const a = new HarnAnalysis(readCorpus(relative));
-      const resolver = new ScopeResolver(a.scopes);
-      // A file parsed without a diagnostic may keep the last lookup's chain: names in source order, then from the
-      // last to the first (every lookup leaves scopes the next does not hold).
-      const keeping = a.parsed.names ? new ScopeResolver(a.scopes, true) : undefined;
-      const identifiers = a.parsed.tokens.filter((t) => t.kind === TokenKind.Identifier);
-      for (const token of [...identifiers, ...[...identifiers].reverse()]) {
-        checked++;
-        const expected = resolveName(a.scopes, token.value, token.start);
-        if (resolver.resolve(token.value, token.start) !== expected) assert.fail(`${relative}: ${token.value} at ${token.start}`);
-        if (keeping && keeping.resolve(token.value, token.start) !== expected) assert.fail(`${relative}: ${token.value} at ${token.start}, keeping the chain`);
-      }
-    }
-    assert.ok(checked > 10_000, `${checked} identifiers`);
   });
 });
 

@@ -6,9 +6,6 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import { encodeTokens, semanticTokens, SemanticToken, TOKEN_MODIFIERS, TOKEN_TYPES, tokenEdits, tokensInRange } from '../../server/src/harn/semanticTokens';
-import * as A from '../../server/src/harn/ast';
-import { resolveName } from '../../server/src/harn/scope';
-import { ScopeLookup } from '../../server/src/harn/scopeLookup';
 import { memoryHost } from '../support/memoryHost';
 import { prng } from '../support/random';
 
@@ -229,33 +226,5 @@ describe('semantic tokens: encoding, range and delta', () => {
     assert.equal(edits.length, 1);
     assert.equal(edits[0]?.data.length, 10);
     assert.equal(edits[0]?.deleteCount, 10);
-  });
-});
-
-describe('semantic tokens: the name lookup', () => {
-  test('ScopeLookup answers what resolveName answers, on shadowing, nesting, loops and a broken declaration', () => {
-    const rng = prng(3);
-    const parts: string[] = [];
-    for (let i = 0; i < 300; i++) {
-      const n = `n${Math.floor(rng() * 20)}`;
-      const pick = Math.floor(rng() * 6);
-      if (pick === 0) parts.push(`fn ${n}(${n}, b) { let ${n} = b\n  return ${n} }`);
-      else if (pick === 1) parts.push(`let ${n} = ${n}`);
-      else if (pick === 2) parts.push(`for ${n} in [${n}] { log(${n}) }`);
-      else if (pick === 3) parts.push(`pipeline p${i}(${n}) { let q = fn(x) { return x + ${n} }\n  q(${n}) }`);
-      else if (pick === 4) parts.push(`fn broken${i}() { let bad = ) }`);
-      else parts.push(`try { ${n}() } catch (${n}) { log(${n}) }`);
-    }
-    const analysis = new HarnAnalysis(parts.join('\n'));
-    const lookup = new ScopeLookup(analysis.scopes);
-    let checked = 0;
-    A.walk(analysis.file, (node) => {
-      if (node.kind !== 'Identifier') return;
-      // Each offset of the name, its end included (a cursor right after it).
-      for (let at = node.start; at <= node.end; at++)
-        assert.equal(lookup.resolve(node.name, at), resolveName(analysis.scopes, node.name, at), `${node.name} at ${at}`);
-      checked++;
-    });
-    assert.ok(checked > 500, `identifiers checked: ${checked}`);
   });
 });

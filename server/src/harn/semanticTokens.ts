@@ -10,7 +10,7 @@ import * as A from './ast';
 import { BUILTINS } from './builtins';
 import { findExported, ModuleHost, moduleExports } from './resolve';
 import { Binding, BindingKind, buildScopes, Scope } from './scope';
-import { bindingsByName, ScopeLookup } from './scopeLookup';
+import { bindingsByName, ScopeResolver } from './scopeResolver';
 import { boundNames } from './outline';
 
 /** The legend's token types, all standard (vscode's semantic token classification). The order is the protocol's index. */
@@ -162,7 +162,7 @@ class FileContext {
 }
 
 /** One top-level statement's tokens into `found` (by start). Depends on the statement, `lookup` and `context` only. */
-function addStatementTokens(stmt: A.Stmt, lookup: ScopeLookup, context: FileContext, found: Map<number, SemanticToken>): void {
+function addStatementTokens(stmt: A.Stmt, lookup: ScopeResolver, context: FileContext, found: Map<number, SemanticToken>): void {
   const add = (name: A.NodeBase | undefined, type: TokenType, modifiers: TokenModifier[] = []): void => {
     if (!name || name.end <= name.start || found.has(name.start)) return;
     found.set(name.start, { start: name.start, end: name.end, type, modifiers });
@@ -339,7 +339,7 @@ const byStart = (a: SemanticToken, b: SemanticToken): number => a.start - b.star
 export function semanticTokens(analysis: HarnAnalysis, file: string, host?: ModuleHost): SemanticToken[] {
   const scopes = analysis.scopes;
   const context = new FileContext(file, host, scopes.root.bindings, scopes.wildcardImports);
-  const lookup = new ScopeLookup(scopes);
+  const lookup = new ScopeResolver(scopes);
   const found = new Map<number, SemanticToken>();
   for (const stmt of analysis.file.statements) addStatementTokens(stmt, lookup, context, found);
   return [...found.values()].sort(byStart);
@@ -519,7 +519,7 @@ export class SemanticTokensCache {
       run.computed++;
       const { context: fileContext, root, rootByName } = contextNow();
       const children = fresh.get(stmt) ?? statementScopes(stmt).children;
-      const lookup = new ScopeLookup({ root: { ...root, children }, wildcardImports: [], imports: [] }, rootByName);
+      const lookup = new ScopeResolver({ root: { ...root, children }, wildcardImports: [], imports: [] }, { rootByName });
       const found = new Map<number, SemanticToken>();
       addStatementTokens(stmt, lookup, fileContext, found);
       const tokens = [...found.values()].sort(byStart);

@@ -27,6 +27,7 @@ import {
   Scope,
 } from '../scope';
 import { ParsedNames } from '../parser';
+import { ScopeResolver } from '../scopeResolver';
 import { pushAll } from '../../util/arrays';
 
 /**
@@ -458,7 +459,7 @@ class IndexBuilder {
     this.top = { root: { start: source.start, end: source.end, bindings: [], children: [] }, imports: [], wildcardImports: [] };
     this.resolverRoot = { start: source.start, end: source.end, bindings: this.top.root.bindings, children: [] };
     this.parsedNames = analysis.parsed.names;
-    this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] }, this.parsedNames !== undefined);
+    this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] }, { keepsChain: this.parsedNames !== undefined });
     this.spans = reusable ? new WeakMap() : undefined;
     this.deferSymbols = !reusable;
     this.scopeStarts = this.parsedNames && sortedScopeStarts(this.parsedNames.scopeStarts);
@@ -1140,98 +1141,6 @@ export function allOccurrences(index: FileIndex): Occurrence[] {
 
 export function rangeOf(index: FileIndex, node: { start: number; end: number }): Range {
   return index.lineIndex.rangeOf(node.start, node.end);
-}
-
-/**
- * scope.ts's resolveName, for the many names of one file: each scope's bindings grouped by name once, and the scope
- * holding an offset found by binary search among its siblings (they are in source order). Held equal to resolveName
- * on every identifier of the corpus by a test.
- */
-export class ScopeResolver {
-  /** Bindings by name, for the scopes with many (a small scope is scanned: most blocks bind a handful). */
-  private byName: Map<Scope, Map<string, Binding[]>> | undefined;
-  /** The chain of the last lookup, reused (a file resolves thousands of names). */
-  private readonly chain: Scope[] = [];
-  private depth = 0;
-
-  /**
-   * `keepsChain`: the scopes are those of a file parsed without a diagnostic, where sibling scopes share no offset
-   * but an end: a lookup then keeps the part of the last one's chain strictly holding its offset (the next name is
-   * mostly in the same scope) and searches only below it. Call `scopesChanged` when the scopes do.
-   */
-  constructor(
-    private readonly scopes: FileScopes,
-    private readonly keepsChain = false,
-  ) {}
-
-  scopesChanged(): void {
-    this.depth = 0;
-  }
-
-  resolve(name: string, offset: number): Binding | undefined {
-    const chain = this.chain;
-    let depth = 1;
-    chain[0] = this.scopes.root;
-    if (this.keepsChain) {
-      // A scope strictly holding the offset is the only one of its siblings holding it: childAt would pick it.
-      while (depth < this.depth) {
-        const kept = chain[depth] as Scope;
-        if (!(kept.start < offset && offset < kept.end)) break;
-        depth++;
-      }
-    }
-    for (let scope = childAt(chain[depth - 1] as Scope, offset); scope; scope = childAt(scope, offset)) chain[depth++] = scope;
-    this.depth = depth;
-    for (let i = depth - 1; i >= 0; i--) {
-      const scope = chain[i] as Scope;
-      const bindings = scope.bindings.length > SCANNED_SCOPE_SIZE ? this.bindingsOf(scope).get(name) : scope.bindings;
-      if (!bindings) continue;
-      // The latest visible binding wins (a later `let x` shadows an earlier one).
-      for (let j = bindings.length - 1; j >= 0; j--) {
-        const b = bindings[j] as Binding;
-        if (b.name === name && b.visibleFrom <= offset) return b;
-      }
-    }
-    return undefined;
-  }
-
-  private bindingsOf(scope: Scope): Map<string, Binding[]> {
-    const byName = (this.byName ??= new Map<Scope, Map<string, Binding[]>>());
-    let map = byName.get(scope);
-    if (map) return map;
-    map = new Map();
-    for (const b of scope.bindings) {
-      const list = map.get(b.name);
-      if (list) list.push(b);
-      else map.set(b.name, [b]);
-    }
-    byName.set(scope, map);
-    return map;
-  }
-}
-
-/** Scopes with at most this many bindings are scanned rather than indexed by name. */
-const SCANNED_SCOPE_SIZE = 8;
-
-/** The first child scope containing `offset` (ends inclusive), as scopeChainAt picks it. */
-function childAt(scope: Scope, offset: number): Scope | undefined {
-  const children = scope.children;
-  let low = 0;
-  let high = children.length - 1;
-  let last = -1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    if ((children[mid] as Scope).start <= offset) {
-      last = mid;
-      low = mid + 1;
-    } else high = mid - 1;
-  }
-  // Siblings may touch (one ends where the next starts): the earlier one wins, as in a scan from the first.
-  for (let i = Math.max(0, last - 1); i <= last; i++) {
-    const c = children[i] as Scope;
-    if (c.start <= offset && offset <= c.end) return c;
-  }
-  return undefined;
 }
 
 /** The occurrence at `offset` (a cursor right after a name counts), if any. */
