@@ -119,12 +119,12 @@ export interface FileIndex {
   declarationCount: number;
   readonly declarations: readonly IndexedDeclaration[];
   symbols: IndexedSymbol[];
-  exports: Map<string, Export>;
+  exports: ReadonlyMap<string, Export>;
   /** `import "…"` module paths (everything they export is visible here), and those that are `pub` (re-exported). */
-  wildcardImports: string[];
-  pubWildcardImports: string[];
+  wildcardImports: readonly string[];
+  pubWildcardImports: readonly string[];
   /** Every module path the file imports. */
-  importPaths: string[];
+  importPaths: readonly string[];
   /** What indexing the file's next version may take from this one (an index made `reusable` only). */
   reuse: Reuse | undefined;
   /** How many top-level statements were taken from the previous index rather than walked. */
@@ -232,10 +232,10 @@ class PackedFileIndex implements FileIndex {
     readonly declarationsAt: number,
     readonly declarationCount: number,
     symbols: IndexedSymbol[] | undefined,
-    readonly exports: Map<string, Export>,
-    readonly wildcardImports: string[],
-    readonly pubWildcardImports: string[],
-    readonly importPaths: string[],
+    readonly exports: ReadonlyMap<string, Export>,
+    readonly wildcardImports: readonly string[],
+    readonly pubWildcardImports: readonly string[],
+    readonly importPaths: readonly string[],
     readonly reuse: Reuse | undefined,
     readonly reusedStatements: number,
   ) {
@@ -253,6 +253,17 @@ class PackedFileIndex implements FileIndex {
 }
 
 const FREE: LocalRef = { kind: 'free' };
+
+/**
+ * What an index keeps is shared when empty (most files export nothing or import nothing): a workspace keeps an
+ * index per file, and the collector copies each object it keeps, so fewer objects per file is less collection.
+ */
+const NO_EXPORTS: ReadonlyMap<string, Export> = new Map();
+const NOTHING: readonly never[] = Object.freeze([]);
+
+function orShared<T>(list: readonly T[]): readonly T[] {
+  return list.length > 0 ? list : NOTHING;
+}
 
 /** A ref's integer: a local binding's name offset (≥ 0), FREE_CODE, or OTHER_CODE - its index among the other refs. */
 const FREE_CODE = -1;
@@ -567,14 +578,14 @@ class IndexBuilder {
       this.nameCount,
       refsAt,
       refCodes.length,
-      this.otherRefs,
+      orShared(this.otherRefs),
       occurrencesEnd,
       this.declarationCount,
       symbols,
-      exports,
-      this.wildcardImports,
-      this.pubWildcardImports,
-      this.importPaths,
+      exports.size > 0 ? exports : NO_EXPORTS,
+      orShared(this.wildcardImports),
+      orShared(this.pubWildcardImports),
+      orShared(this.importPaths),
       this.spans && { root: signature, refPlaces: this.refPlaces, symbols: this.symbols, spans: this.spans },
       this.reusedStatements,
     );
