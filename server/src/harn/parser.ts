@@ -34,19 +34,40 @@ export interface ParsedNames {
   scopeStarts: number[];
 }
 
-/** Thrown to abandon the current statement; not an Error, so throwing it captures no stack trace. */
+/**
+ * Thrown to abandon the current statement; not an Error, so throwing it captures no stack trace. Only a recovery
+ * point catches it (see Parser.recover): no frame in between catches, rethrows or runs a `finally`, since each
+ * such handler costs V8 about a microsecond as the error passes (`a < b > (` nested 40 deep paid 160 of them).
+ */
 class ParseError {
-  /**
-   * The outermost call whose arguments were being read when the error was thrown, with the arguments read
-   * so far (`closed: false`): set as the error leaves each call, so the recovered statement can keep it and
-   * features still see a half-typed `add(1, ⏎}`.
-   */
-  partialCall: A.Call | undefined;
   constructor(readonly what: string) {}
 }
 
 /** Thrown when nesting exceeds MAX_NESTING; never backtracked over, so its diagnostic survives. */
 class NestingError extends ParseError {}
+
+/**
+ * A call (or an attribute) whose arguments are being read. When a ParseError abandons them, the recovery point
+ * rebuilds the half-read call from these (see Parser.recover), so the recovered statement can keep it and
+ * features still see a half-typed `add(1, ⏎}`.
+ */
+interface OpenCall {
+  /** Undefined for an attribute's arguments: they hold a half-read call but are none. */
+  callee: A.Expr | undefined;
+  typeArgs: A.TypeExpr[];
+  args: A.Argument[];
+  /** The argument whose value is being read: where it starts (its `...` or name included), its name and spread. */
+  argStart: number;
+  argName: A.Name | undefined;
+  argSpread: boolean;
+}
+
+/** What a recovery point saves before it tries, and puts back when a ParseError reaches it (see Parser.recover). */
+interface RecoveryMark {
+  depth: number;
+  newlines: number;
+  openCalls: number;
+}
 
 /**
  * Deepest nesting of expressions, statements and types the parser follows. Each level costs a dozen
@@ -246,6 +267,9 @@ class Parser {
   private ternaryColonCache = new Map<number, boolean>();
   /** See ParsedNames (`noted` and `scoped` push to it). */
   readonly names: ParsedNames = { nodes: [], statementEnds: [], scopeStarts: [] };
+  /** The calls whose arguments are being read, outermost first: the first `openCallCount` (the rest are kept for reuse). */
+  private readonly openCalls: OpenCall[] = [];
+  private openCallCount = 0;
 
   private readonly eof: Token;
 
@@ -365,6 +389,57 @@ class Parser {
     } finally {
       this.newlineStack.pop();
     }
+  }
+
+  /** The state a recovery point restores when a ParseError reaches it: take it just before the `try`. */
+  private mark(): RecoveryMark {
+    return { depth: this.depth, newlines: this.newlineStack.length, openCalls: this.openCallCount };
+  }
+
+  /**
+   * At a recovery point, for a ParseError caught there: puts back the nesting depth, the newline stack and the
+   * open calls as they were at `mark` (the frames the error left did not, see ParseError), and gives the outermost
+   * call left open since then with the arguments read so far (`closed: false`; undefined after a NestingError).
+   * An argument being read holds the half-read call inside it as its value, when that call started in it.
+   */
+  private recover(error: ParseError, mark: RecoveryMark): A.Call | undefined {
+    this.depth = mark.depth;
+    this.newlineStack.length = mark.newlines;
+    let partial: A.Call | undefined;
+    if (!(error instanceof NestingError)) {
+      const end = this.prevEnd;
+      for (let i = this.openCallCount - 1; i >= mark.openCalls; i--) {
+        const open = this.openCalls[i] as OpenCall;
+        if (partial && partial.start >= open.argStart) {
+          open.args.push({ kind: 'Argument', name: open.argName, spread: open.argSpread, value: partial, start: open.argStart, end: partial.end });
+        }
+        const callee = open.callee;
+        if (callee)
+          partial = { kind: 'Call', callee, typeArgs: open.typeArgs, args: open.args, closed: false, start: callee.start, end: Math.max(callee.end, end) };
+      }
+    }
+    this.openCallCount = mark.openCalls;
+    return partial;
+  }
+
+  /** Notes a call whose arguments are about to be read (see OpenCall); closeCall forgets it once they are. */
+  private openCall(callee: A.Expr | undefined, typeArgs: A.TypeExpr[], args: A.Argument[]): void {
+    const open = this.openCalls[this.openCallCount];
+    if (open) {
+      open.callee = callee;
+      open.typeArgs = typeArgs;
+      open.args = args;
+      open.argStart = -1;
+      open.argName = undefined;
+      open.argSpread = false;
+    } else {
+      this.openCalls.push({ callee, typeArgs, args, argStart: -1, argName: undefined, argSpread: false });
+    }
+    this.openCallCount++;
+  }
+
+  private closeCall(): void {
+    this.openCallCount--;
   }
 
   /** Counts one level of nesting; past MAX_NESTING reports once and abandons the statement. */
@@ -535,16 +610,15 @@ class Parser {
     const startPos = this.pos;
     const start = this.tok.start;
     const savedPartial = this.partial;
-    const savedNewlines = this.newlineStack.length;
+    const mark = this.mark();
     this.partial = undefined;
     try {
       return this.parseStatement();
     } catch (error) {
       if (!(error instanceof ParseError)) throw error;
-      this.newlineStack.length = savedNewlines;
+      const call = this.recover(error, mark);
       this.synchronize(startPos);
       const partial = this.partial as A.Stmt | undefined;
-      const call = error instanceof NestingError ? undefined : error.partialCall;
       if (partial) {
         // `let x = f(1, ⏎…`: the binding's value is the half-read call, when the call is all of it so far (the
         // partial's end is still the `=`'s; `let x = a + f(1, ⏎` keeps no value rather than a wrong one).
@@ -746,7 +820,10 @@ class Parser {
     const args: A.Argument[] = [];
     let end = name.end;
     if (this.at('(') && !this.tok.nlBefore) {
-      end = this.parseArgumentList(args).end;
+      this.openCall(undefined, [], args);
+      this.parseArgumentList(args);
+      this.closeCall();
+      end = this.prevEnd;
     }
     return { kind: 'Attribute', name, args, start: at.start, end };
   }
@@ -995,10 +1072,12 @@ class Parser {
         const entryStart = this.tok.start;
         const key = this.expectMemberName('skill field name');
         let value: A.Expr | undefined;
+        const mark = this.mark();
         try {
           value = this.parseExpression();
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
+          this.recover(error, mark);
           this.synchronize(this.pos);
         }
         node.entries.push({ kind: 'SkillEntry', key, value, start: entryStart, end: this.prevEnd });
@@ -1166,10 +1245,12 @@ class Parser {
         while (this.at('@')) memberAttributes.push(this.parseAttribute());
         const memberPub = this.eat('pub');
         if (!this.at('fn') && !this.atWord('gen')) this.fail("'fn' in an impl block");
+        const mark = this.mark();
         try {
           node.methods.push(this.parseFnDecl(memberStart, memberPub, false, memberAttributes));
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
+          this.recover(error, mark);
           // Keep the method read so far; resume at the next line.
           const method = this.partial as A.Stmt | undefined; // set by parseFnDecl, which TS cannot see
           this.partial = node;
@@ -1392,6 +1473,7 @@ class Parser {
       afterSemicolon = false;
       if ((t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) && this.is(n, ':')) {
         const startPos = this.pos;
+        const mark = this.mark();
         try {
           const key = this.nameFrom(this.next());
           this.pos++;
@@ -1401,6 +1483,7 @@ class Parser {
           if (commaAfterEntries && this.eat(',')) afterSemicolon = true;
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
+          this.recover(error, mark);
           this.synchronize(startPos);
         }
         continue;
@@ -1499,6 +1582,7 @@ class Parser {
         if (this.eat(',') || this.eat(';')) continue;
         const armStart = this.tok.start;
         const startPos = this.pos;
+        const mark = this.mark();
         try {
           const patterns = [this.parseExpression()];
           while (this.eat('|')) patterns.push(this.parseExpression());
@@ -1520,6 +1604,7 @@ class Parser {
           arms.push({ kind: 'MatchArm', patterns, guard, body, start: armStart, end: this.prevEnd });
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
+          this.recover(error, mark);
           this.synchronize(startPos);
         }
       }
@@ -1756,12 +1841,11 @@ class Parser {
         return this.parsePrimary();
       }
     }
+    // No `finally` here or below: a recovery point restores the depth (see ParseError).
     this.enter();
-    try {
-      return this.parsePipe();
-    } finally {
-      this.depth--;
-    }
+    const expr = this.parsePipe();
+    this.depth--;
+    return expr;
   }
 
   private parsePipe(): A.Expr {
@@ -1796,15 +1880,10 @@ class Parser {
       // Both branches may hold a ternary (upstream 0.10; v0.7 wanted parentheses). Each one nests
       // (`a ? b : c ? d : …` is right-nested), so it counts against MAX_NESTING.
       this.enter();
-      let then: A.Expr;
-      let otherwise: A.Expr;
-      try {
-        then = this.parseTernary();
-        this.expect(':', "':' in the conditional expression");
-        otherwise = this.parseTernary();
-      } finally {
-        this.depth--;
-      }
+      const then = this.parseTernary();
+      this.expect(':', "':' in the conditional expression");
+      const otherwise = this.parseTernary();
+      this.depth--;
       return { kind: 'Ternary', condition, then, otherwise, start: condition.start, end: otherwise.end };
     }
     return condition;
@@ -1841,12 +1920,9 @@ class Parser {
     if (this.is(t, '!') || this.is(t, '-')) {
       this.pos++;
       this.enter();
-      try {
-        const operand = this.parseUnary();
-        return { kind: 'Unary', operator: t.value, operand, start: t.start, end: operand.end };
-      } finally {
-        this.depth--;
-      }
+      const operand = this.parseUnary();
+      this.depth--;
+      return { kind: 'Unary', operator: t.value, operand, start: t.start, end: operand.end };
     }
     if (this.is(t, 'try') && this.is(this.peek(), '*')) {
       this.pos += 2;
@@ -1870,11 +1946,9 @@ class Parser {
   /** A unary-level operand that nests (`try* …`, the exponent of `**`): counted against MAX_NESTING. */
   private parseExpressionOperand(): A.Expr {
     this.enter();
-    try {
-      return this.parseUnary();
-    } finally {
-      this.depth--;
-    }
+    const operand = this.parseUnary();
+    this.depth--;
+    return operand;
   }
 
   private parsePower(): A.Expr {
@@ -2039,31 +2113,28 @@ class Parser {
     const savedDiagnostics = this.diagnostics.length;
     const savedNodes = this.names.nodes.length;
     const savedScopes = this.names.scopeStarts.length;
-    const savedNewlines = this.newlineStack.length;
+    const mark = this.mark();
     let typeArgs: A.TypeExpr[];
     try {
       this.pos++;
       typeArgs = [];
       this.newlineStack.push(false);
-      try {
-        while (!this.at('>')) {
-          typeArgs.push(this.parseType());
-          if (!this.eat(',')) break;
-        }
-      } finally {
-        this.newlineStack.pop();
+      while (!this.at('>')) {
+        typeArgs.push(this.parseType());
+        if (!this.eat(',')) break;
       }
+      this.newlineStack.pop();
       this.expect('>');
       if (!this.at('(') || this.tok.nlBefore) throw new ParseError('not a generic call');
     } catch (error) {
       // A nesting error is not a reason to read the tokens again (that would nest just as deep).
       if (!(error instanceof ParseError) || error instanceof NestingError) throw error;
+      this.recover(error, mark);
       this.pos = savedPos;
       this.diagnostics.length = savedDiagnostics;
       // The type arguments' nodes are dropped with them.
       this.names.nodes.length = savedNodes;
       this.names.scopeStarts.length = savedScopes;
-      this.newlineStack.length = savedNewlines;
       this.failedGenericCalls.add(savedPos);
       return undefined;
     }
@@ -2127,74 +2198,65 @@ class Parser {
 
   private parseCall(callee: A.Expr, typeArgs: A.TypeExpr[]): A.Call {
     const args: A.Argument[] = [];
-    try {
-      const { end, closed } = this.parseArgumentList(args);
-      return { kind: 'Call', callee, typeArgs, args, closed, start: callee.start, end };
-    } catch (error) {
-      if (error instanceof ParseError && !(error instanceof NestingError)) {
-        error.partialCall = { kind: 'Call', callee, typeArgs, args, closed: false, start: callee.start, end: Math.max(callee.end, this.prevEnd) };
-      }
-      throw error;
-    }
+    this.openCall(callee, typeArgs, args);
+    const closed = this.parseArgumentList(args);
+    this.closeCall();
+    return { kind: 'Call', callee, typeArgs, args, closed, start: callee.start, end: this.prevEnd };
   }
 
-  /** `( args )` with optional commas, named `name: value` and spread `...xs` arguments. */
-  private parseArgumentList(args: A.Argument[]): { end: number; closed: boolean } {
+  /**
+   * `( args )` with optional commas, named `name: value` and spread `...xs` arguments, into `args` (the innermost
+   * open call's, see openCall); whether the `)` was there (else it ends at the end of the file).
+   */
+  private parseArgumentList(args: A.Argument[]): boolean {
     const open = this.expect('(');
+    const call = this.openCalls[this.openCallCount - 1] as OpenCall;
     this.newlineStack.push(false);
-    try {
-      while (!this.at(')')) {
-        if (this.atEOF()) {
-          this.reportExpected("')' to close the argument list");
-          this.report(open.start, open.end, "This '(' is never closed");
-          return { end: this.prevEnd, closed: false };
-        }
-        // Commas are optional, so a stray closer would otherwise read as a missing argument.
-        if (this.at(']') || this.at('}')) this.fail("')' to close the argument list");
-        const start = this.tok.start;
-        const spread = this.eat('...');
-        let name: A.Name | undefined;
-        const t = this.tok;
-        if (!spread && (t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) && this.is(this.peek(), ':') && !this.is(this.peek(2), ':')) {
-          this.pos += 2;
-          name = this.nameFrom(t);
-        }
-        let value: A.Expr;
-        try {
-          value = this.parseExpression();
-        } catch (error) {
-          // A half-read call in this argument (`f(1, g(2, ⏎…`) is kept as its value, for the enclosing partial call.
-          const inner = error instanceof ParseError ? error.partialCall : undefined;
-          if (inner && inner.start >= start) args.push({ kind: 'Argument', name, spread, value: inner, start, end: inner.end });
-          throw error;
-        }
-        args.push({ kind: 'Argument', name, spread, value, start, end: value.end });
-        this.eat(',');
+    while (!this.at(')')) {
+      if (this.atEOF()) {
+        this.reportExpected("')' to close the argument list");
+        this.report(open.start, open.end, "This '(' is never closed");
+        this.newlineStack.pop();
+        return false;
       }
-      this.pos++;
-      return { end: this.prevEnd, closed: true };
-    } finally {
-      this.newlineStack.pop();
+      // Commas are optional, so a stray closer would otherwise read as a missing argument.
+      if (this.at(']') || this.at('}')) this.fail("')' to close the argument list");
+      const start = this.tok.start;
+      const spread = this.eat('...');
+      let name: A.Name | undefined;
+      const t = this.tok;
+      if (!spread && (t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) && this.is(this.peek(), ':') && !this.is(this.peek(2), ':')) {
+        this.pos += 2;
+        name = this.nameFrom(t);
+      }
+      // Should the value fail, a half-read call in it (`f(1, g(2, ⏎…`) becomes its value (see recover).
+      call.argStart = start;
+      call.argName = name;
+      call.argSpread = spread;
+      const value = this.parseExpression();
+      args.push({ kind: 'Argument', name, spread, value, start, end: value.end });
+      this.eat(',');
     }
+    this.pos++;
+    this.newlineStack.pop();
+    return true;
   }
 
   private parseIndexOrSlice(object: A.Expr, optional: boolean): A.Expr {
     this.expect('[');
     this.newlineStack.push(false);
-    try {
-      let from: A.Expr | undefined;
-      if (!this.at(':')) from = this.parseExpression();
-      if (this.eat(':')) {
-        let to: A.Expr | undefined;
-        if (!this.at(']')) to = this.parseExpression();
-        this.expect(']', "']' to close the slice");
-        return { kind: 'Slice', object, from, to, start: object.start, end: this.prevEnd };
-      }
-      this.expect(']', "']' to close the index");
-      return { kind: 'Index', object, optional, index: from, start: object.start, end: this.prevEnd };
-    } finally {
+    let from: A.Expr | undefined;
+    if (!this.at(':')) from = this.parseExpression();
+    if (this.eat(':')) {
+      let to: A.Expr | undefined;
+      if (!this.at(']')) to = this.parseExpression();
+      this.expect(']', "']' to close the slice");
       this.newlineStack.pop();
+      return { kind: 'Slice', object, from, to, start: object.start, end: this.prevEnd };
     }
+    this.expect(']', "']' to close the index");
+    this.newlineStack.pop();
+    return { kind: 'Index', object, optional, index: from, start: object.start, end: this.prevEnd };
   }
 
   private parsePrimary(): A.Expr {
@@ -2248,13 +2310,9 @@ class Parser {
         switch (t.value) {
           case '(': {
             this.pos++;
-            let inner: A.Expr;
             this.newlineStack.push(false);
-            try {
-              inner = this.parseExpression();
-            } finally {
-              this.newlineStack.pop();
-            }
+            const inner = this.parseExpression();
+            this.newlineStack.pop();
             this.expect(')', "')' to close the parenthesised expression");
             return { kind: 'Paren', inner, start: t.start, end: this.prevEnd };
           }
@@ -2282,22 +2340,19 @@ class Parser {
     const open = this.expect('[');
     const elements: A.Expr[] = [];
     this.newlineStack.push(false);
-    try {
-      while (!this.at(']')) {
-        if (this.atEOF()) this.fail("']' to close the list");
-        if (this.at('...')) {
-          const s = this.next();
-          const operand = this.parseExpression();
-          elements.push({ kind: 'Unary', operator: '...', operand, start: s.start, end: operand.end });
-        } else {
-          elements.push(this.parseExpression());
-        }
-        this.eat(',');
+    while (!this.at(']')) {
+      if (this.atEOF()) this.fail("']' to close the list");
+      if (this.at('...')) {
+        const s = this.next();
+        const operand = this.parseExpression();
+        elements.push({ kind: 'Unary', operator: '...', operand, start: s.start, end: operand.end });
+      } else {
+        elements.push(this.parseExpression());
       }
-      this.pos++;
-    } finally {
-      this.newlineStack.pop();
+      this.eat(',');
     }
+    this.pos++;
+    this.newlineStack.pop();
     return { kind: 'List', elements, start: open.start, end: this.prevEnd };
   }
 
@@ -2342,48 +2397,45 @@ class Parser {
   private parseDictEntries(open: Token): A.DictEntry[] {
     const entries: A.DictEntry[] = [];
     this.newlineStack.push(false);
-    try {
-      while (!this.at('}')) {
-        if (this.atEOF()) {
-          this.reportExpected("'}' to close the dict");
-          this.report(open.start, open.end, "This '{' is never closed");
-          throw new ParseError('dict');
-        }
-        const start = this.tok.start;
-        if (this.eat('...')) {
-          const value = this.parseExpression();
-          entries.push({ kind: 'DictEntry', key: undefined, computed: false, spread: true, value, start, end: value.end });
-          this.eat(',');
-          continue;
-        }
-        let key: A.Name | A.StringLit | A.Expr;
-        let computed = false;
-        const t = this.tok;
-        if (t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) {
-          this.pos++;
-          key = this.nameFrom(t);
-        } else if (t.kind === TokenKind.String || t.kind === TokenKind.RawString || t.kind === TokenKind.StringHead) {
-          key = this.parseStringLiteral();
-        } else if (t.kind === TokenKind.Int) {
-          this.pos++;
-          key = { kind: 'Int', raw: this.source.slice(t.start, t.end), start: t.start, end: t.end };
-        } else if (this.is(t, '[')) {
-          this.pos++;
-          key = this.parseExpression();
-          this.expect(']', "']' after the computed key");
-          computed = true;
-        } else {
-          this.fail('dict key (a name, a string or [expression])');
-        }
-        this.expect(':', "':' after the dict key");
-        const value = this.parseExpression();
-        entries.push({ kind: 'DictEntry', key, computed, spread: false, value, start, end: value.end });
-        this.eat(',');
+    while (!this.at('}')) {
+      if (this.atEOF()) {
+        this.reportExpected("'}' to close the dict");
+        this.report(open.start, open.end, "This '{' is never closed");
+        throw new ParseError('dict');
       }
-      this.pos++;
-    } finally {
-      this.newlineStack.pop();
+      const start = this.tok.start;
+      if (this.eat('...')) {
+        const value = this.parseExpression();
+        entries.push({ kind: 'DictEntry', key: undefined, computed: false, spread: true, value, start, end: value.end });
+        this.eat(',');
+        continue;
+      }
+      let key: A.Name | A.StringLit | A.Expr;
+      let computed = false;
+      const t = this.tok;
+      if (t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) {
+        this.pos++;
+        key = this.nameFrom(t);
+      } else if (t.kind === TokenKind.String || t.kind === TokenKind.RawString || t.kind === TokenKind.StringHead) {
+        key = this.parseStringLiteral();
+      } else if (t.kind === TokenKind.Int) {
+        this.pos++;
+        key = { kind: 'Int', raw: this.source.slice(t.start, t.end), start: t.start, end: t.end };
+      } else if (this.is(t, '[')) {
+        this.pos++;
+        key = this.parseExpression();
+        this.expect(']', "']' after the computed key");
+        computed = true;
+      } else {
+        this.fail('dict key (a name, a string or [expression])');
+      }
+      this.expect(':', "':' after the dict key");
+      const value = this.parseExpression();
+      entries.push({ kind: 'DictEntry', key, computed, spread: false, value, start, end: value.end });
+      this.eat(',');
     }
+    this.pos++;
+    this.newlineStack.pop();
     return entries;
   }
 
@@ -2431,10 +2483,12 @@ class Parser {
       if (close.kind === TokenKind.StringMiddle || close.kind === TokenKind.StringTail) {
         this.report(holeStart - 2, close.start + 1, 'Empty interpolation `${}`');
       } else if (close.kind !== TokenKind.EOF) {
+        const mark = this.mark();
         try {
           expr = this.withNewlines(false, () => this.parseExpression());
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
+          this.recover(error, mark);
         }
         // Skip anything left in the hole up to its closing part.
         const endsHole = (): boolean =>
@@ -2472,11 +2526,9 @@ class Parser {
 
   parseType(): A.TypeExpr {
     this.enter();
-    try {
-      return this.parseUnionType();
-    } finally {
-      this.depth--;
-    }
+    const type = this.parseUnionType();
+    this.depth--;
+    return type;
   }
 
   private parseUnionType(): A.TypeExpr {
