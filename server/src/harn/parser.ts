@@ -1843,26 +1843,37 @@ class Parser {
     }
     // No `finally` here or below: a recovery point restores the depth (see ParseError).
     this.enter();
-    const expr = this.parsePipe();
+    // The first operand is read before the precedence levels are entered, and each level is given the operand it
+    // starts with: the levels are not on the stack while the operand nests (a call's arguments, a list), so a
+    // ParseError unwinds fewer frames (V8 charges for each) and each nesting level costs fewer calls.
+    // The unary and power levels' frames are skipped too when no prefix operator starts the operand.
+    const first = this.startsPrefixOperator(this.tok) ? this.parseUnary() : this.parsePowerFrom(this.parsePostfix(this.parsePrimary()));
+    const expr = this.parsePipe(first);
     this.depth--;
     return expr;
   }
 
-  private parsePipe(): A.Expr {
-    let left = this.parseRange();
+  /** Whether parseUnary has more to do at `t` than parsePower: `!`, `-`, or `try` (`try* …`). */
+  private startsPrefixOperator(t: Token): boolean {
+    return t.kind === TokenKind.Punct ? t.value === '!' || t.value === '-' : t.kind === TokenKind.Keyword && t.value === 'try';
+  }
+
+  /** The pipe level (and those below it) of an expression whose first operand, `first`, has been read. */
+  private parsePipe(first: A.Expr): A.Expr {
+    let left = this.parseRange(first);
     while (this.at('|>')) {
       this.pos++;
-      const right = this.parseRange();
+      const right = this.parseRange(this.parseUnary());
       left = { kind: 'Binary', operator: '|>', left, right, start: left.start, end: right.end };
     }
     return left;
   }
 
-  private parseRange(): A.Expr {
-    const left = this.parseTernary();
+  private parseRange(first: A.Expr): A.Expr {
+    const left = this.parseTernary(first);
     if (this.at('to') && !this.newlineHere) {
       this.pos++;
-      const right = this.parseTernary();
+      const right = this.parseTernary(this.parseUnary());
       let exclusive = false;
       if (this.at('exclusive') && !this.newlineHere) {
         this.pos++;
@@ -1873,16 +1884,16 @@ class Parser {
     return left;
   }
 
-  private parseTernary(): A.Expr {
-    const condition = this.parseBinary(1);
+  private parseTernary(first: A.Expr): A.Expr {
+    const condition = this.parseBinary(1, first);
     if (this.at('?')) {
       this.pos++;
       // Both branches may hold a ternary (upstream 0.10; v0.7 wanted parentheses). Each one nests
       // (`a ? b : c ? d : …` is right-nested), so it counts against MAX_NESTING.
       this.enter();
-      const then = this.parseTernary();
+      const then = this.parseTernary(this.parseUnary());
       this.expect(':', "':' in the conditional expression");
-      const otherwise = this.parseTernary();
+      const otherwise = this.parseTernary(this.parseUnary());
       this.depth--;
       return { kind: 'Ternary', condition, then, otherwise, start: condition.start, end: otherwise.end };
     }
@@ -1901,16 +1912,16 @@ class Parser {
     return op;
   }
 
-  /** Precedence climbing over BINARY_PRECEDENCE: operands bind tighter than `minPrecedence`. */
-  private parseBinary(minPrecedence: number): A.Expr {
-    let left = this.parseUnary();
+  /** Precedence climbing over BINARY_PRECEDENCE from the operand `first`: operands bind tighter than `minPrecedence`. */
+  private parseBinary(minPrecedence: number, first: A.Expr): A.Expr {
+    let left = first;
     for (;;) {
       const op = this.binaryOperatorHere();
       if (op === undefined) return left;
       const precedence = BINARY_PRECEDENCE.get(op);
       if (precedence === undefined || precedence < minPrecedence) return left;
       this.pos += op === 'not in' ? 2 : 1;
-      const right = this.parseBinary(precedence + 1);
+      const right = this.parseBinary(precedence + 1, this.parseUnary());
       left = { kind: 'Binary', operator: op, left, right, start: left.start, end: right.end };
     }
   }
@@ -1952,7 +1963,11 @@ class Parser {
   }
 
   private parsePower(): A.Expr {
-    const base = this.parsePostfix(this.parsePrimary());
+    return this.parsePowerFrom(this.parsePostfix(this.parsePrimary()));
+  }
+
+  /** The power level from its base, already read. */
+  private parsePowerFrom(base: A.Expr): A.Expr {
     if (this.at('**')) {
       this.pos++;
       // Right-associative; the exponent may itself be negated (`2 ** -1`).
@@ -2027,9 +2042,9 @@ class Parser {
         }
         case '<': {
           if (expr.kind !== 'Identifier' && expr.kind !== 'Member') return expr;
-          const call = this.tryGenericCall(expr);
-          if (!call) return expr;
-          expr = call;
+          const typeArgs = this.tryGenericCallTypeArguments();
+          if (!typeArgs) return expr;
+          expr = this.parseCall(expr, typeArgs);
           continue;
         }
         case '{':
@@ -2102,12 +2117,13 @@ class Parser {
   }
 
   /**
-   * `f<T, U>(…)`, tried speculatively: when the type arguments fail, the tokens are read again as a
-   * comparison. Once `<…>(` has been read it is a call: its arguments are what a parenthesised operand
+   * The `<T, U>` of a generic call `f<T, U>(…)`, tried speculatively (undefined when they fail, and the tokens
+   * are read again as a comparison); the caller reads the call's arguments, so that this frame is not on the
+   * stack while they nest. Once `<…>(` has been read it is a call: its arguments are what a parenthesised operand
    * would hold, so reading them again as one could only fail again — and did, once per nesting level
    * (quadratic on `a < b > (` nested n deep).
    */
-  private tryGenericCall(callee: A.Expr): A.Call | undefined {
+  private tryGenericCallTypeArguments(): A.TypeExpr[] | undefined {
     if (this.failedGenericCalls.has(this.pos) || !this.mayBeTypeArguments()) return undefined;
     const savedPos = this.pos;
     const savedDiagnostics = this.diagnostics.length;
@@ -2138,7 +2154,7 @@ class Parser {
       this.failedGenericCalls.add(savedPos);
       return undefined;
     }
-    return this.parseCall(callee, typeArgs);
+    return typeArgs;
   }
 
   /**
