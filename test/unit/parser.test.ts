@@ -1160,6 +1160,16 @@ describe('recovery', () => {
       inAttribute.map((s) => (s.kind === 'ErrorStmt' ? sx(s.partial) : s.kind)),
       ['(call g 2)', 'FnDecl'],
     );
+    // However the inner call is reached (a call's result called, `?.(`, a spread, inside a list or an attribute), the
+    // outermost half-read call keeps it as its last argument.
+    const partialOf = (source: string): string => {
+      const stmt = broken(source).file.statements[0];
+      return stmt?.kind === 'ErrorStmt' ? sx(stmt.partial) : stmt?.kind === 'LetDecl' ? sx(stmt.init) : String(stmt?.kind);
+    };
+    assert.deepEqual(
+      ['f(1)(2, g(3, ]', 'a?.(1, g(2, ]', 'let x = f(1, ...g(2, ]', 'x = [f(1, g(2, ]]', '@a(f(1, g(2, ])\nfn k() {}', 'let x = -f(1, g(2, ]'].map(partialOf),
+      ['(call (call f 1) 2 (call g 3))', '(call a 1 (call g 2))', '(call f 1 ...(call g 2))', '(call f 1 (call g 2))', '(call f 1 (call g 2))', '∅'],
+    );
     // Nested generic calls cut short: the outermost keeps the inner ones as its arguments.
     const nested = broken(nestedGenericCalls(3)).file.statements[0];
     assert.ok(nested?.kind === 'LetDecl');

@@ -267,6 +267,11 @@ class Parser {
   private ternaryColonCache = new Map<number, boolean>();
   /** See ParsedNames (`noted` and `scoped` push to it). */
   readonly names: ParsedNames = { nodes: [], statementEnds: [], scopeStarts: [] };
+  /**
+   * A ParseError being carried out of nested calls by returns instead of unwinding (see parseArgumentList): set,
+   * each function of the chain returns at once, doing nothing more, and the first caller outside it throws it.
+   */
+  private abandoned: ParseError | undefined;
   /** The calls whose arguments are being read, outermost first: the first `openCallCount` (the rest are kept for reuse). */
   private readonly openCalls: OpenCall[] = [];
   private openCallCount = 0;
@@ -821,7 +826,7 @@ class Parser {
     let end = name.end;
     if (this.at('(') && !this.tok.nlBefore) {
       this.openCall(undefined, [], args);
-      this.parseArgumentList(args);
+      this.parseArgumentList(args, false);
       this.closeCall();
       end = this.prevEnd;
     }
@@ -1830,7 +1835,11 @@ class Parser {
 
   // ------------------------------------------------------------------------------------- expressions
 
-  parseExpression(): A.Expr {
+  /**
+   * `inArguments`: called by an argument list, which takes an abandoned statement (see `abandoned`) back as a
+   * return; any other caller gets it thrown.
+   */
+  parseExpression(inArguments = false): A.Expr {
     // Fast path for the most common expression, a lone name or literal before `,` `)` `]` `}` (call
     // arguments, list elements, dict values): no operator can follow, so the precedence chain would
     // return the primary unchanged.
@@ -1847,7 +1856,19 @@ class Parser {
     // starts with: the levels are not on the stack while the operand nests (a call's arguments, a list), so a
     // ParseError unwinds fewer frames (V8 charges for each) and each nesting level costs fewer calls.
     // The unary and power levels' frames are skipped too when no prefix operator starts the operand.
-    const first = this.startsPrefixOperator(this.tok) ? this.parseUnary() : this.parsePowerFrom(this.parsePostfix(this.parsePrimary()));
+    let first: A.Expr;
+    if (this.startsPrefixOperator(this.tok)) {
+      first = this.parseUnary();
+    } else {
+      first = this.parsePostfix(this.parsePrimary(), true);
+      if (this.abandoned) {
+        if (inArguments) return first;
+        const error = this.abandoned;
+        this.abandoned = undefined;
+        throw error;
+      }
+      first = this.parsePowerFrom(first);
+    }
     const expr = this.parsePipe(first);
     this.depth--;
     return expr;
@@ -1977,7 +1998,8 @@ class Parser {
     return base;
   }
 
-  private parsePostfix(expr: A.Expr): A.Expr {
+  /** `chained`: the caller is parseExpression, which takes an abandoned statement back as a return (see `abandoned`). */
+  private parsePostfix(expr: A.Expr, chained = false): A.Expr {
     for (;;) {
       const t = this.tok;
       if (t.kind !== TokenKind.Punct) return expr;
@@ -1991,7 +2013,8 @@ class Parser {
             continue;
           }
           if (optional && this.at('(')) {
-            expr = this.parseCall(expr, []);
+            expr = this.parseCall(expr, [], chained);
+            if (this.abandoned) return expr;
             continue;
           }
           const pt = this.tok;
@@ -2020,7 +2043,8 @@ class Parser {
         }
         case '(':
           if (this.newlineHere) return expr;
-          expr = this.parseCall(expr, []);
+          expr = this.parseCall(expr, [], chained);
+          if (this.abandoned) return expr;
           continue;
         case '[':
           if (this.newlineHere) return expr;
@@ -2044,7 +2068,8 @@ class Parser {
           if (expr.kind !== 'Identifier' && expr.kind !== 'Member') return expr;
           const typeArgs = this.tryGenericCallTypeArguments();
           if (!typeArgs) return expr;
-          expr = this.parseCall(expr, typeArgs);
+          expr = this.parseCall(expr, typeArgs, chained);
+          if (this.abandoned) return expr;
           continue;
         }
         case '{':
@@ -2212,19 +2237,35 @@ class Parser {
     return false;
   }
 
-  private parseCall(callee: A.Expr, typeArgs: A.TypeExpr[]): A.Call {
+  /** `chained`: see parseArgumentList. When the call is abandoned it stays open (for recover) and the node is not used. */
+  private parseCall(callee: A.Expr, typeArgs: A.TypeExpr[], chained: boolean): A.Call {
     const args: A.Argument[] = [];
     this.openCall(callee, typeArgs, args);
-    const closed = this.parseArgumentList(args);
-    this.closeCall();
+    const closed = this.parseArgumentList(args, chained);
+    if (!this.abandoned) this.closeCall();
     return { kind: 'Call', callee, typeArgs, args, closed, start: callee.start, end: this.prevEnd };
   }
 
   /**
-   * `( args )` with optional commas, named `name: value` and spread `...xs` arguments, into `args` (the innermost
-   * open call's, see openCall); whether the `)` was there (else it ends at the end of the file).
+   * `( args )` into `args` (the innermost open call's, see openCall); whether the `)` was there (else it ends at the
+   * end of the file). `chained`: the callers up to parseExpression take an abandoned statement back as a return.
+   * Then a ParseError in the arguments is caught here and handed up by returns (see `abandoned`) instead of
+   * unwinding every level of nested calls, which V8 charges per frame and which keeps those functions from being
+   * optimized (a frame left by an exception never reaches the return where V8 counts it as hot).
    */
-  private parseArgumentList(args: A.Argument[]): boolean {
+  private parseArgumentList(args: A.Argument[], chained: boolean): boolean {
+    if (!chained) return this.readArguments(args, false);
+    try {
+      return this.readArguments(args, true);
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+      this.abandoned = error;
+      return false;
+    }
+  }
+
+  /** See parseArgumentList: `( args )` with optional commas, named `name: value` and spread `...xs` arguments. */
+  private readArguments(args: A.Argument[], chained: boolean): boolean {
     const open = this.expect('(');
     const call = this.openCalls[this.openCallCount - 1] as OpenCall;
     this.newlineStack.push(false);
@@ -2249,7 +2290,13 @@ class Parser {
       call.argStart = start;
       call.argName = name;
       call.argSpread = spread;
-      const value = this.parseExpression();
+      const value = this.parseExpression(true);
+      if (this.abandoned) {
+        if (chained) return false;
+        const error = this.abandoned;
+        this.abandoned = undefined;
+        throw error;
+      }
       args.push({ kind: 'Argument', name, spread, value, start, end: value.end });
       this.eat(',');
     }
