@@ -2247,62 +2247,58 @@ class Parser {
   }
 
   /**
-   * `( args )` into `args` (the innermost open call's, see openCall); whether the `)` was there (else it ends at the
-   * end of the file). `chained`: the callers up to parseExpression take an abandoned statement back as a return.
+   * `( args )` with optional commas, named `name: value` and spread `...xs` arguments, into `args` (the innermost
+   * open call's, see openCall); whether the `)` was there (else it ends at the end of the file).
+   * `chained`: the callers up to parseExpression take an abandoned statement back as a return.
    * Then a ParseError in the arguments is caught here and handed up by returns (see `abandoned`) instead of
    * unwinding every level of nested calls, which V8 charges per frame and which keeps those functions from being
    * optimized (a frame left by an exception never reaches the return where V8 counts it as hot).
    */
   private parseArgumentList(args: A.Argument[], chained: boolean): boolean {
-    if (!chained) return this.readArguments(args, false);
     try {
-      return this.readArguments(args, true);
+      const open = this.expect('(');
+      const call = this.openCalls[this.openCallCount - 1] as OpenCall;
+      this.newlineStack.push(false);
+      while (!this.at(')')) {
+        if (this.atEOF()) {
+          this.reportExpected("')' to close the argument list");
+          this.report(open.start, open.end, "This '(' is never closed");
+          this.newlineStack.pop();
+          return false;
+        }
+        // Commas are optional, so a stray closer would otherwise read as a missing argument.
+        if (this.at(']') || this.at('}')) this.fail("')' to close the argument list");
+        const start = this.tok.start;
+        const spread = this.eat('...');
+        let name: A.Name | undefined;
+        const t = this.tok;
+        if (!spread && (t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) && this.is(this.peek(), ':') && !this.is(this.peek(2), ':')) {
+          this.pos += 2;
+          name = this.nameFrom(t);
+        }
+        // Should the value fail, a half-read call in it (`f(1, g(2, ⏎…`) becomes its value (see recover).
+        call.argStart = start;
+        call.argName = name;
+        call.argSpread = spread;
+        const value = this.parseExpression(true);
+        if (this.abandoned) {
+          if (chained) return false;
+          const error = this.abandoned;
+          this.abandoned = undefined;
+          throw error;
+        }
+        args.push({ kind: 'Argument', name, spread, value, start, end: value.end });
+        this.eat(',');
+      }
+      this.pos++;
+      this.newlineStack.pop();
+      return true;
     } catch (error) {
-      if (!(error instanceof ParseError)) throw error;
+      // Not chained: the error goes on as thrown (a rethrow, as when every level had its handlers).
+      if (!chained || !(error instanceof ParseError)) throw error;
       this.abandoned = error;
       return false;
     }
-  }
-
-  /** See parseArgumentList: `( args )` with optional commas, named `name: value` and spread `...xs` arguments. */
-  private readArguments(args: A.Argument[], chained: boolean): boolean {
-    const open = this.expect('(');
-    const call = this.openCalls[this.openCallCount - 1] as OpenCall;
-    this.newlineStack.push(false);
-    while (!this.at(')')) {
-      if (this.atEOF()) {
-        this.reportExpected("')' to close the argument list");
-        this.report(open.start, open.end, "This '(' is never closed");
-        this.newlineStack.pop();
-        return false;
-      }
-      // Commas are optional, so a stray closer would otherwise read as a missing argument.
-      if (this.at(']') || this.at('}')) this.fail("')' to close the argument list");
-      const start = this.tok.start;
-      const spread = this.eat('...');
-      let name: A.Name | undefined;
-      const t = this.tok;
-      if (!spread && (t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) && this.is(this.peek(), ':') && !this.is(this.peek(2), ':')) {
-        this.pos += 2;
-        name = this.nameFrom(t);
-      }
-      // Should the value fail, a half-read call in it (`f(1, g(2, ⏎…`) becomes its value (see recover).
-      call.argStart = start;
-      call.argName = name;
-      call.argSpread = spread;
-      const value = this.parseExpression(true);
-      if (this.abandoned) {
-        if (chained) return false;
-        const error = this.abandoned;
-        this.abandoned = undefined;
-        throw error;
-      }
-      args.push({ kind: 'Argument', name, spread, value, start, end: value.end });
-      this.eat(',');
-    }
-    this.pos++;
-    this.newlineStack.pop();
-    return true;
   }
 
   private parseIndexOrSlice(object: A.Expr, optional: boolean): A.Expr {
