@@ -35,9 +35,11 @@ export interface ParsedNames {
 }
 
 /**
- * Thrown to abandon the current statement; not an Error, so throwing it captures no stack trace. Only a recovery
- * point catches it (see Parser.recover): no frame in between catches, rethrows or runs a `finally`, since each
- * such handler costs V8 about a microsecond as the error passes (`a < b > (` nested 40 deep paid 160 of them).
+ * Thrown to abandon the current statement; not an Error, so throwing it captures no stack trace. A recovery point
+ * catches it (see Parser.recover); no expression-level frame in between runs a `finally` or catches and rethrows,
+ * since each such handler costs V8 about a microsecond as the error passes (`a < b > (` nested 40 deep paid 160 of
+ * them), and unwinding itself costs per frame: inside nested call arguments the error is carried by returns
+ * instead (see Parser.abandoned).
  */
 class ParseError {
   constructor(readonly what: string) {}
