@@ -1146,6 +1146,46 @@ describe('recovery', () => {
     assert.deepEqual([plain?.kind, plain?.kind === 'ErrorStmt' ? plain.partial : 'n/a'], ['ErrorStmt', undefined]);
   });
 
+  test('a half-typed call survives errors caught inside its arguments, and the statements after an error parse as before it', () => {
+    // The inner error is recovered inside the closure body or the string hole; the outer call stays open and is kept.
+    const afterClosure = broken('f(1, fn() { g(2, \n let y = 2 }, h(3, ]').file.statements[0];
+    assert.ok(afterClosure?.kind === 'ErrorStmt');
+    assert.equal(sx(afterClosure.partial), '(call f 1 (fn ()) (call h 3))');
+    const afterHole = broken('f(1, "${g(2, ]}", h(3, ]').file.statements[0];
+    assert.ok(afterHole?.kind === 'ErrorStmt');
+    assert.equal(sx(afterHole.partial), '(call f 1 (interp ∅) (call h 3))');
+    // An attribute's arguments are no call: the half-read call inside them is the one kept.
+    const inAttribute = broken('@attr(1, g(2, ]\nfn k() {}').file.statements;
+    assert.deepEqual(
+      inAttribute.map((s) => (s.kind === 'ErrorStmt' ? sx(s.partial) : s.kind)),
+      ['(call g 2)', 'FnDecl'],
+    );
+    // However the inner call is reached (a call's result called, `?.(`, a spread, inside a list or an attribute), the
+    // outermost half-read call keeps it as its last argument.
+    const partialOf = (source: string): string => {
+      const stmt = broken(source).file.statements[0];
+      return stmt?.kind === 'ErrorStmt' ? sx(stmt.partial) : stmt?.kind === 'LetDecl' ? sx(stmt.init) : String(stmt?.kind);
+    };
+    assert.deepEqual(
+      ['f(1)(2, g(3, ]', 'a?.(1, g(2, ]', 'let x = f(1, ...g(2, ]', 'x = [f(1, g(2, ]]', '@a(f(1, g(2, ])\nfn k() {}', 'let x = -f(1, g(2, ]'].map(partialOf),
+      ['(call (call f 1) 2 (call g 3))', '(call a 1 (call g 2))', '(call f 1 ...(call g 2))', '(call f 1 (call g 2))', '(call f 1 (call g 2))', '∅'],
+    );
+    // Nested generic calls cut short: the outermost keeps the inner ones as its arguments.
+    const nested = broken(nestedGenericCalls(3)).file.statements[0];
+    assert.ok(nested?.kind === 'LetDecl');
+    assert.equal(sx(nested.init), '(call<b> a (call<b> a (call<b> a x)))');
+    // Newlines separate statements again after an error inside brackets: `(c)` is not a call of `b`.
+    const body = (broken('fn f() {\n  g(1, ]\n  let a = b\n  (c)\n}').file.statements[0] as A.FnDecl).body?.statements ?? [];
+    assert.deepEqual(
+      body.map((s) => (s.kind === 'LetDecl' ? sx(s.init) : s.kind === 'ExprStmt' ? sx(s.expr) : s.kind)),
+      ['ErrorStmt', 'b', '(paren c)'],
+    );
+    // The nesting depth comes back too: many statements that each fail 100 levels deep never reach the limit.
+    const deepFailures = `let a = ${'('.repeat(100)}x ]\n`.repeat(50) + `let b = ${'['.repeat(100)}1${']'.repeat(100)}`;
+    const codes = parse(deepFailures).diagnostics.map((d) => d.code);
+    assert.deepEqual([codes.length, codes.includes('nesting_too_deep')], [50, false]);
+  });
+
   test('a partly written declaration stays in the tree', () => {
     const result = broken('fn half(a: int, \nfn next() {}');
     assert.deepEqual(

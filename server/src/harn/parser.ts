@@ -34,19 +34,42 @@ export interface ParsedNames {
   scopeStarts: number[];
 }
 
-/** Thrown to abandon the current statement; not an Error, so throwing it captures no stack trace. */
+/**
+ * Thrown to abandon the current statement; not an Error, so throwing it captures no stack trace. A recovery point
+ * catches it (see Parser.recover); no expression-level frame in between runs a `finally` or catches and rethrows,
+ * since each such handler costs V8 about a microsecond as the error passes (`a < b > (` nested 40 deep paid 160 of
+ * them), and unwinding itself costs per frame: inside nested call arguments the error is carried by returns
+ * instead (see Parser.abandoned).
+ */
 class ParseError {
-  /**
-   * The outermost call whose arguments were being read when the error was thrown, with the arguments read
-   * so far (`closed: false`): set as the error leaves each call, so the recovered statement can keep it and
-   * features still see a half-typed `add(1, ⏎}`.
-   */
-  partialCall: A.Call | undefined;
   constructor(readonly what: string) {}
 }
 
 /** Thrown when nesting exceeds MAX_NESTING; never backtracked over, so its diagnostic survives. */
 class NestingError extends ParseError {}
+
+/**
+ * A call (or an attribute) whose arguments are being read. When a ParseError abandons them, the recovery point
+ * rebuilds the half-read call from these (see Parser.recover), so the recovered statement can keep it and
+ * features still see a half-typed `add(1, ⏎}`.
+ */
+interface OpenCall {
+  /** Undefined for an attribute's arguments: they hold a half-read call but are none. */
+  callee: A.Expr | undefined;
+  typeArgs: A.TypeExpr[];
+  args: A.Argument[];
+  /** The argument whose value is being read: where it starts (its `...` or name included), its name and spread. */
+  argStart: number;
+  argName: A.Name | undefined;
+  argSpread: boolean;
+}
+
+/** What a recovery point saves before it tries, and puts back when a ParseError reaches it (see Parser.recover). */
+interface RecoveryMark {
+  depth: number;
+  newlines: number;
+  openCalls: number;
+}
 
 /**
  * Deepest nesting of expressions, statements and types the parser follows. Each level costs a dozen
@@ -246,6 +269,14 @@ class Parser {
   private ternaryColonCache = new Map<number, boolean>();
   /** See ParsedNames (`noted` and `scoped` push to it). */
   readonly names: ParsedNames = { nodes: [], statementEnds: [], scopeStarts: [] };
+  /**
+   * A ParseError being carried out of nested calls by returns instead of unwinding (see parseArgumentList): set,
+   * each function of the chain returns at once, doing nothing more, and the first caller outside it throws it.
+   */
+  private abandoned: ParseError | undefined;
+  /** The calls whose arguments are being read, outermost first: the first `openCallCount` (the rest are kept for reuse). */
+  private readonly openCalls: OpenCall[] = [];
+  private openCallCount = 0;
 
   private readonly eof: Token;
 
@@ -365,6 +396,57 @@ class Parser {
     } finally {
       this.newlineStack.pop();
     }
+  }
+
+  /** The state a recovery point restores when a ParseError reaches it: take it just before the `try`. */
+  private mark(): RecoveryMark {
+    return { depth: this.depth, newlines: this.newlineStack.length, openCalls: this.openCallCount };
+  }
+
+  /**
+   * At a recovery point, for a ParseError caught there: puts back the nesting depth, the newline stack and the
+   * open calls as they were at `mark` (the frames the error left did not, see ParseError), and gives the outermost
+   * call left open since then with the arguments read so far (`closed: false`; undefined after a NestingError).
+   * An argument being read holds the half-read call inside it as its value, when that call started in it.
+   */
+  private recover(error: ParseError, mark: RecoveryMark): A.Call | undefined {
+    this.depth = mark.depth;
+    this.newlineStack.length = mark.newlines;
+    let partial: A.Call | undefined;
+    if (!(error instanceof NestingError)) {
+      const end = this.prevEnd;
+      for (let i = this.openCallCount - 1; i >= mark.openCalls; i--) {
+        const open = this.openCalls[i] as OpenCall;
+        if (partial && partial.start >= open.argStart) {
+          open.args.push({ kind: 'Argument', name: open.argName, spread: open.argSpread, value: partial, start: open.argStart, end: partial.end });
+        }
+        const callee = open.callee;
+        if (callee)
+          partial = { kind: 'Call', callee, typeArgs: open.typeArgs, args: open.args, closed: false, start: callee.start, end: Math.max(callee.end, end) };
+      }
+    }
+    this.openCallCount = mark.openCalls;
+    return partial;
+  }
+
+  /** Notes a call whose arguments are about to be read (see OpenCall); closeCall forgets it once they are. */
+  private openCall(callee: A.Expr | undefined, typeArgs: A.TypeExpr[], args: A.Argument[]): void {
+    const open = this.openCalls[this.openCallCount];
+    if (open) {
+      open.callee = callee;
+      open.typeArgs = typeArgs;
+      open.args = args;
+      open.argStart = -1;
+      open.argName = undefined;
+      open.argSpread = false;
+    } else {
+      this.openCalls.push({ callee, typeArgs, args, argStart: -1, argName: undefined, argSpread: false });
+    }
+    this.openCallCount++;
+  }
+
+  private closeCall(): void {
+    this.openCallCount--;
   }
 
   /** Counts one level of nesting; past MAX_NESTING reports once and abandons the statement. */
@@ -535,16 +617,15 @@ class Parser {
     const startPos = this.pos;
     const start = this.tok.start;
     const savedPartial = this.partial;
-    const savedNewlines = this.newlineStack.length;
+    const mark = this.mark();
     this.partial = undefined;
     try {
       return this.parseStatement();
     } catch (error) {
       if (!(error instanceof ParseError)) throw error;
-      this.newlineStack.length = savedNewlines;
+      const call = this.recover(error, mark);
       this.synchronize(startPos);
       const partial = this.partial as A.Stmt | undefined;
-      const call = error instanceof NestingError ? undefined : error.partialCall;
       if (partial) {
         // `let x = f(1, ⏎…`: the binding's value is the half-read call, when the call is all of it so far (the
         // partial's end is still the `=`'s; `let x = a + f(1, ⏎` keeps no value rather than a wrong one).
@@ -746,7 +827,10 @@ class Parser {
     const args: A.Argument[] = [];
     let end = name.end;
     if (this.at('(') && !this.tok.nlBefore) {
-      end = this.parseArgumentList(args).end;
+      this.openCall(undefined, [], args);
+      this.parseArgumentList(args, false);
+      this.closeCall();
+      end = this.prevEnd;
     }
     return { kind: 'Attribute', name, args, start: at.start, end };
   }
@@ -995,10 +1079,12 @@ class Parser {
         const entryStart = this.tok.start;
         const key = this.expectMemberName('skill field name');
         let value: A.Expr | undefined;
+        const mark = this.mark();
         try {
           value = this.parseExpression();
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
+          this.recover(error, mark);
           this.synchronize(this.pos);
         }
         node.entries.push({ kind: 'SkillEntry', key, value, start: entryStart, end: this.prevEnd });
@@ -1166,10 +1252,12 @@ class Parser {
         while (this.at('@')) memberAttributes.push(this.parseAttribute());
         const memberPub = this.eat('pub');
         if (!this.at('fn') && !this.atWord('gen')) this.fail("'fn' in an impl block");
+        const mark = this.mark();
         try {
           node.methods.push(this.parseFnDecl(memberStart, memberPub, false, memberAttributes));
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
+          this.recover(error, mark);
           // Keep the method read so far; resume at the next line.
           const method = this.partial as A.Stmt | undefined; // set by parseFnDecl, which TS cannot see
           this.partial = node;
@@ -1392,6 +1480,7 @@ class Parser {
       afterSemicolon = false;
       if ((t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) && this.is(n, ':')) {
         const startPos = this.pos;
+        const mark = this.mark();
         try {
           const key = this.nameFrom(this.next());
           this.pos++;
@@ -1401,6 +1490,7 @@ class Parser {
           if (commaAfterEntries && this.eat(',')) afterSemicolon = true;
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
+          this.recover(error, mark);
           this.synchronize(startPos);
         }
         continue;
@@ -1499,6 +1589,7 @@ class Parser {
         if (this.eat(',') || this.eat(';')) continue;
         const armStart = this.tok.start;
         const startPos = this.pos;
+        const mark = this.mark();
         try {
           const patterns = [this.parseExpression()];
           while (this.eat('|')) patterns.push(this.parseExpression());
@@ -1520,6 +1611,7 @@ class Parser {
           arms.push({ kind: 'MatchArm', patterns, guard, body, start: armStart, end: this.prevEnd });
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
+          this.recover(error, mark);
           this.synchronize(startPos);
         }
       }
@@ -1745,7 +1837,11 @@ class Parser {
 
   // ------------------------------------------------------------------------------------- expressions
 
-  parseExpression(): A.Expr {
+  /**
+   * `inArguments`: called by an argument list, which takes an abandoned statement (see `abandoned`) back as a
+   * return; any other caller gets it thrown.
+   */
+  parseExpression(inArguments = false): A.Expr {
     // Fast path for the most common expression, a lone name or literal before `,` `)` `]` `}` (call
     // arguments, list elements, dict values): no operator can follow, so the precedence chain would
     // return the primary unchanged.
@@ -1756,29 +1852,51 @@ class Parser {
         return this.parsePrimary();
       }
     }
+    // No `finally` here or below: a recovery point restores the depth (see ParseError).
     this.enter();
-    try {
-      return this.parsePipe();
-    } finally {
-      this.depth--;
+    // The first operand is read before the precedence levels are entered, and each level is given the operand it
+    // starts with: the levels are not on the stack while the operand nests (a call's arguments, a list), so a
+    // ParseError unwinds fewer frames (V8 charges for each) and each nesting level costs fewer calls.
+    // The unary and power levels' frames are skipped too when no prefix operator starts the operand.
+    let first: A.Expr;
+    if (this.startsPrefixOperator(this.tok)) {
+      first = this.parseUnary();
+    } else {
+      first = this.parsePostfix(this.parsePrimary(), true);
+      if (this.abandoned) {
+        if (inArguments) return first;
+        const error = this.abandoned;
+        this.abandoned = undefined;
+        throw error;
+      }
+      first = this.parsePowerFrom(first);
     }
+    const expr = this.parsePipe(first);
+    this.depth--;
+    return expr;
   }
 
-  private parsePipe(): A.Expr {
-    let left = this.parseRange();
+  /** Whether parseUnary has more to do at `t` than parsePower: `!`, `-`, or `try` (`try* …`). */
+  private startsPrefixOperator(t: Token): boolean {
+    return t.kind === TokenKind.Punct ? t.value === '!' || t.value === '-' : t.kind === TokenKind.Keyword && t.value === 'try';
+  }
+
+  /** The pipe level (and those below it) of an expression whose first operand, `first`, has been read. */
+  private parsePipe(first: A.Expr): A.Expr {
+    let left = this.parseRange(first);
     while (this.at('|>')) {
       this.pos++;
-      const right = this.parseRange();
+      const right = this.parseRange(this.parseUnary());
       left = { kind: 'Binary', operator: '|>', left, right, start: left.start, end: right.end };
     }
     return left;
   }
 
-  private parseRange(): A.Expr {
-    const left = this.parseTernary();
+  private parseRange(first: A.Expr): A.Expr {
+    const left = this.parseTernary(first);
     if (this.at('to') && !this.newlineHere) {
       this.pos++;
-      const right = this.parseTernary();
+      const right = this.parseTernary(this.parseUnary());
       let exclusive = false;
       if (this.at('exclusive') && !this.newlineHere) {
         this.pos++;
@@ -1789,22 +1907,17 @@ class Parser {
     return left;
   }
 
-  private parseTernary(): A.Expr {
-    const condition = this.parseBinary(1);
+  private parseTernary(first: A.Expr): A.Expr {
+    const condition = this.parseBinary(1, first);
     if (this.at('?')) {
       this.pos++;
       // Both branches may hold a ternary (upstream 0.10; v0.7 wanted parentheses). Each one nests
       // (`a ? b : c ? d : …` is right-nested), so it counts against MAX_NESTING.
       this.enter();
-      let then: A.Expr;
-      let otherwise: A.Expr;
-      try {
-        then = this.parseTernary();
-        this.expect(':', "':' in the conditional expression");
-        otherwise = this.parseTernary();
-      } finally {
-        this.depth--;
-      }
+      const then = this.parseTernary(this.parseUnary());
+      this.expect(':', "':' in the conditional expression");
+      const otherwise = this.parseTernary(this.parseUnary());
+      this.depth--;
       return { kind: 'Ternary', condition, then, otherwise, start: condition.start, end: otherwise.end };
     }
     return condition;
@@ -1822,16 +1935,16 @@ class Parser {
     return op;
   }
 
-  /** Precedence climbing over BINARY_PRECEDENCE: operands bind tighter than `minPrecedence`. */
-  private parseBinary(minPrecedence: number): A.Expr {
-    let left = this.parseUnary();
+  /** Precedence climbing over BINARY_PRECEDENCE from the operand `first`: operands bind tighter than `minPrecedence`. */
+  private parseBinary(minPrecedence: number, first: A.Expr): A.Expr {
+    let left = first;
     for (;;) {
       const op = this.binaryOperatorHere();
       if (op === undefined) return left;
       const precedence = BINARY_PRECEDENCE.get(op);
       if (precedence === undefined || precedence < minPrecedence) return left;
       this.pos += op === 'not in' ? 2 : 1;
-      const right = this.parseBinary(precedence + 1);
+      const right = this.parseBinary(precedence + 1, this.parseUnary());
       left = { kind: 'Binary', operator: op, left, right, start: left.start, end: right.end };
     }
   }
@@ -1841,12 +1954,9 @@ class Parser {
     if (this.is(t, '!') || this.is(t, '-')) {
       this.pos++;
       this.enter();
-      try {
-        const operand = this.parseUnary();
-        return { kind: 'Unary', operator: t.value, operand, start: t.start, end: operand.end };
-      } finally {
-        this.depth--;
-      }
+      const operand = this.parseUnary();
+      this.depth--;
+      return { kind: 'Unary', operator: t.value, operand, start: t.start, end: operand.end };
     }
     if (this.is(t, 'try') && this.is(this.peek(), '*')) {
       this.pos += 2;
@@ -1870,15 +1980,17 @@ class Parser {
   /** A unary-level operand that nests (`try* …`, the exponent of `**`): counted against MAX_NESTING. */
   private parseExpressionOperand(): A.Expr {
     this.enter();
-    try {
-      return this.parseUnary();
-    } finally {
-      this.depth--;
-    }
+    const operand = this.parseUnary();
+    this.depth--;
+    return operand;
   }
 
   private parsePower(): A.Expr {
-    const base = this.parsePostfix(this.parsePrimary());
+    return this.parsePowerFrom(this.parsePostfix(this.parsePrimary()));
+  }
+
+  /** The power level from its base, already read. */
+  private parsePowerFrom(base: A.Expr): A.Expr {
     if (this.at('**')) {
       this.pos++;
       // Right-associative; the exponent may itself be negated (`2 ** -1`).
@@ -1888,7 +2000,8 @@ class Parser {
     return base;
   }
 
-  private parsePostfix(expr: A.Expr): A.Expr {
+  /** `chained`: the caller is parseExpression, which takes an abandoned statement back as a return (see `abandoned`). */
+  private parsePostfix(expr: A.Expr, chained = false): A.Expr {
     for (;;) {
       const t = this.tok;
       if (t.kind !== TokenKind.Punct) return expr;
@@ -1902,7 +2015,8 @@ class Parser {
             continue;
           }
           if (optional && this.at('(')) {
-            expr = this.parseCall(expr, []);
+            expr = this.parseCall(expr, [], chained);
+            if (this.abandoned) return expr;
             continue;
           }
           const pt = this.tok;
@@ -1931,7 +2045,8 @@ class Parser {
         }
         case '(':
           if (this.newlineHere) return expr;
-          expr = this.parseCall(expr, []);
+          expr = this.parseCall(expr, [], chained);
+          if (this.abandoned) return expr;
           continue;
         case '[':
           if (this.newlineHere) return expr;
@@ -1953,9 +2068,10 @@ class Parser {
         }
         case '<': {
           if (expr.kind !== 'Identifier' && expr.kind !== 'Member') return expr;
-          const call = this.tryGenericCall(expr);
-          if (!call) return expr;
-          expr = call;
+          const typeArgs = this.tryGenericCallTypeArguments();
+          if (!typeArgs) return expr;
+          expr = this.parseCall(expr, typeArgs, chained);
+          if (this.abandoned) return expr;
           continue;
         }
         case '{':
@@ -2028,46 +2144,44 @@ class Parser {
   }
 
   /**
-   * `f<T, U>(…)`, tried speculatively: when the type arguments fail, the tokens are read again as a
-   * comparison. Once `<…>(` has been read it is a call: its arguments are what a parenthesised operand
+   * The `<T, U>` of a generic call `f<T, U>(…)`, tried speculatively (undefined when they fail, and the tokens
+   * are read again as a comparison); the caller reads the call's arguments, so that this frame is not on the
+   * stack while they nest. Once `<…>(` has been read it is a call: its arguments are what a parenthesised operand
    * would hold, so reading them again as one could only fail again — and did, once per nesting level
    * (quadratic on `a < b > (` nested n deep).
    */
-  private tryGenericCall(callee: A.Expr): A.Call | undefined {
+  private tryGenericCallTypeArguments(): A.TypeExpr[] | undefined {
     if (this.failedGenericCalls.has(this.pos) || !this.mayBeTypeArguments()) return undefined;
     const savedPos = this.pos;
     const savedDiagnostics = this.diagnostics.length;
     const savedNodes = this.names.nodes.length;
     const savedScopes = this.names.scopeStarts.length;
-    const savedNewlines = this.newlineStack.length;
+    const mark = this.mark();
     let typeArgs: A.TypeExpr[];
     try {
       this.pos++;
       typeArgs = [];
       this.newlineStack.push(false);
-      try {
-        while (!this.at('>')) {
-          typeArgs.push(this.parseType());
-          if (!this.eat(',')) break;
-        }
-      } finally {
-        this.newlineStack.pop();
+      while (!this.at('>')) {
+        typeArgs.push(this.parseType());
+        if (!this.eat(',')) break;
       }
+      this.newlineStack.pop();
       this.expect('>');
       if (!this.at('(') || this.tok.nlBefore) throw new ParseError('not a generic call');
     } catch (error) {
       // A nesting error is not a reason to read the tokens again (that would nest just as deep).
       if (!(error instanceof ParseError) || error instanceof NestingError) throw error;
+      this.recover(error, mark);
       this.pos = savedPos;
       this.diagnostics.length = savedDiagnostics;
       // The type arguments' nodes are dropped with them.
       this.names.nodes.length = savedNodes;
       this.names.scopeStarts.length = savedScopes;
-      this.newlineStack.length = savedNewlines;
       this.failedGenericCalls.add(savedPos);
       return undefined;
     }
-    return this.parseCall(callee, typeArgs);
+    return typeArgs;
   }
 
   /**
@@ -2125,29 +2239,34 @@ class Parser {
     return false;
   }
 
-  private parseCall(callee: A.Expr, typeArgs: A.TypeExpr[]): A.Call {
+  /** `chained`: see parseArgumentList. When the call is abandoned it stays open (for recover) and the node is not used. */
+  private parseCall(callee: A.Expr, typeArgs: A.TypeExpr[], chained: boolean): A.Call {
     const args: A.Argument[] = [];
-    try {
-      const { end, closed } = this.parseArgumentList(args);
-      return { kind: 'Call', callee, typeArgs, args, closed, start: callee.start, end };
-    } catch (error) {
-      if (error instanceof ParseError && !(error instanceof NestingError)) {
-        error.partialCall = { kind: 'Call', callee, typeArgs, args, closed: false, start: callee.start, end: Math.max(callee.end, this.prevEnd) };
-      }
-      throw error;
-    }
+    this.openCall(callee, typeArgs, args);
+    const closed = this.parseArgumentList(args, chained);
+    if (!this.abandoned) this.closeCall();
+    return { kind: 'Call', callee, typeArgs, args, closed, start: callee.start, end: this.prevEnd };
   }
 
-  /** `( args )` with optional commas, named `name: value` and spread `...xs` arguments. */
-  private parseArgumentList(args: A.Argument[]): { end: number; closed: boolean } {
-    const open = this.expect('(');
-    this.newlineStack.push(false);
+  /**
+   * `( args )` with optional commas, named `name: value` and spread `...xs` arguments, into `args` (the innermost
+   * open call's, see openCall); whether the `)` was there (else it ends at the end of the file).
+   * `chained`: the callers up to parseExpression take an abandoned statement back as a return.
+   * Then a ParseError in the arguments is caught here and handed up by returns (see `abandoned`) instead of
+   * unwinding every level of nested calls, which V8 charges per frame and which keeps those functions from being
+   * optimized (a frame left by an exception never reaches the return where V8 counts it as hot).
+   */
+  private parseArgumentList(args: A.Argument[], chained: boolean): boolean {
     try {
+      const open = this.expect('(');
+      const call = this.openCalls[this.openCallCount - 1] as OpenCall;
+      this.newlineStack.push(false);
       while (!this.at(')')) {
         if (this.atEOF()) {
           this.reportExpected("')' to close the argument list");
           this.report(open.start, open.end, "This '(' is never closed");
-          return { end: this.prevEnd, closed: false };
+          this.newlineStack.pop();
+          return false;
         }
         // Commas are optional, so a stray closer would otherwise read as a missing argument.
         if (this.at(']') || this.at('}')) this.fail("')' to close the argument list");
@@ -2159,42 +2278,46 @@ class Parser {
           this.pos += 2;
           name = this.nameFrom(t);
         }
-        let value: A.Expr;
-        try {
-          value = this.parseExpression();
-        } catch (error) {
-          // A half-read call in this argument (`f(1, g(2, ⏎…`) is kept as its value, for the enclosing partial call.
-          const inner = error instanceof ParseError ? error.partialCall : undefined;
-          if (inner && inner.start >= start) args.push({ kind: 'Argument', name, spread, value: inner, start, end: inner.end });
+        // Should the value fail, a half-read call in it (`f(1, g(2, ⏎…`) becomes its value (see recover).
+        call.argStart = start;
+        call.argName = name;
+        call.argSpread = spread;
+        const value = this.parseExpression(true);
+        if (this.abandoned) {
+          if (chained) return false;
+          const error = this.abandoned;
+          this.abandoned = undefined;
           throw error;
         }
         args.push({ kind: 'Argument', name, spread, value, start, end: value.end });
         this.eat(',');
       }
       this.pos++;
-      return { end: this.prevEnd, closed: true };
-    } finally {
       this.newlineStack.pop();
+      return true;
+    } catch (error) {
+      // Not chained: the error goes on as thrown (a rethrow, as when every level had its handlers).
+      if (!chained || !(error instanceof ParseError)) throw error;
+      this.abandoned = error;
+      return false;
     }
   }
 
   private parseIndexOrSlice(object: A.Expr, optional: boolean): A.Expr {
     this.expect('[');
     this.newlineStack.push(false);
-    try {
-      let from: A.Expr | undefined;
-      if (!this.at(':')) from = this.parseExpression();
-      if (this.eat(':')) {
-        let to: A.Expr | undefined;
-        if (!this.at(']')) to = this.parseExpression();
-        this.expect(']', "']' to close the slice");
-        return { kind: 'Slice', object, from, to, start: object.start, end: this.prevEnd };
-      }
-      this.expect(']', "']' to close the index");
-      return { kind: 'Index', object, optional, index: from, start: object.start, end: this.prevEnd };
-    } finally {
+    let from: A.Expr | undefined;
+    if (!this.at(':')) from = this.parseExpression();
+    if (this.eat(':')) {
+      let to: A.Expr | undefined;
+      if (!this.at(']')) to = this.parseExpression();
+      this.expect(']', "']' to close the slice");
       this.newlineStack.pop();
+      return { kind: 'Slice', object, from, to, start: object.start, end: this.prevEnd };
     }
+    this.expect(']', "']' to close the index");
+    this.newlineStack.pop();
+    return { kind: 'Index', object, optional, index: from, start: object.start, end: this.prevEnd };
   }
 
   private parsePrimary(): A.Expr {
@@ -2248,13 +2371,9 @@ class Parser {
         switch (t.value) {
           case '(': {
             this.pos++;
-            let inner: A.Expr;
             this.newlineStack.push(false);
-            try {
-              inner = this.parseExpression();
-            } finally {
-              this.newlineStack.pop();
-            }
+            const inner = this.parseExpression();
+            this.newlineStack.pop();
             this.expect(')', "')' to close the parenthesised expression");
             return { kind: 'Paren', inner, start: t.start, end: this.prevEnd };
           }
@@ -2282,22 +2401,19 @@ class Parser {
     const open = this.expect('[');
     const elements: A.Expr[] = [];
     this.newlineStack.push(false);
-    try {
-      while (!this.at(']')) {
-        if (this.atEOF()) this.fail("']' to close the list");
-        if (this.at('...')) {
-          const s = this.next();
-          const operand = this.parseExpression();
-          elements.push({ kind: 'Unary', operator: '...', operand, start: s.start, end: operand.end });
-        } else {
-          elements.push(this.parseExpression());
-        }
-        this.eat(',');
+    while (!this.at(']')) {
+      if (this.atEOF()) this.fail("']' to close the list");
+      if (this.at('...')) {
+        const s = this.next();
+        const operand = this.parseExpression();
+        elements.push({ kind: 'Unary', operator: '...', operand, start: s.start, end: operand.end });
+      } else {
+        elements.push(this.parseExpression());
       }
-      this.pos++;
-    } finally {
-      this.newlineStack.pop();
+      this.eat(',');
     }
+    this.pos++;
+    this.newlineStack.pop();
     return { kind: 'List', elements, start: open.start, end: this.prevEnd };
   }
 
@@ -2342,48 +2458,45 @@ class Parser {
   private parseDictEntries(open: Token): A.DictEntry[] {
     const entries: A.DictEntry[] = [];
     this.newlineStack.push(false);
-    try {
-      while (!this.at('}')) {
-        if (this.atEOF()) {
-          this.reportExpected("'}' to close the dict");
-          this.report(open.start, open.end, "This '{' is never closed");
-          throw new ParseError('dict');
-        }
-        const start = this.tok.start;
-        if (this.eat('...')) {
-          const value = this.parseExpression();
-          entries.push({ kind: 'DictEntry', key: undefined, computed: false, spread: true, value, start, end: value.end });
-          this.eat(',');
-          continue;
-        }
-        let key: A.Name | A.StringLit | A.Expr;
-        let computed = false;
-        const t = this.tok;
-        if (t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) {
-          this.pos++;
-          key = this.nameFrom(t);
-        } else if (t.kind === TokenKind.String || t.kind === TokenKind.RawString || t.kind === TokenKind.StringHead) {
-          key = this.parseStringLiteral();
-        } else if (t.kind === TokenKind.Int) {
-          this.pos++;
-          key = { kind: 'Int', raw: this.source.slice(t.start, t.end), start: t.start, end: t.end };
-        } else if (this.is(t, '[')) {
-          this.pos++;
-          key = this.parseExpression();
-          this.expect(']', "']' after the computed key");
-          computed = true;
-        } else {
-          this.fail('dict key (a name, a string or [expression])');
-        }
-        this.expect(':', "':' after the dict key");
-        const value = this.parseExpression();
-        entries.push({ kind: 'DictEntry', key, computed, spread: false, value, start, end: value.end });
-        this.eat(',');
+    while (!this.at('}')) {
+      if (this.atEOF()) {
+        this.reportExpected("'}' to close the dict");
+        this.report(open.start, open.end, "This '{' is never closed");
+        throw new ParseError('dict');
       }
-      this.pos++;
-    } finally {
-      this.newlineStack.pop();
+      const start = this.tok.start;
+      if (this.eat('...')) {
+        const value = this.parseExpression();
+        entries.push({ kind: 'DictEntry', key: undefined, computed: false, spread: true, value, start, end: value.end });
+        this.eat(',');
+        continue;
+      }
+      let key: A.Name | A.StringLit | A.Expr;
+      let computed = false;
+      const t = this.tok;
+      if (t.kind === TokenKind.Identifier || t.kind === TokenKind.Keyword) {
+        this.pos++;
+        key = this.nameFrom(t);
+      } else if (t.kind === TokenKind.String || t.kind === TokenKind.RawString || t.kind === TokenKind.StringHead) {
+        key = this.parseStringLiteral();
+      } else if (t.kind === TokenKind.Int) {
+        this.pos++;
+        key = { kind: 'Int', raw: this.source.slice(t.start, t.end), start: t.start, end: t.end };
+      } else if (this.is(t, '[')) {
+        this.pos++;
+        key = this.parseExpression();
+        this.expect(']', "']' after the computed key");
+        computed = true;
+      } else {
+        this.fail('dict key (a name, a string or [expression])');
+      }
+      this.expect(':', "':' after the dict key");
+      const value = this.parseExpression();
+      entries.push({ kind: 'DictEntry', key, computed, spread: false, value, start, end: value.end });
+      this.eat(',');
     }
+    this.pos++;
+    this.newlineStack.pop();
     return entries;
   }
 
@@ -2431,10 +2544,12 @@ class Parser {
       if (close.kind === TokenKind.StringMiddle || close.kind === TokenKind.StringTail) {
         this.report(holeStart - 2, close.start + 1, 'Empty interpolation `${}`');
       } else if (close.kind !== TokenKind.EOF) {
+        const mark = this.mark();
         try {
           expr = this.withNewlines(false, () => this.parseExpression());
         } catch (error) {
           if (!(error instanceof ParseError)) throw error;
+          this.recover(error, mark);
         }
         // Skip anything left in the hole up to its closing part.
         const endsHole = (): boolean =>
@@ -2472,11 +2587,9 @@ class Parser {
 
   parseType(): A.TypeExpr {
     this.enter();
-    try {
-      return this.parseUnionType();
-    } finally {
-      this.depth--;
-    }
+    const type = this.parseUnionType();
+    this.depth--;
+    return type;
   }
 
   private parseUnionType(): A.TypeExpr {
