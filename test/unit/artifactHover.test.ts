@@ -173,6 +173,8 @@ describe('formatting helpers', () => {
 
   test('code spans survive any text: one <code> element holding exactly the text (line breaks as ⏎)', () => {
     const samples = ['a`b', '`x`', '``', 'a ``` b', ' padded ', '  ', '<img src=x>', '[l](javascript:1)', 'line\nbreak', '\\`'];
+    // A span of spaces only is written as it is (CommonMark keeps it whole), whatever its length.
+    assert.equal(code('   '), '`   `');
     for (const s of samples) {
       const html = md.renderInline(code(s));
       const m = /^<code>([\s\S]*)<\/code>$/.exec(html);
@@ -184,7 +186,12 @@ describe('formatting helpers', () => {
         const rendered = md.renderInline(code(s));
         if (s === '') return rendered === '<em>(empty)</em>';
         const m = /^<code>([\s\S]*)<\/code>$/.exec(rendered);
-        return m !== null && unescapeHtml(defined(m[1], 'code content')) === s.replace(/\r\n|\r|\n/g, '⏎');
+        const shown = s.replace(/\r\n|\r|\n/g, '⏎');
+        // CommonMark (and VS Code's renderer, marked) keep a span of spaces only as it is; markdown-it strips one
+        // space from each end of any span of three characters or more that starts and ends with one (its
+        // `^ (.+) $`), spaces-only spans too: for those it shows two spaces fewer.
+        const expected = /^ {3,}$/.test(shown) ? shown.slice(1, -1) : shown;
+        return m !== null && unescapeHtml(defined(m[1], 'code content')) === expected;
       }),
       { numRuns: 500 },
     );
