@@ -99,16 +99,38 @@ const NAME_MAX = 120;
 const DETAIL_MAX = 80;
 
 /** Source text for a detail, whitespace collapsed, read from at most a few times DETAIL_MAX characters. */
-function snippet(source: string, start: number, end: number): string {
+export function snippet(source: string, start: number, end: number): string {
   const cut = Math.min(end, start + 4 * DETAIL_MAX);
-  const text = source.slice(start, cut).replace(/\s+/g, ' ');
+  const slice = source.slice(start, cut);
+  // Most snippets (a parameter, a type) hold no whitespace to collapse: the regular expression's replace would copy
+  // each anyway, and the outline of a long file is made again at every keystroke.
+  const text = collapsed(slice) ? slice : slice.replace(/\s+/g, ' ');
   return cut < end ? `${text}…` : text;
+}
+
+/** Whether `text` is what `text.replace(/\s+/g, ' ')` gives: no whitespace but single spaces (ASCII only; else unsure). */
+function collapsed(text: string): boolean {
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32) {
+      if (space) return false;
+      space = true;
+      continue;
+    }
+    // Tab, line feed, vertical tab, form feed, carriage return; and any non-ASCII character (Unicode spaces).
+    if ((c >= 9 && c <= 13) || c > 127) return false;
+    space = false;
+  }
+  return true;
 }
 
 function paramsText(params: A.Param[], source: string): string {
   let out = '(';
-  for (const [i, p] of params.entries()) {
+  // Index loops here and in nestedIn: an iterator's step objects were most of what an outline allocated.
+  for (let i = 0; i < params.length; i++) {
     if (out.length > DETAIL_MAX) return `${out}…)`;
+    const p = params[i] as A.Param;
     out += (i > 0 ? ', ' : '') + snippet(source, p.start, p.end);
   }
   return `${out})`;
@@ -205,7 +227,9 @@ function fnSymbol(fn: A.FnDecl, ctx: Ctx, into: OutlineSymbol[] | undefined, kin
 
 /** Declarations nested inside a body (declarations are ordinary statements and may appear in blocks). */
 function nestedIn(body: A.Block | undefined, ctx: Ctx, into: OutlineSymbol[] | undefined): void {
-  if (body) for (const stmt of body.statements) collectStatement(stmt, ctx, into, false);
+  if (!body) return;
+  const statements = body.statements;
+  for (let i = 0; i < statements.length; i++) collectStatement(statements[i] as A.Stmt, ctx, into, false);
 }
 
 export function boundNames(pattern: A.BindingPattern | undefined): A.Name[] {
