@@ -288,6 +288,10 @@ const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardI
 /** The growing occurrence and declaration tables, shared by every build (one file is indexed at a time); each index copies its part. */
 const scratch: number[] = [];
 const declarationScratch: number[] = [];
+/** Each ref's integer, place (see Reuse.refPlaces) and name id: scratch too (grown once, not at every build); ref 0 is FREE. */
+const REF_CODES: number[] = [FREE_CODE];
+const REF_PLACES: number[] = [INDEPENDENT];
+const REF_NAME_IDS: number[] = [-1];
 
 /**
  * Every name an index of this process has mentioned, once: occurrences and declarations hold their index here.
@@ -394,11 +398,13 @@ class IndexBuilder {
   /** How many of nameSetScratch this build filled. */
   private nameCount = 0;
   /** Each ref's integer (refOfCode reads them), and the refs that are objects. */
-  private readonly refCodes: number[] = [FREE_CODE];
+  private readonly refCodes = REF_CODES;
+  /** How many refs the build made (ref 0 is FREE): the first refCount entries of the three tables below. */
+  private refCount = 1;
   private readonly otherRefs: LocalRef[] = [];
-  private readonly refPlaces: number[] = [INDEPENDENT];
+  private readonly refPlaces = REF_PLACES;
   /** For a ref made for a binding, the id of the binding's name (its occurrences all bear it); else -1. */
-  private readonly refNameIds: number[] = [-1];
+  private readonly refNameIds = REF_NAME_IDS;
   private readonly refOfBinding = new Map<Binding, number>();
   /** Made when first needed, as memberRefs (most files have neither). */
   private refOfNamespace: Map<Binding, number> | undefined;
@@ -560,14 +566,15 @@ class IndexBuilder {
     const declarationsEnd = occurrencesEnd + this.declarationCount * DECLARATION_STRIDE;
     const refsAt = declarationsEnd + this.nameCount;
     const refCodes = this.refCodes;
-    const tables = new Int32Array(refsAt + refCodes.length);
+    const refCount = this.refCount;
+    const tables = new Int32Array(refsAt + refCount);
     // Copied by loops: a subarray for `set` costs more than copying a small file's tables.
     for (let i = 0; i < occurrencesEnd; i++) tables[i] = scratch[i] as number;
     for (let i = occurrencesEnd, j = 0; i < declarationsEnd; i++, j++) tables[i] = declarationScratch[j] as number;
     const names = nameSetScratch.slice(0, this.nameCount);
     sortSmallIntegers(names);
     for (let i = declarationsEnd, j = 0; j < names.length; i++, j++) tables[i] = names[j] as number;
-    for (let i = refsAt, j = 0; j < refCodes.length; i++, j++) tables[i] = refCodes[j] as number;
+    for (let i = refsAt, j = 0; j < refCount; i++, j++) tables[i] = refCodes[j] as number;
     return new PackedFileIndex(
       this.file,
       this.analysis.lineIndex,
@@ -577,7 +584,7 @@ class IndexBuilder {
       declarationsEnd,
       this.nameCount,
       refsAt,
-      refCodes.length,
+      refCount,
       orShared(this.otherRefs),
       occurrencesEnd,
       this.declarationCount,
@@ -586,7 +593,7 @@ class IndexBuilder {
       orShared(this.wildcardImports),
       orShared(this.pubWildcardImports),
       orShared(this.importPaths),
-      this.spans && { root: signature, refPlaces: this.refPlaces, symbols: this.symbols, spans: this.spans },
+      this.spans && { root: signature, refPlaces: this.refPlaces.slice(0, refCount), symbols: this.symbols, spans: this.spans },
       this.reusedStatements,
     );
   }
@@ -739,7 +746,7 @@ class IndexBuilder {
 
   /** The id of `name`, which an occurrence of the ref `ref` bears: the ref's binding's when it has one (no look-up). */
   private nameOf(ref: number, name: string): number {
-    const id = this.refNameIds[ref] ?? -1;
+    const id = ref < this.refCount ? (this.refNameIds[ref] as number) : -1;
     return id >= 0 ? id : this.nameId(name);
   }
 
@@ -821,15 +828,16 @@ class IndexBuilder {
   }
 
   private addRefCode(code: number, place: number): number {
-    this.refCodes.push(code);
-    this.refPlaces.push(place);
-    this.refNameIds.push(-1);
-    return this.refCodes.length - 1;
+    const ref = this.refCount++;
+    this.refCodes[ref] = code;
+    this.refPlaces[ref] = place;
+    this.refNameIds[ref] = -1;
+    return ref;
   }
 
   /** A member ref of the type the ref `owner` refers to. */
   memberRef(owner: number, typeName: string, declares: boolean): number {
-    const ownerRef = refOfCode(this.refCodes[owner] ?? FREE_CODE, this.otherRefs);
+    const ownerRef = refOfCode(owner < this.refCount ? (this.refCodes[owner] as number) : FREE_CODE, this.otherRefs);
     return this.addRef({ kind: 'member', owner: ownerRef, typeName, declares }, MEMBER - owner);
   }
 
@@ -939,8 +947,11 @@ class SpanCopier {
 
   private refFor(oldRef: number, delta: number): number {
     const place = this.reuse.refPlaces[oldRef] ?? INDEPENDENT;
-    const ref = refAt(this.from, oldRef);
     if (place >= 0) return this.into.rootRef(place);
+    // A local binding's ref read as its integer: no object made for each ref of each statement copied.
+    const code = oldRef < this.from.refCount ? (this.from.tables[this.from.refsAt + oldRef] as number) : FREE_CODE;
+    if (code >= 0) return this.into.addLocalRef(place === INDEPENDENT ? code : code + delta, place === INDEPENDENT ? INDEPENDENT : STATEMENT_LOCAL);
+    const ref = refAt(this.from, oldRef);
     if (ref === FREE) return 0;
     if (ref.kind === 'member') return this.into.memberRef(this.mapped(MEMBER - place, delta), ref.typeName, ref.declares);
     if (place === INDEPENDENT || ref.kind !== 'local') return this.into.addRef(ref, INDEPENDENT);
