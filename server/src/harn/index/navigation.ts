@@ -7,7 +7,7 @@
 // type is not declared is no occurrence at all, so it is left out.
 
 import { Range } from '../../text/lineIndex';
-import { OutlineKind } from '../outline';
+import { OutlineKind, snippet } from '../outline';
 import { allOccurrences, FileIndex, IndexedSymbol, Occurrence, occurrencesNamed, rangeOf } from './fileIndex';
 import { isMemberId, parseMemberId } from './members';
 import { isDeclarationOccurrence } from './references';
@@ -230,8 +230,9 @@ function methodHead(fileIndex: FileIndex, method: IndexedSymbol): string | undef
     if (!block || s.end - s.start < block.end - block.start) block = s;
   }
   if (!block) return undefined;
-  // At most the characters it may show are read: the head of a broken block can run far.
-  const head = fileIndex.lineIndex.text.slice(block.start, Math.min(block.selectionEnd, block.start + 4 * MAX_DETAIL)).replace(/\s+/g, ' ');
+  // The outline's detail snippet: blanks collapsed, at most a few times the characters a detail shows read (the head
+  // of a broken block can run far).
+  const head = snippet(fileIndex.lineIndex.text, block.start, block.selectionEnd);
   if (head.length === 0) return undefined;
   // Cut by code points: a half of a surrogate pair would not survive JSON.
   const characters = Array.from(head);
