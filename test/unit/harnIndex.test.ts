@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import * as A from '../../server/src/harn/ast';
-import { allOccurrences, indexFile, Occurrence, occurrencesNamed, rangeOf } from '../../server/src/harn/index/fileIndex';
+import { allOccurrences, indexFile, mentions, nameHash, Occurrence, occurrenceAt, occurrencesNamed, rangeOf } from '../../server/src/harn/index/fileIndex';
 import { highlightsAt, referencesAt } from '../../server/src/harn/index/references';
 import { prepareRenameAt, renameAt, RenameEdit } from '../../server/src/harn/index/rename';
 import { fuzzyScore, workspaceSymbols } from '../../server/src/harn/index/symbols';
@@ -333,6 +333,29 @@ describe('harn index: one pass building the scopes and reading the names', { ski
     }
     assert.ok(checked > 10_000, `${checked} local occurrences`);
   });
+
+  test("every name the index reads back (from the text where it was, by its hash) is the tree's", () => {
+    let checked = 0;
+    for (const [name, text] of sources()) {
+      const analysis = new HarnAnalysis(text);
+      const index = indexFile('/f.harn', analysis);
+      // Every identifier and name of the tree that the index holds an occurrence for bears the tree's text.
+      A.walk(analysis.file, (node) => {
+        const tree = node.kind === 'Identifier' ? node.name : node.kind === 'Name' ? node.text : undefined;
+        if (tree === undefined) return;
+        const o = occurrenceAt(index, node.start);
+        if (!o || o.start !== node.start || o.end !== node.end) return;
+        checked++;
+        if (o.name !== tree) assert.fail(`${name}: the occurrence at ${node.start} reads ${JSON.stringify(o.name)}, the tree ${JSON.stringify(tree)}`);
+      });
+      for (const o of allOccurrences(index)) {
+        if (!mentions(index, o.name) || !occurrencesNamed(index, o.name).some((x) => x.start === o.start))
+          assert.fail(`${name}: ${o.name} at ${o.start} is not found by its name`);
+      }
+      for (const d of index.declarations) assert.equal(d.name, occurrenceAt(index, d.start)?.name, `${name}: the declaration at ${d.start}`);
+    }
+    assert.ok(checked > 30_000, `${checked} names`);
+  });
 });
 
 /** A scope tree as plain data (bindings by name, kind and offset). */
@@ -344,6 +367,27 @@ function scopeShape(scope: Scope): unknown {
     children: scope.children.map(scopeShape),
   };
 }
+
+describe('harn index: names', () => {
+  test('a name written otherwise than it reads (`m . Thing`) is read back as the tree has it, and found by it', () => {
+    const text = 'import * as m from "./m"\nfn h(v: m . Thing) -> m.Thing { return v }\n';
+    const index = indexFile('/ws/a.harn', new HarnAnalysis(text));
+    const found = occurrencesNamed(index, 'm.Thing').map((o) => text.slice(o.start, o.end));
+    assert.deepEqual(found, ['m . Thing', 'm.Thing']);
+    assert.deepEqual(occurrencesNamed(index, 'm . Thing'), []);
+    assert.equal(occurrenceAt(index, text.indexOf('m . Thing'))?.name, 'm.Thing');
+  });
+
+  test('two names sharing a hash are told apart: neither is mentioned where only the other is', () => {
+    // Found by search: FNV-1a of these two, kept to 31 bits, is the same.
+    assert.equal(nameHash('n36hv'), nameHash('nadhe'));
+    const index = indexFile('/ws/a.harn', new HarnAnalysis('fn n36hv() {}\nfn main() { n36hv() }\n'));
+    assert.equal(mentions(index, 'n36hv'), true);
+    assert.equal(mentions(index, 'nadhe'), false);
+    assert.deepEqual(occurrencesNamed(index, 'nadhe'), []);
+    assert.equal(occurrencesNamed(index, 'n36hv').length, 2);
+  });
+});
 
 describe('harn index: namespaces re-exported by `pub import * as`', () => {
   const STD = '/ws/crates/harn-stdlib/src/stdlib';

@@ -2,8 +2,8 @@
 // refers to as far as the file alone can tell), the names it exports, the modules it imports and its declarations.
 // Pure: an analysis in, plain data out. A broken file contributes what its partial AST holds.
 //
-// Built top-level statement by top-level statement. The occurrences are packed (four integers each, names and refs
-// interned) since a workspace holds hundreds of thousands of them and objects for each cost the collector more
+// Built top-level statement by top-level statement. The occurrences are packed (four integers each: a name is its
+// place in the text and a hash, refs are interned) since a workspace holds hundreds of thousands of them and objects for each cost the collector more
 // than the indexing itself. Given the previous index of the file, a statement the edit left alone (the same
 // object in the new analysis, see HarnAnalysis.edited) contributes what it did before, shifted, without a walk:
 // re-indexing after a keystroke in a function costs that function.
@@ -86,7 +86,7 @@ export type Export =
   /** `namespaceOf`: a re-exported namespace (`pub import * as forms from "…"`) stands for that module. */
   { kind: 'declared'; declStart: number; namespaceOf?: string } | { kind: 'reexported'; modulePath: string };
 
-/** Integers per occurrence in FileIndex.occurrenceData: start, end, name id, ref id × 2 + 1 for a write. */
+/** Integers per occurrence in FileIndex.tables: start, end, the name's hash (see nameHash), ref id × 2 + 1 for a write. */
 const STRIDE = 4;
 
 export interface FileIndex {
@@ -101,9 +101,15 @@ export interface FileIndex {
    */
   tables: Int32Array;
   occurrenceCount: number;
-  /** The process's name table (an occurrence holds an index into it): see NAMES. */
-  names: readonly string[];
-  /** Where in `tables` the indexes in `names` of the names the file mentions are, each once, ascending; how many. */
+  /**
+   * An occurrence's or a declaration's name is its text, `lineIndex.text` from its start to its end, except those
+   * listed here (by `start:end`): a name written otherwise (a quoted field name, `mod . Type`). Empty for most files.
+   */
+  spelled: ReadonlyMap<string, string>;
+  /**
+   * Where in `tables` the set of the hashes of the names the file mentions is: `nameSetLength` slots (a power of
+   * two), each a hash or -1, a hash in the first free slot from the one its low bits name.
+   */
   nameSetAt: number;
   nameSetLength: number;
   /**
@@ -131,7 +137,7 @@ export interface FileIndex {
   reusedStatements: number;
 }
 
-/** Integers per declaration in FileIndex.declarationData: start, scope start, scope end, name id, kind × 2 + 1 if top-level. */
+/** Integers per declaration in FileIndex.tables: start, scope start, scope end, the name's end, kind × 2 + 1 if top-level. */
 const DECLARATION_STRIDE = 5;
 
 const BINDING_KINDS: readonly BindingKind[] = [
@@ -223,7 +229,7 @@ class PackedFileIndex implements FileIndex {
     readonly lineIndex: LineIndex,
     readonly tables: Int32Array,
     readonly occurrenceCount: number,
-    readonly names: readonly string[],
+    readonly spelled: ReadonlyMap<string, string>,
     readonly nameSetAt: number,
     readonly nameSetLength: number,
     readonly refsAt: number,
@@ -259,6 +265,7 @@ const FREE: LocalRef = { kind: 'free' };
  * index per file, and the collector copies each object it keeps, so fewer objects per file is less collection.
  */
 const NO_EXPORTS: ReadonlyMap<string, Export> = new Map();
+const NO_SPELLINGS: ReadonlyMap<string, string> = new Map();
 const NOTHING: readonly never[] = Object.freeze([]);
 
 function orShared<T>(list: readonly T[]): readonly T[] {
@@ -288,33 +295,30 @@ const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardI
 /** The growing occurrence and declaration tables, shared by every build (one file is indexed at a time); each index copies its part. */
 const scratch: number[] = [];
 const declarationScratch: number[] = [];
-/** Each ref's integer, place (see Reuse.refPlaces) and name id: scratch too (grown once, not at every build); ref 0 is FREE. */
+/** Each ref's integer, place (see Reuse.refPlaces) and name hash: scratch too (grown once, not at every build); ref 0 is FREE. */
 const REF_CODES: number[] = [FREE_CODE];
 const REF_PLACES: number[] = [INDEPENDENT];
 const REF_NAME_IDS: number[] = [-1];
 
 /**
- * Every name an index of this process has mentioned, once: occurrences and declarations hold their index here.
- * Files share most of their names (`log`, `task`, `result`), and a table per file cost a map, and the collector's
- * keeping of each file's strings, for each file. It only grows: by the distinct names of the workspace, and of
- * what is typed in it.
+ * The hash of a name (FNV-1a over its UTF-16 units, kept to 31 bits so that -1 can mean none): occurrences and name
+ * sets hold it, and a query compares the text where the hash matches. Hashing a name's few characters costs a
+ * tenth of looking it up in a table of the workspace's names, which indexing did for every name it met.
  */
-const NAMES: string[] = [];
-const NAME_IDS = new Map<string, number>();
-/** For each name's index, the last build that met it (the build's number, see IndexBuilder.noteName). */
-let nameSeenBy = new Int32Array(4096);
-let builds = 0;
-/** The name indexes the current build met, in the order met. */
-const nameSetScratch: number[] = [];
+export function nameHash(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return h >>> 1;
+}
 
 /**
- * A name as the table keeps it: a copy of its characters. A name read from a source may be a slice of the
- * whole text, which the table would keep alive after the file changed.
+ * The name hashes the current build met, each once, in the order met; and an open-addressing set of them (a slot is
+ * the current build's when its stamp is the build's number: no clearing between builds).
  */
-function ownCopy(name: string): string {
-  // Flattening the concatenation copies the characters; the slice then refers to that copy only.
-  return name.length < 13 ? name : (name + ' ').slice(0, -1);
-}
+const nameSetScratch: number[] = [];
+let hashSlots = new Int32Array(1024);
+let hashStamps = new Int32Array(1024);
+let builds = 0;
 
 /** Nobody's `self`: what a statement without an `impl` reads (memberMentions sets it only for an `impl`). */
 const NO_SELF_TYPES: SelfTypes = new WeakMap();
@@ -354,14 +358,6 @@ function sortSmallIntegers(list: number[]): void {
   }
 }
 
-/** `table`, or a copy twice as large when it holds fewer than `length` integers. */
-function room(table: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
-  if (length <= table.length) return table;
-  const grown = new Int32Array(Math.max(length, table.length * 2));
-  grown.set(table);
-  return grown;
-}
-
 /** The declarations of an index as objects. */
 function declarationsOf(index: FileIndex): IndexedDeclaration[] {
   const out: IndexedDeclaration[] = [];
@@ -374,7 +370,7 @@ function declarationOf(index: FileIndex, i: number): IndexedDeclaration {
   const at = index.declarationsAt + i * DECLARATION_STRIDE;
   const kindAndTop = data[at + 4] as number;
   return {
-    name: index.names[data[at + 3] as number] as string,
+    name: nameAt(index, data[at] as number, data[at + 3] as number),
     kind: BINDING_KINDS[kindAndTop >> 1] ?? 'variable',
     start: data[at] as number,
     scopeStart: data[at + 1] as number,
@@ -393,8 +389,10 @@ export function declarationAt(index: FileIndex, start: number): IndexedDeclarati
 class IndexBuilder {
   private count = 0;
   private reusedStatements = 0;
-  /** This build's number, for nameSeenBy. */
+  /** This build's number, for hashStamps. */
   private readonly buildNumber = ++builds;
+  /** The names not written as they read (see FileIndex.spelled), made when the first is met. */
+  private spelled: Map<string, string> | undefined;
   /** How many of nameSetScratch this build filled. */
   private nameCount = 0;
   /** Each ref's integer (refOfCode reads them), and the refs that are objects. */
@@ -403,7 +401,7 @@ class IndexBuilder {
   private refCount = 1;
   private readonly otherRefs: LocalRef[] = [];
   private readonly refPlaces = REF_PLACES;
-  /** For a ref made for a binding, the id of the binding's name (its occurrences all bear it); else -1. */
+  /** For a ref made for a binding, the hash of the binding's name (its occurrences all bear it); else -1. */
   private readonly refNameIds = REF_NAME_IDS;
   private readonly refOfBinding = new Map<Binding, number>();
   /** Made when first needed, as memberRefs (most files have neither). */
@@ -564,25 +562,33 @@ class IndexBuilder {
     else if (this.outlineSize > MAX_OUTLINE_SYMBOLS) symbols = cappedSymbols(this.analysis);
     const occurrencesEnd = this.count * STRIDE;
     const declarationsEnd = occurrencesEnd + this.declarationCount * DECLARATION_STRIDE;
-    const refsAt = declarationsEnd + this.nameCount;
+    // The name set: an open-addressing table of the hashes, twice as many slots as names (-1: empty).
+    let setSize = 2;
+    while (setSize < this.nameCount * 2) setSize *= 2;
+    const refsAt = declarationsEnd + setSize;
     const refCodes = this.refCodes;
     const refCount = this.refCount;
     const tables = new Int32Array(refsAt + refCount);
     // Copied by loops: a subarray for `set` costs more than copying a small file's tables.
     for (let i = 0; i < occurrencesEnd; i++) tables[i] = scratch[i] as number;
     for (let i = occurrencesEnd, j = 0; i < declarationsEnd; i++, j++) tables[i] = declarationScratch[j] as number;
-    const names = nameSetScratch.slice(0, this.nameCount);
-    sortSmallIntegers(names);
-    for (let i = declarationsEnd, j = 0; j < names.length; i++, j++) tables[i] = names[j] as number;
+    tables.fill(-1, declarationsEnd, refsAt);
+    const mask = setSize - 1;
+    for (let k = 0; k < this.nameCount; k++) {
+      const hash = nameSetScratch[k] as number;
+      let slot = hash & mask;
+      while (tables[declarationsEnd + slot] !== -1) slot = (slot + 1) & mask;
+      tables[declarationsEnd + slot] = hash;
+    }
     for (let i = refsAt, j = 0; j < refCount; i++, j++) tables[i] = refCodes[j] as number;
     return new PackedFileIndex(
       this.file,
       this.analysis.lineIndex,
       tables,
       this.count,
-      NAMES,
+      this.spelled ?? NO_SPELLINGS,
       declarationsEnd,
-      this.nameCount,
+      setSize,
       refsAt,
       refCount,
       orShared(this.otherRefs),
@@ -603,7 +609,7 @@ class IndexBuilder {
     for (let j = from; j < to; j++) {
       const b = root.bindings[j] as Binding;
       if (b.kind === 'import') continue;
-      this.addDeclaration(b.nameNode.start, root.start, root.end, this.nameOf(this.rootRef(j), b.name), (KIND_CODES.get(b.kind) ?? 0) * 2 + 1);
+      this.addDeclaration(b.nameNode.start, root.start, root.end, b.nameNode.end, (KIND_CODES.get(b.kind) ?? 0) * 2 + 1);
     }
   }
 
@@ -640,6 +646,7 @@ class IndexBuilder {
       const b = root.bindings[j] as Binding;
       if (b.kind !== 'import') declStarts.add(b.nameNode.start);
       const ref = this.refOf(b, j);
+      this.spell(b.nameNode.start, b.nameNode.end, b.name);
       this.push(b.nameNode.start, b.nameNode.end, this.nameOf(ref, b.name), ref * 2 + (b.kind !== 'import' ? 1 : 0));
     }
     for (const child of own.root.children) this.declareScope(child);
@@ -724,14 +731,15 @@ class IndexBuilder {
     for (const b of scope.bindings) {
       const { nameNode } = b;
       const ref = this.refOf(b);
-      const nameId = this.nameOf(ref, b.name);
+      const hash = this.nameOf(ref, b.name);
+      this.spell(nameNode.start, nameNode.end, b.name);
       if (b.kind === 'import') {
-        this.push(nameNode.start, nameNode.end, nameId, ref * 2);
+        this.push(nameNode.start, nameNode.end, hash, ref * 2);
         continue;
       }
       this.declStarts.add(nameNode.start);
-      this.push(nameNode.start, nameNode.end, nameId, ref * 2 + 1);
-      this.addDeclaration(nameNode.start, scope.start, scope.end, nameId, (KIND_CODES.get(b.kind) ?? 0) * 2);
+      this.push(nameNode.start, nameNode.end, hash, ref * 2 + 1);
+      this.addDeclaration(nameNode.start, scope.start, scope.end, nameNode.end, (KIND_CODES.get(b.kind) ?? 0) * 2);
     }
     for (const child of scope.children) this.declareScope(child);
   }
@@ -741,13 +749,23 @@ class IndexBuilder {
     const text = name.kind === 'Name' ? name.text : name.name;
     if (text.length === 0) return;
     const ref = this.refOf(this.resolver.resolve(text, name.start));
+    this.spell(name.start, name.end, text);
     this.push(name.start, name.end, this.nameOf(ref, text), ref * 2 + (write ? 1 : 0));
   }
 
-  /** The id of `name`, which an occurrence of the ref `ref` bears: the ref's binding's when it has one (no look-up). */
+  /** The hash of `name`, which an occurrence of the ref `ref` bears: the ref's binding's when it has one (made once). */
   private nameOf(ref: number, name: string): number {
-    const id = ref < this.refCount ? (this.refNameIds[ref] as number) : -1;
-    return id >= 0 ? id : this.nameId(name);
+    const hash = ref < this.refCount ? (this.refNameIds[ref] as number) : -1;
+    return hash >= 0 ? hash : this.noteName(nameHash(name));
+  }
+
+  /**
+   * Notes that the name at [start, end) is `name`, which FileIndex.spelled lists when the text there reads otherwise.
+   * The length tells: a name is its token's text, or else made longer or shorter than its extent (a quoted field
+   * name loses its quotes, `mod . Type` its blanks). A corpus test holds every name read to the tree's.
+   */
+  spell(start: number, end: number, name: string): void {
+    if (end - start !== name.length) (this.spelled ??= new Map()).set(spellingKey(start, end), name);
   }
 
   /** A statement's imports: its own (the top-level pass's, [from, to)), then those inside it (the walk's). */
@@ -784,35 +802,41 @@ class IndexBuilder {
     this.outlineSize += addSymbolsTo(this.symbols, list, container);
   }
 
-  nameId(name: string): number {
-    let id = NAME_IDS.get(name);
-    if (id === undefined) {
-      id = NAMES.length;
-      const own = ownCopy(name);
-      NAMES.push(own);
-      NAME_IDS.set(own, id);
+  /** Puts the name of hash `hash` in the file's name set, once; returns the hash. */
+  noteName(hash: number): number {
+    const stamp = this.buildNumber;
+    let mask = hashSlots.length - 1;
+    let i = hash & mask;
+    for (; hashStamps[i] === stamp; i = (i + 1) & mask) if (hashSlots[i] === hash) return hash;
+    hashStamps[i] = stamp;
+    hashSlots[i] = hash;
+    nameSetScratch[this.nameCount++] = hash;
+    if (this.nameCount * 2 > hashSlots.length) {
+      // Half full: twice as many slots, this build's names put in again (the others' are stale anyway).
+      hashSlots = new Int32Array(hashSlots.length * 2);
+      hashStamps = new Int32Array(hashStamps.length * 2);
+      mask = hashSlots.length - 1;
+      for (let k = 0; k < this.nameCount; k++) {
+        const h = nameSetScratch[k] as number;
+        let j = h & mask;
+        while (hashStamps[j] === stamp) j = (j + 1) & mask;
+        hashStamps[j] = stamp;
+        hashSlots[j] = h;
+      }
     }
-    this.noteName(id);
-    return id;
-  }
-
-  /** Puts the name of index `id` in the file's name set, once. */
-  noteName(id: number): void {
-    if (id >= nameSeenBy.length) nameSeenBy = room(nameSeenBy, id + 1);
-    if (nameSeenBy[id] === this.buildNumber) return;
-    nameSeenBy[id] = this.buildNumber;
-    nameSetScratch[this.nameCount++] = id;
+    return hash;
   }
 
   addOccurrence(name: string, node: A.NodeBase, write: boolean, ref: number): void {
-    this.push(node.start, node.end, this.nameId(name), ref * 2 + (write ? 1 : 0));
+    this.spell(node.start, node.end, name);
+    this.push(node.start, node.end, this.noteName(nameHash(name)), ref * 2 + (write ? 1 : 0));
   }
 
-  push(start: number, end: number, nameId: number, refAndWrite: number): void {
+  push(start: number, end: number, hash: number, refAndWrite: number): void {
     let at = this.count * STRIDE;
     scratch[at++] = start;
     scratch[at++] = end;
-    scratch[at++] = nameId;
+    scratch[at++] = hash;
     scratch[at] = refAndWrite;
     this.count++;
   }
@@ -853,7 +877,7 @@ class IndexBuilder {
     if (id === undefined) {
       if (binding.kind === 'import') id = binding.modulePath === undefined ? 0 : this.addRef({ kind: 'imported', modulePath: binding.modulePath }, INDEPENDENT);
       else id = this.addLocalRef(binding.nameNode.start, rootIndex);
-      if (id > 0) this.refNameIds[id] = this.nameId(binding.name);
+      if (id > 0) this.refNameIds[id] = this.noteName(nameHash(binding.name));
       this.refOfBinding.set(binding, id);
     }
     return id;
@@ -867,13 +891,13 @@ class IndexBuilder {
     return id;
   }
 
-  addDeclaration(start: number, scopeStart: number, scopeEnd: number, nameId: number, kindAndTop: number): void {
+  addDeclaration(start: number, scopeStart: number, scopeEnd: number, nameEnd: number, kindAndTop: number): void {
     const at = this.declarationCount * DECLARATION_STRIDE;
     const data = declarationScratch;
     data[at] = start;
     data[at + 1] = scopeStart;
     data[at + 2] = scopeEnd;
-    data[at + 3] = nameId;
+    data[at + 3] = nameEnd;
     data[at + 4] = kindAndTop;
     this.declarationCount++;
   }
@@ -897,7 +921,7 @@ class IndexBuilder {
 
 /** Copies what statements contributed to a previous index into the one being built, shifted to where they are now. */
 class SpanCopier {
-  /** The previous index's ref ids → the new index's (-1: not met yet). Name ids are the process's: kept as they are. */
+  /** The previous index's ref ids → the new index's (-1: not met yet). Name hashes are the names': kept as they are. */
   private readonly refIds: Int32Array;
 
   constructor(
@@ -910,13 +934,19 @@ class SpanCopier {
 
   copy(span: Span, delta: number): void {
     const data = this.from.tables;
+    const spelled = this.from.spelled;
     for (let i = span.occurrenceFrom; i < span.occurrenceTo; i++) {
       const at = i * STRIDE;
-      const name = this.name(data[at + 2] as number);
+      const hash = this.into.noteName(data[at + 2] as number);
       const refAndWrite = data[at + 3] as number;
       const oldRef = refAndWrite >> 1;
       const ref = this.mapped(oldRef, delta);
-      this.into.push((data[at] as number) + delta, (data[at + 1] as number) + delta, name, ref * 2 + (refAndWrite & 1));
+      const start = data[at] as number;
+      const end = data[at + 1] as number;
+      // A declaration's name is one of the statement's occurrences: its spelling moves with the occurrence's.
+      const spelling = spelled.size > 0 ? spelled.get(spellingKey(start, end)) : undefined;
+      if (spelling !== undefined) this.into.spell(start + delta, end + delta, spelling);
+      this.into.push(start + delta, end + delta, hash, ref * 2 + (refAndWrite & 1));
     }
     const declarations = this.from.tables;
     for (let i = span.declarationFrom; i < span.declarationTo; i++) {
@@ -926,17 +956,12 @@ class SpanCopier {
         start,
         (declarations[at + 1] as number) + delta,
         (declarations[at + 2] as number) + delta,
-        this.name(declarations[at + 3] as number),
+        (declarations[at + 3] as number) + delta,
         declarations[at + 4] as number,
       );
     }
     for (let i = span.symbolFrom; i < span.symbolTo; i++) this.into.addShiftedSymbol(this.reuse.symbols[i] as IndexedSymbol, delta);
     this.into.addOutlineSize(span.outlineSize);
-  }
-
-  private name(id: number): number {
-    this.into.noteName(id);
-    return id;
   }
 
   private mapped(oldRef: number, delta: number): number {
@@ -1106,13 +1131,38 @@ function mergeOccurrences(from: number, middle: number, to: number): void {
   while (l < leftEnd) data[at++] = left[l++] as number;
 }
 
+/** FileIndex.spelled's key of the name at [start, end). */
+function spellingKey(start: number, end: number): string {
+  return `${start}:${end}`;
+}
+
+/** The name at [start, end) of the file (an occurrence's or a declaration's). */
+function nameAt(index: FileIndex, start: number, end: number): string {
+  const spelling = index.spelled.size > 0 ? index.spelled.get(spellingKey(start, end)) : undefined;
+  return spelling ?? index.lineIndex.text.slice(start, end);
+}
+
+/** Whether the name at [start, end) is `name` (no string made for it). */
+function nameIs(index: FileIndex, start: number, end: number, name: string): boolean {
+  const spelling = index.spelled.size > 0 ? index.spelled.get(spellingKey(start, end)) : undefined;
+  if (spelling !== undefined) return spelling === name;
+  return end - start === name.length && index.lineIndex.text.startsWith(name, start);
+}
+
 /** The `i`-th occurrence of the file, in source order. */
 export function occurrenceOf(index: FileIndex, i: number): Occurrence {
   const data = index.tables;
   const at = i * STRIDE;
+  return occurrenceNamed(index, i, nameAt(index, data[at] as number, data[at + 1] as number));
+}
+
+/** The `i`-th occurrence, whose name is known to be `name`. */
+function occurrenceNamed(index: FileIndex, i: number, name: string): Occurrence {
+  const data = index.tables;
+  const at = i * STRIDE;
   const refAndWrite = data[at + 3] as number;
   return {
-    name: index.names[data[at + 2] as number] as string,
+    name,
     start: data[at] as number,
     end: data[at + 1] as number,
     write: (refAndWrite & 1) === 1,
@@ -1120,26 +1170,30 @@ export function occurrenceOf(index: FileIndex, i: number): Occurrence {
   };
 }
 
-/** The names the file mentions, each once. */
-export function namesMentioned(index: FileIndex): string[] {
-  const out: string[] = [];
-  for (let j = 0; j < index.nameSetLength; j++) out.push(index.names[index.tables[index.nameSetAt + j] as number] as string);
-  return out;
+/** The hashes of the names the file mentions (see nameHash), each once, ascending. */
+export function nameSet(index: FileIndex): number[] {
+  const slots = Array.from(index.tables.subarray(index.nameSetAt, index.nameSetAt + index.nameSetLength));
+  return slots.filter((hash) => hash !== -1).sort((a, b) => a - b);
 }
 
-/** Whether the file mentions `name`. */
-export function mentions(index: FileIndex, name: string): boolean {
-  const id = NAME_IDS.get(name);
-  if (id === undefined) return false;
+/** Whether the file's name set holds the hash `hash`. */
+function holdsHash(index: FileIndex, hash: number): boolean {
   const set = index.tables;
-  let low = index.nameSetAt;
-  let high = index.nameSetAt + index.nameSetLength - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const at = set[mid] as number;
-    if (at === id) return true;
-    if (at < id) low = mid + 1;
-    else high = mid - 1;
+  const mask = index.nameSetLength - 1;
+  for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+    const at = set[index.nameSetAt + slot] as number;
+    if (at === hash) return true;
+    if (at === -1) return false;
+  }
+}
+
+/** Whether the file mentions `name` (an occurrence of it: a hash shared with another name is not enough). */
+export function mentions(index: FileIndex, name: string): boolean {
+  const hash = nameHash(name);
+  if (!holdsHash(index, hash)) return false;
+  const data = index.tables;
+  for (let at = 0; at < index.occurrenceCount * STRIDE; at += STRIDE) {
+    if (data[at + 2] === hash && nameIs(index, data[at] as number, data[at + 1] as number, name)) return true;
   }
   return false;
 }
@@ -1147,10 +1201,12 @@ export function mentions(index: FileIndex, name: string): boolean {
 /** The occurrences of `name` in the file, in source order. */
 export function occurrencesNamed(index: FileIndex, name: string): Occurrence[] {
   const out: Occurrence[] = [];
-  if (!mentions(index, name)) return out;
-  const id = NAME_IDS.get(name);
+  const hash = nameHash(name);
+  if (!holdsHash(index, hash)) return out;
   const data = index.tables;
-  for (let i = 0, at = 2; i < index.occurrenceCount; i++, at += STRIDE) if (data[at] === id) out.push(occurrenceOf(index, i));
+  for (let i = 0, at = 0; i < index.occurrenceCount; i++, at += STRIDE) {
+    if (data[at + 2] === hash && nameIs(index, data[at] as number, data[at + 1] as number, name)) out.push(occurrenceNamed(index, i, name));
+  }
   return out;
 }
 
