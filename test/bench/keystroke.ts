@@ -10,7 +10,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { harnSyntaxDiagnostics } from '../../server/src/diagnostics';
 import { allOccurrences, indexFile } from '../../server/src/harn/index/fileIndex';
 import { encodeTokens, semanticTokens, SemanticTokensCache, tokenEdits } from '../../server/src/harn/semanticTokens';
-import { toDocumentSymbols } from '../../server/src/providers/harnProvider';
+import { documentSymbolsOf } from '../../server/src/providers/harnProvider';
 import { HarnWorkspace, uriToPath } from '../../server/src/workspace/harnWorkspace';
 import { assembleFile } from './harn';
 import { median, mulberry32, percentile } from './stats';
@@ -54,7 +54,7 @@ export function runKeystrokeBenchmarks(sources: string[], metric: Metric, wanted
     const tokensMs = since(tokensFrom);
     const shownFrom = process.hrtime.bigint();
     harnSyntaxDiagnostics(analysis);
-    toDocumentSymbols(analysis.outline, analysis);
+    documentSymbolsOf(analysis);
     const shownMs = since(shownFrom);
     const indexFrom = process.hrtime.bigint();
     index = indexFile(file, analysis, { previous: index });

@@ -49,7 +49,10 @@ import { prepareRenameAt, renameAt } from '../harn/index/rename';
 import { DeclId, WorkspaceIndex } from '../harn/index/workspaceIndex';
 import { workspaceSymbols } from '../harn/index/symbols';
 import { HarnIndexer } from '../workspace/harnIndexer';
-import { OutlineKind, OutlineSymbol } from '../harn/outline';
+import { OutlineKind, OutlineSymbol, statementOutline } from '../harn/outline';
+import * as A from '../harn/ast';
+import { MAX_OUTLINE_SYMBOLS } from '../outlineCap';
+import { pushAll } from '../util/arrays';
 import { HarnAnalysis } from '../harn/analysis';
 import { encodeTokens, SemanticTokensCache, tokenEdits } from '../harn/semanticTokens';
 import { selectionRangesAt } from '../harn/selectionRanges';
@@ -128,6 +131,59 @@ function completionSourceOf(item: CompletionItem): { from: string | undefined; s
   const offset = typeof d.offset === 'number' && Number.isSafeInteger(d.offset) && d.offset >= 0 ? d.offset : undefined;
   if (from === undefined || file === undefined || offset === undefined) return undefined;
   return { from, source: { kind: d.harn, file, name: item.label, offset } };
+}
+
+/** A top-level statement's document symbols, as made when it started at `line` and `character`; `size`: its outline's nodes. */
+interface StatementSymbols {
+  line: number;
+  character: number;
+  symbols: readonly DocumentSymbol[];
+  size: number;
+}
+
+/**
+ * Each top-level statement's document symbols, kept as long as the statement object lives. HarnAnalysis.edited
+ * keeps the statements an edit leaves alone (the same object holds the same text), and their symbols stay the same
+ * while the statement starts at the same line and character (every position inside it then does too): after a
+ * keystroke that adds no line, only the edited statement's symbols are made again. Answers share these objects;
+ * nothing changes a DocumentSymbol once it is made.
+ */
+const statementSymbols = new WeakMap<A.Stmt, StatementSymbols>();
+
+/** The document's outline as LSP symbols: what toDocumentSymbols gives for `analysis.cappedOutline`, with its note. */
+export function documentSymbolsOf(analysis: HarnAnalysis): DocumentSymbol[] {
+  const li = analysis.lineIndex;
+  const out: DocumentSymbol[] = [];
+  let size = 0;
+  for (const stmt of analysis.file.statements) {
+    const line = li.lineAt(stmt.start);
+    const character = stmt.start - (li.lineStarts[line] ?? 0);
+    let known = statementSymbols.get(stmt);
+    if (known?.line !== line || known.character !== character) {
+      const outline = statementOutline(stmt, analysis.text);
+      known = { line, character, symbols: toDocumentSymbols(outline, analysis), size: outlineSize(outline) };
+      statementSymbols.set(stmt, known);
+    }
+    size += known.size;
+    // Past the cap the outline is cut inside a statement: made whole, as the cap says (a rare file).
+    if (size > MAX_OUTLINE_SYMBOLS) return cappedDocumentSymbols(analysis);
+    pushAll(out, known.symbols);
+  }
+  return out;
+}
+
+function cappedDocumentSymbols(analysis: HarnAnalysis): DocumentSymbol[] {
+  const { symbols, omitted, firstOmitted } = analysis.cappedOutline;
+  const converted = toDocumentSymbols(symbols, analysis);
+  if (omitted > 0) converted.push(omittedSymbolsNote(omitted, analysis.lineIndex.positionAt(firstOmitted ?? analysis.text.length)));
+  return converted;
+}
+
+/** How many symbols an outline holds, at every depth. */
+function outlineSize(symbols: readonly OutlineSymbol[]): number {
+  let size = symbols.length;
+  for (const s of symbols) size += outlineSize(s.children);
+  return size;
 }
 
 export function toDocumentSymbols(symbols: OutlineSymbol[], analysis: HarnAnalysis): DocumentSymbol[] {
@@ -317,11 +373,7 @@ export class HarnProvider implements DomainProvider {
   /** At most MAX_OUTLINE_SYMBOLS symbols, then one saying how many more there are (outlineCap.ts). */
   documentSymbol({ doc }: OpenDocumentRequest): DocumentSymbol[] | undefined {
     if (!this.answering()) return undefined;
-    const analysis = this.analysisOf(doc);
-    const { symbols, omitted, firstOmitted } = analysis.cappedOutline;
-    const converted = toDocumentSymbols(symbols, analysis);
-    if (omitted > 0) converted.push(omittedSymbolsNote(omitted, analysis.lineIndex.positionAt(firstOmitted ?? analysis.text.length)));
-    return converted;
+    return documentSymbolsOf(this.analysisOf(doc));
   }
 
   foldingRange({ doc }: OpenDocumentRequest): FoldingRange[] | undefined {
