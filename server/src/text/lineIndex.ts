@@ -11,18 +11,21 @@ export interface Range {
   end: Position;
 }
 
+/** Line starts, never changed once made: an Int32Array as this file makes them, or the formatter's own list. */
+type LineStarts = ArrayLike<number>;
+
 export class LineIndex {
   /** Offset of the first character of each line; found when first read (an index of a file never shown needs none). */
-  private starts: number[] | undefined;
+  private starts: LineStarts | undefined;
 
   constructor(
     readonly text: string,
-    lineStarts?: number[],
+    lineStarts?: LineStarts,
   ) {
     this.starts = lineStarts;
   }
 
-  get lineStarts(): readonly number[] {
+  get lineStarts(): LineStarts {
     return (this.starts ??= lineStartsOf(this.text));
   }
 
@@ -36,15 +39,21 @@ export class LineIndex {
     // A start at `from` or later may move (a lone \r at from - 1 followed by an inserted \n): kept are those before.
     let kept = 1;
     while (kept < old.length && (old[kept] as number) < from) kept++;
-    const starts = old.slice(0, kept);
     // Rescanned from the character before the edit (a \r\n pair it may complete) through the first one after it.
-    pushLineStarts(text, Math.max(0, from - 1), Math.min(text.length, newTo + 1), starts);
-    const lastRescanned = starts[starts.length - 1] as number;
-    // An old start whose break ends after the edit (at oldTo + 1 or later) is unchanged but for the shift.
-    for (let i = kept; i < old.length; i++) {
-      const start = old[i] as number;
-      if (start >= oldTo + 2 && start + delta > lastRescanned) starts.push(start + delta);
-    }
+    const rescanned = RESCANNED;
+    rescanned.length = 0;
+    pushLineStarts(text, Math.max(0, from - 1), Math.min(text.length, newTo + 1), rescanned);
+    const lastRescanned = rescanned.length > 0 ? (rescanned[rescanned.length - 1] as number) : (old[kept - 1] as number);
+    // The old starts whose break ends after the edit (at oldTo + 1 or later) are unchanged but for the shift: from
+    // the first of them on (they are sorted, and so is the condition).
+    let moved = kept;
+    while (moved < old.length && !((old[moved] as number) >= oldTo + 2 && (old[moved] as number) + delta > lastRescanned)) moved++;
+    // A typed array: the line starts of a long document, made at every keystroke, are no work for the collector.
+    const starts = new Int32Array(kept + rescanned.length + old.length - moved);
+    let at = 0;
+    for (let i = 0; i < kept; i++) starts[at++] = old[i] as number;
+    for (let i = 0; i < rescanned.length; i++) starts[at++] = rescanned[i] as number;
+    for (let i = moved; i < old.length; i++) starts[at++] = (old[i] as number) + delta;
     return new LineIndex(text, starts);
   }
 
@@ -100,10 +109,13 @@ export class LineIndex {
   }
 }
 
-function lineStartsOf(text: string): number[] {
+/** The stretch LineIndex.edited reads again (one edit at a time). */
+const RESCANNED: number[] = [];
+
+function lineStartsOf(text: string): Int32Array {
   const starts = [0];
   pushLineStarts(text, 0, text.length, starts);
-  return starts;
+  return Int32Array.from(starts);
 }
 
 /** Pushes the start of every line whose break begins in text[from, to) (a \r\n pair counts once). */
