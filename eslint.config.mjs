@@ -30,6 +30,39 @@ export default tseslint.config(
     },
   },
   {
+    // The client shows notifications, progress titles and input boxes only through client/src/notify.ts, which
+    // passes every text through notificationText (a file's name must not become a clickable command link).
+    files: ['client/src/**/*.ts'],
+    ignores: ['client/src/notify.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['showInformationMessage', 'showWarningMessage', 'showErrorMessage', 'withProgress', 'showInputBox'].map((property) => ({
+          property,
+          message: `Use client/src/notify.ts (info, warn, error, confirm, progress, inputBox): it shows the text without links. Not vscode.window.${property}.`,
+        })),
+      ],
+    },
+  },
+  {
+    // Only notify.ts's text module escapes: a call site neither escapes nor forgets to.
+    files: ['client/src/**/*.ts'],
+    ignores: ['client/src/notifyText.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/text/notification'],
+              message: 'Show the text through client/src/notify.ts, which escapes it (notifyText.ts): no call site calls notificationText.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Plain JavaScript (build and test scripts): no type information.
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,

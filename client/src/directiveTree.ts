@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { DirectiveTreeChangedNotification, DirectiveTreeRequest, type DirectiveTreeResult, PrefixMessageRequest } from '../../server/src/protocol';
-import { notificationText } from '../../server/src/text/notification';
 import {
   childElements,
   COMMANDS,
@@ -21,6 +20,7 @@ import {
   SHOWN_CONTEXT_KEY,
   VIEW_ID,
 } from './directiveTreeModel';
+import * as notify from './notify';
 import { errorText, isSyncedJsonl, registerServerTree, ServerTreeProvider } from './serverTree';
 import { failedMessage } from './treeItemView';
 
@@ -136,7 +136,7 @@ export function registerDirectiveTree(client: LanguageClient): vscode.Disposable
     vscode.commands.registerCommand(COMMANDS.copyBody, async (element?: DirectiveTreeElement) => {
       const node = selected(element);
       if (node?.kind !== 'directive') {
-        void vscode.window.showInformationMessage('Copy Directive Body works on a directive of the Directive Envelopes view.');
+        void notify.info('Copy Directive Body works on a directive of the Directive Envelopes view.');
         return;
       }
       await vscode.env.clipboard.writeText(node.directive.body);
@@ -146,7 +146,7 @@ export function registerDirectiveTree(client: LanguageClient): vscode.Disposable
       const node = selected(element);
       const diff = node ? prefixBreakDiff(node) : { unavailable: 'Select a request with a prefix break in the Directive Envelopes view first.' };
       if ('unavailable' in diff) {
-        void vscode.window.showInformationMessage(notificationText(diff.unavailable));
+        void notify.info(diff.unavailable);
         return;
       }
       const left = vscode.Uri.from(prefixDocumentParts(diff.left));

@@ -11,7 +11,6 @@ import {
   StatusNotification,
   ValidateArtifactFileRequest,
 } from '../../server/src/protocol';
-import { notificationText } from '../../server/src/text/notification';
 import {
   inForceDetail,
   inForceLabel,
@@ -27,6 +26,7 @@ import { registerRunControlTree } from './runControlTree';
 import { registerTrainingExport } from './trainingExport';
 import { registerRunPipeline } from './runPipeline';
 import { formattingHandOff } from './formattingHandOff';
+import * as notify from './notify';
 
 let client: LanguageClient | undefined;
 
@@ -120,8 +120,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         status.severity = vscode.LanguageStatusSeverity.Warning;
         status.text = '$(warning) Harn: server stopped';
         // Say it once; the client restarts the server on its own after a crash.
-        if (crashes === 1)
-          void vscode.window.showWarningMessage('The Harn language server stopped unexpectedly and is being restarted. See the "Harn Workbench" log.');
+        if (crashes === 1) void notify.warn('The Harn language server stopped unexpectedly and is being restarted. See the "Harn Workbench" log.');
       }
     }),
     client.onNotification(StatusNotification, (s: ServerStatus) => {
@@ -141,13 +140,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         (await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Run artifacts': ['jsonl', 'ndjson', 'json'] } }))?.[0];
       const running = client;
       if (!uri || !running) return;
-      const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: notificationText(`Harn: validating ${vscode.workspace.asRelativePath(uri)}`) },
+      const result = await notify.progress(
+        { location: vscode.ProgressLocation.Notification, title: `Harn: validating ${vscode.workspace.asRelativePath(uri)}` },
         () => running.sendRequest(ValidateArtifactFileRequest, { uri: uri.toString() }),
       );
-      if (result.refused !== undefined) void vscode.window.showErrorMessage(notificationText(`Harn: ${result.refused}`));
-      else if (!result.kind) void vscode.window.showInformationMessage(notificationText(`${vscode.workspace.asRelativePath(uri)} is not a Harn run artifact.`));
-      else void vscode.window.showInformationMessage(`Harn: ${result.lines} line(s) validated, ${result.problems} problem(s) — see the Problems panel.`);
+      if (result.refused !== undefined) void notify.error(`Harn: ${result.refused}`);
+      else if (!result.kind) void notify.info(`${vscode.workspace.asRelativePath(uri)} is not a Harn run artifact.`);
+      else void notify.info(`Harn: ${result.lines} line(s) validated, ${result.problems} problem(s) — see the Problems panel.`);
     }),
     vscode.commands.registerCommand('harn.restartServer', async () => {
       output.info('Restarting the Harn language server');
@@ -220,7 +219,7 @@ async function chooseLanguageFeatures(current: LanguageFeaturesMode): Promise<vo
   const inWorkspace = inspected?.workspaceValue !== undefined && vscode.workspace.workspaceFolders !== undefined;
   if (inWorkspace && !vscode.workspace.isTrusted) {
     // Restricted Mode: no file in the folder is written (a user setting would not win over the folder's).
-    void vscode.window.showWarningMessage(
+    void notify.warn(
       "harn.languageFeatures is set in this workspace's settings; in Restricted Mode Harn Workbench writes no file in the folder. Change it there, or trust the folder.",
     );
     return;

@@ -14,7 +14,6 @@ import {
   RunControlTreeRequest,
   type RunControlTreeResult,
 } from '../../server/src/protocol';
-import { notificationText } from '../../server/src/text/notification';
 import {
   childElements,
   COMMANDS,
@@ -38,6 +37,7 @@ import {
   validationText,
   VIEW_ID,
 } from './runControlTreeModel';
+import * as notify from './notify';
 import { errorText, registerServerTree, ServerTreeProvider } from './serverTree';
 import { failedMessage } from './treeItemView';
 
@@ -115,7 +115,7 @@ class RunControlTreeProvider extends ServerTreeProvider<RunControlElement, RunCo
 async function chooseDelivery(): Promise<Delivery | undefined> {
   const delivery = readDelivery(vscode.workspace.getConfiguration().get<unknown>(DELIVERY_SETTING));
   if (delivery === 'clipboard' || vscode.workspace.isTrusted) return delivery;
-  const pick = await vscode.window.showWarningMessage(UNTRUSTED_INBOX_MESSAGE, COPY_INSTEAD);
+  const pick = await notify.warn(UNTRUSTED_INBOX_MESSAGE, COPY_INSTEAD);
   return pick === COPY_INSTEAD ? 'clipboard' : undefined;
 }
 
@@ -144,15 +144,15 @@ export function registerRunControlTree(client: LanguageClient): vscode.Disposabl
     try {
       result = await client.sendRequest(RunControlComposeRequest, { uri: target.uri, runId: target.runId, command, deliver: delivery, retryOf });
     } catch (error) {
-      void vscode.window.showErrorMessage(notificationText(`Not sent: the Harn language server did not answer (${errorText(error)}).`));
+      void notify.error(`Not sent: the Harn language server did not answer (${errorText(error)}).`);
       return false;
     }
     if (!result.ok) {
-      void vscode.window.showErrorMessage(notificationText(refusalText(result)));
+      void notify.error(refusalText(result));
       return false;
     }
     if (delivery === 'clipboard') await vscode.env.clipboard.writeText(result.line);
-    void vscode.window.showInformationMessage(notificationText(deliveredText(result, delivery, retried)));
+    void notify.info(deliveredText(result, delivery, retried));
     provider.invalidate();
     return true;
   };
@@ -179,26 +179,26 @@ export function registerRunControlTree(client: LanguageClient): vscode.Disposabl
     vscode.commands.registerCommand(COMMANDS.steer, async (element?: RunControlElement) => {
       const target = composeTarget(selected(element), 'Steer…');
       if ('unavailable' in target) {
-        void vscode.window.showInformationMessage(notificationText(target.unavailable));
+        void notify.info(target.unavailable);
         return;
       }
       const delivery = await chooseDelivery();
       if (delivery === undefined) return;
       const steer = (input: string): RunControlCommandInput => ({ kind: 'steer', input });
-      const input = await vscode.window.showInputBox({ ...steerPrompt(target), ignoreFocusOut: true, validateInput: checker(target, steer) });
+      const input = await notify.inputBox({ ...steerPrompt(target), ignoreFocusOut: true, validateInput: checker(target, steer) });
       if (input === undefined) return;
       await send({ uri: target.uri, runId: target.run.runId }, steer(input), delivery);
     }),
     vscode.commands.registerCommand(COMMANDS.interrupt, async (element?: RunControlElement) => {
       const target = composeTarget(selected(element), 'Interrupt…');
       if ('unavailable' in target) {
-        void vscode.window.showInformationMessage(notificationText(target.unavailable));
+        void notify.info(target.unavailable);
         return;
       }
       const delivery = await chooseDelivery();
       if (delivery === undefined) return;
       const interrupt = (reason: string, force = false): RunControlCommandInput => ({ kind: 'interrupt', reason: reason === '' ? undefined : reason, force });
-      const reason = await vscode.window.showInputBox({ ...interruptPrompt(target), ignoreFocusOut: true, validateInput: checker(target, interrupt) });
+      const reason = await notify.inputBox({ ...interruptPrompt(target), ignoreFocusOut: true, validateInput: checker(target, interrupt) });
       if (reason === undefined) return;
       const force = await vscode.window.showQuickPick(
         FORCE_ITEMS.map((item) => ({ ...item })),
@@ -210,7 +210,7 @@ export function registerRunControlTree(client: LanguageClient): vscode.Disposabl
     vscode.commands.registerCommand(COMMANDS.retry, async (element?: RunControlElement) => {
       const target = controlTarget(selected(element), 'Retry');
       if ('unavailable' in target) {
-        void vscode.window.showInformationMessage(notificationText(target.unavailable));
+        void notify.info(target.unavailable);
         return;
       }
       const delivery = await chooseDelivery();
@@ -221,7 +221,7 @@ export function registerRunControlTree(client: LanguageClient): vscode.Disposabl
     vscode.commands.registerCommand(COMMANDS.copyRequest, async (element?: RunControlElement) => {
       const target = controlTarget(selected(element), 'Copy Request');
       if ('unavailable' in target) {
-        void vscode.window.showInformationMessage(notificationText(target.unavailable));
+        void notify.info(target.unavailable);
         return;
       }
       await send({ uri: target.uri, runId: target.run.runId }, { kind: 'steer', input: '' }, 'clipboard', target.control.requestId, false);

@@ -15,7 +15,6 @@ import type {
 } from '../../server/src/protocol';
 import type { IconView, MessageElement, SessionElement, TreeItemView } from './treeItemView';
 import { clip, clipTooltip, messageItemView, oneLine, plural, revealCommandOf, sessionRoots } from './treeItemView';
-import { notificationText } from '../../server/src/text/notification';
 export { clip, type CommandView, type IconView, type RevealTarget, type TreeItemView } from './treeItemView';
 
 export const VIEW_ID = 'harn.runControls';
@@ -286,7 +285,7 @@ export const COPY_INSTEAD = 'Copy to Clipboard Instead';
 
 /** What the input box shows under the input while it types: the server's refusal, nothing when it would be sent. */
 export function validationText(result: RunControlComposeResult): string | undefined {
-  return result.ok ? undefined : notificationText(`${result.code}: ${result.message}`);
+  return result.ok ? undefined : `${result.code}: ${result.message}`;
 }
 
 export function refusalText(result: Extract<RunControlComposeResult, { ok: false }>): string {
@@ -318,8 +317,9 @@ export const FORCE_ITEMS = [
 export function steerPrompt(target: ComposeTarget): { title: string; prompt: string; placeHolder: string } {
   return {
     title: `Steer run ${clip(target.run.runId, 60)}`,
-    // An input box's prompt and validation message are read for links as a notification is (the turn id is the log's).
-    prompt: notificationText(`Bound to ${turnText(target.run)} of the log's latest snapshot. At most 128 KiB; Enter sends it.`),
+    // An input box's prompt and validation message are read for links as a notification is (the turn id is the log's):
+    // notify.inputBox shows them as text.
+    prompt: `Bound to ${turnText(target.run)} of the log's latest snapshot. At most 128 KiB; Enter sends it.`,
     placeHolder: 'e.g. Only fix the failing parser test.',
   };
 }
@@ -327,7 +327,7 @@ export function steerPrompt(target: ComposeTarget): { title: string; prompt: str
 export function interruptPrompt(target: ComposeTarget): { title: string; prompt: string; placeHolder: string } {
   return {
     title: `Interrupt run ${clip(target.run.runId, 60)}`,
-    prompt: notificationText(`Reason (optional, at most 4 KiB). Bound to ${turnText(target.run)} of the log's latest snapshot.`),
+    prompt: `Reason (optional, at most 4 KiB). Bound to ${turnText(target.run)} of the log's latest snapshot.`,
     placeHolder: 'e.g. operator stop',
   };
 }

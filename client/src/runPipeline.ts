@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { planRun, type RunPlan, type RunRequest } from '../../server/src/runWorkspace/plan';
 import type { RunWorkspaceConfig } from '../../server/src/runWorkspace/rules';
-import { notificationText } from '../../server/src/text/notification';
+import * as notify from './notify';
 import { describeRun, executionFor, readRunSettings, RUN_SECTION, type RunSettingKey, UNTRUSTED_RUN_MESSAGE } from './runSettings';
 
 export const RUN_PIPELINE_COMMAND = 'harn.runPipeline';
@@ -34,7 +34,7 @@ export function registerRunPipeline(context: vscode.ExtensionContext, output: vs
     );
     if (!outcome.started && 'refused' in outcome) {
       output.warn(outcome.refused);
-      void vscode.window.showErrorMessage(notificationText(outcome.refused));
+      void notify.error(outcome.refused);
     }
     return outcome;
   };

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 import { ExportTrainingExampleRequest, ExportTrainingExampleResult } from '../../server/src/protocol';
-import { notificationText } from '../../server/src/text/notification';
+import * as notify from './notify';
 
 export const EXPORT_TRAINING_EXAMPLE_COMMAND = 'harn.exportTrainingExample';
 export const UNTRUSTED_EXPORT_MESSAGE =
@@ -22,32 +22,27 @@ export function registerTrainingExport(client: () => LanguageClient | undefined)
     const uri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
     const running = client();
     if (!uri) {
-      void vscode.window.showErrorMessage('Harn: Export Training Example needs a run record: open one, or use the explorer context menu on it.');
+      void notify.error('Harn: Export Training Example needs a run record: open one, or use the explorer context menu on it.');
       return;
     }
     if (!running) return;
     // Checked first: in Restricted Mode nothing is written, so nothing is projected either.
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showErrorMessage(UNTRUSTED_EXPORT_MESSAGE);
+      void notify.error(UNTRUSTED_EXPORT_MESSAGE);
       return;
     }
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: notificationText(`Harn: projecting ${shown(uri)}`) },
-      () => running.sendRequest(ExportTrainingExampleRequest, { uri: uri.toString() }),
+    const result = await notify.progress({ location: vscode.ProgressLocation.Window, title: `Harn: projecting ${shown(uri)}` }, () =>
+      running.sendRequest(ExportTrainingExampleRequest, { uri: uri.toString() }),
     );
     if (!result.ok) return showRefusal(uri, result);
     const written = vscode.Uri.parse(result.target);
     const name = written.path.slice(written.path.lastIndexOf('/') + 1);
     if (result.exists) {
-      const overwrite = await vscode.window.showWarningMessage(
-        notificationText(`${shown(written)} already exists. Overwrite it with the training example of ${shown(uri)}?`),
-        { modal: true },
-        'Overwrite',
-      );
+      const overwrite = await notify.confirm(`${shown(written)} already exists. Overwrite it with the training example of ${shown(uri)}?`, 'Overwrite');
       if (overwrite !== 'Overwrite') return;
     }
     await vscode.workspace.fs.writeFile(written, new TextEncoder().encode(result.text));
-    const open = await vscode.window.showInformationMessage(notificationText(`Wrote ${name} (${result.messages} messages)`), 'Open');
+    const open = await notify.info(`Wrote ${name} (${result.messages} messages)`, 'Open');
     if (open === 'Open') await vscode.window.showTextDocument(written);
   });
 }
@@ -55,9 +50,9 @@ export function registerTrainingExport(client: () => LanguageClient | undefined)
 async function showRefusal(uri: vscode.Uri, refusal: Refusal): Promise<void> {
   const where = refusal.open;
   const action = where === undefined ? undefined : where.uri === uri.toString() ? 'Open Run Record' : 'Open Row';
-  // The file's name and the refusal (which may quote the record) shown literally, never as a link.
-  const text = notificationText(`Harn: ${shown(uri)} cannot be exported as a training example — ${refusal.kind}: ${refusal.message}`);
-  const picked = action === undefined ? await vscode.window.showErrorMessage(text) : await vscode.window.showErrorMessage(text, action);
+  // The file's name and the refusal (which may quote the record): notify shows them literally, never as a link.
+  const text = `Harn: ${shown(uri)} cannot be exported as a training example — ${refusal.kind}: ${refusal.message}`;
+  const picked = action === undefined ? await notify.error(text) : await notify.error(text, action);
   if (picked === undefined || where === undefined) return;
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(where.uri));
   const line = Math.min(where.line, Math.max(doc.lineCount - 1, 0));

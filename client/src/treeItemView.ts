@@ -2,6 +2,8 @@
 // few text helpers that keep text from a file on one short plain line (labels) or a bounded tooltip, and the parts
 // of a tree of sessions both views build alike (their one-line messages, the top level, the reveal command).
 
+import { cutUtf16 } from '../../server/src/text/surrogates';
+
 export const LABEL_MAX = 100;
 export const TOOLTIP_MAX = 2000;
 
@@ -37,11 +39,7 @@ export function oneLine(text: string): string {
 /** One line of at most `max` characters, an ellipsis at the cut; never half a surrogate pair. */
 export function clip(text: string, max = LABEL_MAX): string {
   const flat = oneLine(text);
-  if (flat.length <= max) return flat;
-  let end = max - 1;
-  const code = flat.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${flat.slice(0, end)}…`;
+  return flat.length <= max ? flat : `${cutUtf16(flat, max - 1)}…`;
 }
 
 export function clipTooltip(text: string): string {

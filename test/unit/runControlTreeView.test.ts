@@ -25,6 +25,7 @@ import {
   validationText,
   VIEW_ID,
 } from '../../client/src/runControlTreeModel';
+import { shownInputBox } from '../../client/src/notifyText';
 import type { RunControlNode, RunControlRange, RunControlTreeResult, RunNode } from '../../server/src/protocol';
 import { defined } from '../support/assertions';
 import { REPO_ROOT } from '../support/lspClient';
@@ -226,17 +227,22 @@ describe('run controls view: compose', () => {
     assert.match(steerPrompt(target).prompt, /^Bound to turn-3 · revision 3 of the log's latest snapshot/);
   });
 
-  test("the input boxes' prompt and validation message show a link pattern from the log as text (VS Code reads links in them)", () => {
+  test("the input boxes' prompt and validation message show a link pattern from the log as text (VS Code reads links in them)", async () => {
     const target = composeTarget(active, 'Steer…');
     assert.ok(!('unavailable' in target));
     const hostile = { ...target, run: { ...target.run, turnId: '[Fix](command:a.b)' } };
-    for (const prompt of [steerPrompt(hostile).prompt, interruptPrompt(hostile).prompt]) {
+    const refused = { ok: false as const, code: 'INVALID_REQUEST', message: 'turn [x](command:y) is stale' };
+    // As runControlTree.ts opens them: the model's words through notify.inputBox (shownInputBox).
+    for (const words of [steerPrompt(hostile), interruptPrompt(hostile)]) {
+      const shown = shownInputBox({ ...words, validateInput: () => validationText(refused) });
+      const prompt = shown.prompt ?? '';
       assert.ok(!prompt.includes(']('), prompt);
       assert.ok(prompt.replaceAll('\u2060', '').includes('[Fix](command:a.b)'), prompt);
+      const message = await shown.validateInput?.('x');
+      assert.ok(typeof message === 'string', 'a validation message');
+      assert.equal(message.replaceAll('\u2060', ''), 'INVALID_REQUEST: turn [x](command:y) is stale');
+      assert.ok(!message.includes(']('), message);
     }
-    const refused = { ok: false as const, code: 'INVALID_REQUEST', message: 'turn [x](command:y) is stale' };
-    assert.equal(validationText(refused)?.replaceAll('\u2060', ''), 'INVALID_REQUEST: turn [x](command:y) is stale');
-    assert.ok(!validationText(refused)?.includes(']('));
   });
 
   test('Retry and Copy Request work on a control only', () => {

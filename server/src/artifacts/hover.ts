@@ -13,6 +13,7 @@
 // serialised with a budget, so a 10 MB row hovers as fast as a small one.
 
 import { code, codeBlock, escapeText, link } from '../text/markdown';
+import { cutUtf16 } from '../text/surrogates';
 import { isObject, isPresent, numberAt, stringAt, type JsonObject } from './json';
 import { identityOf, isTerminalRowObject, rowIdOf, terminalStatusOf } from './rows';
 import { EVENT_ROW_SCHEMAS, KNOWN_BOUNDARY_IDS, NEWER_HOST_EVENT_TYPES, TERMINAL_ROW_TYPES, TRANSCRIPT_ROW_SCHEMAS } from './schemas';
@@ -158,15 +159,6 @@ export function msIso(value: unknown): string | undefined {
   return typeof value === 'number' ? isoFromMs(value) : undefined;
 }
 
-/** Cuts `text` to `max` UTF-16 units without splitting a surrogate pair. */
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max;
-  const c = text.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end--;
-  return text.slice(0, end);
-}
-
 /**
  * Compact JSON of `value`, at most about `max` characters (then `…`). Bounded work: long strings are cut before
  * they are quoted and serialisation stops once the budget is spent, so a huge value costs no more than a small one.
@@ -183,7 +175,7 @@ export function shortJson(value: unknown, max = JSON_CHARS): string {
     if (v === null || typeof v === 'boolean' || typeof v === 'number') {
       out += typeof v === 'number' && !Number.isFinite(v) ? 'null' : String(v);
     } else if (typeof v === 'string') {
-      const part = cut(v, room());
+      const part = cutUtf16(v, room());
       if (part.length < v.length) full = false;
       out += JSON.stringify(part);
     } else if (Array.isArray(v)) {
@@ -220,7 +212,7 @@ export function shortJson(value: unknown, max = JSON_CHARS): string {
         }
         if (!first) out += ',';
         first = false;
-        out += JSON.stringify(cut(k, Math.max(1, room()))) + ':';
+        out += JSON.stringify(cutUtf16(k, Math.max(1, room()))) + ':';
         walk(item, depth + 1);
       }
       out += '}';
@@ -229,13 +221,13 @@ export function shortJson(value: unknown, max = JSON_CHARS): string {
     }
   };
   walk(value, 0);
-  if (!full || out.length > max) return cut(out, max) + '…';
+  if (!full || out.length > max) return cutUtf16(out, max) + '…';
   return out;
 }
 
 /** A bounded preview of text: `shown` is at most `max` units; `length` is the full length. */
 export function preview(text: string, max = PREVIEW_CHARS): { shown: string; length: number; truncated: boolean } {
-  const shown = cut(text, max);
+  const shown = cutUtf16(text, max);
   return { shown, length: text.length, truncated: shown.length < text.length };
 }
 
@@ -307,7 +299,7 @@ export function looksLikeEvent(row: JsonObject, kind: RowArtifactKind): boolean 
 
 /** Text of message content: a string, or the text parts of content blocks (bounded). */
 export function contentText(content: unknown, budget = 4096): { text: string; length: number; blocks?: Map<string, number> } {
-  if (typeof content === 'string') return { text: cut(content, budget), length: content.length };
+  if (typeof content === 'string') return { text: cutUtf16(content, budget), length: content.length };
   if (!Array.isArray(content)) {
     const text = content === undefined || content === null ? '' : shortJson(content, budget);
     return { text, length: text.length };
@@ -322,7 +314,7 @@ export function contentText(content: unknown, budget = 4096): { text: string; le
     if (t !== undefined) {
       const sep = length ? '\n' : '';
       length += sep.length + t.length;
-      if (text.length < budget) text += cut(sep + t, budget - text.length);
+      if (text.length < budget) text += cutUtf16(sep + t, budget - text.length);
     }
   }
   return { text, length, blocks };
@@ -627,7 +619,7 @@ const message: Renderer = ({ row, ctx }) => {
   const out = [title('message', true, [role !== undefined ? code(role) : undefined, index, sessionPart(row)]), facts];
   const length = typeof content === 'string' ? content.length : ct.length;
   if (ct.text) {
-    const p = { shown: cut(ct.text, PREVIEW_CHARS), length, truncated: length > PREVIEW_CHARS };
+    const p = { shown: cutUtf16(ct.text, PREVIEW_CHARS), length, truncated: length > PREVIEW_CHARS };
     out.push(`Content ${lengthNote(p)}:\n\n${codeBlock(p.truncated ? p.shown + '…' : p.shown)}`);
   } else out.push(ct.blocks && ct.blocks.size ? 'Content: *(no text blocks)*' : 'Content: *(empty)*');
   if (calls.length) out.push(`**Tool calls** (${formatInt(calls.length)}, native):\n\n${toolCallList(calls)}`);

@@ -44,6 +44,7 @@ import { DirectiveChecker, DIRECTIVES_SOURCE, type DirectiveCheckResult, type Di
 import type { ExternalCompaction } from '../directives/compactions';
 import { directiveRowFacts, type DirectiveRowFacts } from '../directives/facts';
 import { rowRange as directiveRowRange } from '../directives/locate';
+import { isHighSurrogate, isLowSurrogate } from '../text/surrogates';
 
 /** The line-oriented artifact kinds (a run record is one JSON document, validated elsewhere). */
 export type JsonlKind = Exclude<ArtifactKind, 'runRecord'>;
@@ -570,9 +571,6 @@ function malformedProblem(text: string, from = 0): LineProblem {
     : `Not valid JSON at character ${start}: ${reason}.`;
   return problem('malformed_jsonl', start, end, message);
 }
-
-const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
-const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Schema problems: located only for a failing row.

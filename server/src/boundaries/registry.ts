@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ParseError, parseTOML, type AST } from 'toml-eslint-parser';
 import { runSteps, StepCounter, Steps } from './steps';
+import { isHighSurrogate } from '../text/surrogates';
 import type { AuditedEntry, BoundaryEntry, LocatedString, Registry, RegistryProblem, TextRange } from './types';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -387,7 +388,7 @@ function parseAst(text: string): AST.TOMLProgram | Registry {
     if (text[start] === '\n' && text[start - 1] === '\r') start--;
     let end = Math.min(start + 1, text.length);
     const code = text.charCodeAt(start);
-    if (code >= 0xd800 && code <= 0xdbff && end < text.length) end++; // never split a surrogate pair
+    if (isHighSurrogate(code) && end < text.length) end++; // never split a surrogate pair
     return {
       parsed: false,
       boundaries: [],

@@ -7,6 +7,7 @@
 // type is not declared is no occurrence at all, so it is left out.
 
 import { Range } from '../../text/lineIndex';
+import { cutCodePoints } from '../../text/surrogates';
 import { OutlineKind, snippet } from '../outline';
 import { allOccurrences, FileIndex, IndexedSymbol, Occurrence, occurrencesNamed, rangeOf } from './fileIndex';
 import { isMemberId, parseMemberId } from './members';
@@ -235,8 +236,7 @@ function methodHead(fileIndex: FileIndex, method: IndexedSymbol): string | undef
   const head = snippet(fileIndex.lineIndex.text, block.start, block.selectionEnd);
   if (head.length === 0) return undefined;
   // Cut by code points: a half of a surrogate pair would not survive JSON.
-  const characters = Array.from(head);
-  return characters.length > MAX_DETAIL ? `${characters.slice(0, MAX_DETAIL - 1).join('')}…` : head;
+  return cutCodePoints(head, MAX_DETAIL).length < head.length ? `${cutCodePoints(head, MAX_DETAIL - 1)}…` : head;
 }
 
 function fileItem(fileIndex: FileIndex): CallItem {
