@@ -1686,6 +1686,14 @@ function summaryOf(session: FuzzSession, began: number): LspFuzzSummary {
   };
 }
 
+/**
+ * The seed of a run's `step`-th step. Multiplied modulo 2^32 (Math.imul): a product of doubles would exceed 2^53 for
+ * any seed above a few million, and adding the step to it would change nothing: every step of a run the same.
+ */
+export function stepSeed(seed: number, step: number): number {
+  return (Math.imul(seed, 0x9e3779b1) + step) >>> 0;
+}
+
 /** A random run: documents until the time or count budget is spent (or the first failure, with stopOnFailure). */
 export async function runLspFuzz(options: LspFuzzOptions): Promise<LspFuzzSummary> {
   const src = loadSources();
@@ -1700,7 +1708,7 @@ export async function runLspFuzz(options: LspFuzzOptions): Promise<LspFuzzSummar
       if (options.documents !== undefined && step >= options.documents) break;
       if (options.stopOnFailure && session.failures.length > 0) break;
       // Each step has its own seed, so that one step is reproduced without the ones before it.
-      const r = new Rand(prng((options.seed * 0x9e3779b1 + step) >>> 0));
+      const r = new Rand(prng(stepSeed(options.seed, step)));
       if (!session.running) await startOrRecord(session);
       if (!session.running) break;
       try {
