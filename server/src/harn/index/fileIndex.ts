@@ -312,12 +312,61 @@ export function nameHash(name: string): number {
 }
 
 /**
- * The name hashes the current build met, each once, in the order met; and an open-addressing set of them (a slot is
- * the current build's when its stamp is the build's number: no clearing between builds).
+ * A set of name hashes for one build at a time, and its members in the order added: open addressing, a slot being
+ * the current build's when its stamp is the build's number (no clearing between builds).
  */
-const nameSetScratch: number[] = [];
-let hashSlots = new Int32Array(1024);
-let hashStamps = new Int32Array(1024);
+class HashScratch {
+  readonly members: number[] = [];
+  count = 0;
+  private slots = new Int32Array(1024);
+  private stamps = new Int32Array(1024);
+  private stamp = 0;
+
+  /** Empties the set for the build numbered `stamp`. */
+  start(stamp: number): void {
+    this.stamp = stamp;
+    this.count = 0;
+  }
+
+  has(hash: number): boolean {
+    const mask = this.slots.length - 1;
+    for (let i = hash & mask; this.stamps[i] === this.stamp; i = (i + 1) & mask) if (this.slots[i] === hash) return true;
+    return false;
+  }
+
+  add(hash: number): void {
+    const mask = this.slots.length - 1;
+    let i = hash & mask;
+    for (; this.stamps[i] === this.stamp; i = (i + 1) & mask) if (this.slots[i] === hash) return;
+    this.stamps[i] = this.stamp;
+    this.slots[i] = hash;
+    this.members[this.count++] = hash;
+    if (this.count * 2 > this.slots.length) this.grow();
+  }
+
+  /** Half full: twice as many slots, this build's members put in again (the others' are stale anyway). */
+  private grow(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    this.stamps = new Int32Array(this.stamps.length * 2);
+    const mask = this.slots.length - 1;
+    for (let k = 0; k < this.count; k++) {
+      const hash = this.members[k] as number;
+      let j = hash & mask;
+      while (this.stamps[j] === this.stamp) j = (j + 1) & mask;
+      this.stamps[j] = this.stamp;
+      this.slots[j] = hash;
+    }
+  }
+}
+
+/** The hashes of the names the current build met (the file's name set). */
+const MET = new HashScratch();
+/**
+ * The hashes of the names of the bindings the current build made refs for: every top-level binding's, and those of
+ * the scopes of the statement being walked (and of those walked before, which is only more). A name none of them
+ * bears cannot resolve to a binding of the file: it is free without a look-up (a builtin, a wildcard import's).
+ */
+const DECLARED = new HashScratch();
 let builds = 0;
 
 /** Nobody's `self`: what a statement without an `impl` reads (memberMentions sets it only for an `impl`). */
@@ -389,12 +438,10 @@ export function declarationAt(index: FileIndex, start: number): IndexedDeclarati
 class IndexBuilder {
   private count = 0;
   private reusedStatements = 0;
-  /** This build's number, for hashStamps. */
+  /** This build's number, for the stamps of MET and DECLARED. */
   private readonly buildNumber = ++builds;
   /** The names not written as they read (see FileIndex.spelled), made when the first is met. */
   private spelled: Map<string, string> | undefined;
-  /** How many of nameSetScratch this build filled. */
-  private nameCount = 0;
   /** Each ref's integer (refOfCode reads them), and the refs that are objects. */
   private readonly refCodes = REF_CODES;
   /** How many refs the build made (ref 0 is FREE): the first refCount entries of the three tables below. */
@@ -481,6 +528,8 @@ class IndexBuilder {
   }
 
   build(previous: FileIndex | undefined): FileIndex {
+    MET.start(this.buildNumber);
+    DECLARED.start(this.buildNumber);
     const { statements } = this.analysis.file;
     const root = this.top.root;
     // Every statement's top-level bindings first: a function may call one declared later in the file.
@@ -498,6 +547,8 @@ class IndexBuilder {
     wildcardFrom.push(this.top.wildcardImports.length);
     for (let j = 0; j < root.bindings.length; j++) {
       const b = root.bindings[j] as Binding;
+      // An import's ref is made where its statement is indexed; a reference elsewhere may resolve to it before.
+      if (b.kind === 'import') DECLARED.add(nameHash(b.name));
       this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, j));
     }
     // The same top-level bindings as the previous index's: its signature is kept (a keystroke makes none).
@@ -564,7 +615,7 @@ class IndexBuilder {
     const declarationsEnd = occurrencesEnd + this.declarationCount * DECLARATION_STRIDE;
     // The name set: an open-addressing table of the hashes, twice as many slots as names (-1: empty).
     let setSize = 2;
-    while (setSize < this.nameCount * 2) setSize *= 2;
+    while (setSize < MET.count * 2) setSize *= 2;
     const refsAt = declarationsEnd + setSize;
     const refCodes = this.refCodes;
     const refCount = this.refCount;
@@ -574,8 +625,8 @@ class IndexBuilder {
     for (let i = occurrencesEnd, j = 0; i < declarationsEnd; i++, j++) tables[i] = declarationScratch[j] as number;
     tables.fill(-1, declarationsEnd, refsAt);
     const mask = setSize - 1;
-    for (let k = 0; k < this.nameCount; k++) {
-      const hash = nameSetScratch[k] as number;
+    for (let k = 0; k < MET.count; k++) {
+      const hash = MET.members[k] as number;
       let slot = hash & mask;
       while (tables[declarationsEnd + slot] !== -1) slot = (slot + 1) & mask;
       tables[declarationsEnd + slot] = hash;
@@ -748,9 +799,11 @@ class IndexBuilder {
     if (this.declStarts.has(name.start)) return;
     const text = name.kind === 'Name' ? name.text : name.name;
     if (text.length === 0) return;
-    const ref = this.refOf(this.resolver.resolve(text, name.start));
+    const hash = nameHash(text);
+    const ref = DECLARED.has(hash) ? this.refOf(this.resolver.resolve(text, name.start)) : 0;
     this.spell(name.start, name.end, text);
-    this.push(name.start, name.end, this.nameOf(ref, text), ref * 2 + (write ? 1 : 0));
+    const known = ref > 0 && ref < this.refCount ? (this.refNameIds[ref] as number) : -1;
+    this.push(name.start, name.end, known >= 0 ? known : this.noteName(hash), ref * 2 + (write ? 1 : 0));
   }
 
   /** The hash of `name`, which an occurrence of the ref `ref` bears: the ref's binding's when it has one (made once). */
@@ -804,26 +857,7 @@ class IndexBuilder {
 
   /** Puts the name of hash `hash` in the file's name set, once; returns the hash. */
   noteName(hash: number): number {
-    const stamp = this.buildNumber;
-    let mask = hashSlots.length - 1;
-    let i = hash & mask;
-    for (; hashStamps[i] === stamp; i = (i + 1) & mask) if (hashSlots[i] === hash) return hash;
-    hashStamps[i] = stamp;
-    hashSlots[i] = hash;
-    nameSetScratch[this.nameCount++] = hash;
-    if (this.nameCount * 2 > hashSlots.length) {
-      // Half full: twice as many slots, this build's names put in again (the others' are stale anyway).
-      hashSlots = new Int32Array(hashSlots.length * 2);
-      hashStamps = new Int32Array(hashStamps.length * 2);
-      mask = hashSlots.length - 1;
-      for (let k = 0; k < this.nameCount; k++) {
-        const h = nameSetScratch[k] as number;
-        let j = h & mask;
-        while (hashStamps[j] === stamp) j = (j + 1) & mask;
-        hashStamps[j] = stamp;
-        hashSlots[j] = h;
-      }
-    }
+    MET.add(hash);
     return hash;
   }
 
@@ -877,7 +911,10 @@ class IndexBuilder {
     if (id === undefined) {
       if (binding.kind === 'import') id = binding.modulePath === undefined ? 0 : this.addRef({ kind: 'imported', modulePath: binding.modulePath }, INDEPENDENT);
       else id = this.addLocalRef(binding.nameNode.start, rootIndex);
-      if (id > 0) this.refNameIds[id] = this.noteName(nameHash(binding.name));
+      const hash = nameHash(binding.name);
+      // Even a binding of no ref (an import of no path) is a name a reference may resolve to.
+      DECLARED.add(hash);
+      if (id > 0) this.refNameIds[id] = this.noteName(hash);
       this.refOfBinding.set(binding, id);
     }
     return id;
