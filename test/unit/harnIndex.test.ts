@@ -387,6 +387,18 @@ describe('harn index: names', () => {
     assert.deepEqual(occurrencesNamed(index, 'nadhe'), []);
     assert.equal(occurrencesNamed(index, 'n36hv').length, 2);
   });
+
+  test('two names sharing a hash in one file: each finds its own occurrences only', () => {
+    const text = 'fn n36hv() {}\nfn nadhe() { n36hv() }\nfn main() { nadhe()\n n36hv() }\n';
+    const index = indexFile('/ws/a.harn', new HarnAnalysis(text));
+    assert.equal(index.namesApart, false);
+    assert.deepEqual(
+      occurrencesNamed(index, 'nadhe').map((o) => o.start),
+      [text.indexOf('nadhe'), text.indexOf('nadhe()\n')],
+    );
+    assert.equal(occurrencesNamed(index, 'n36hv').length, 3);
+    assert.equal(indexFile('/ws/b.harn', new HarnAnalysis('fn n36hv() {}\nfn main() { n36hv() }\n')).namesApart, true);
+  });
 });
 
 describe('harn index: namespaces re-exported by `pub import * as`', () => {

@@ -107,6 +107,12 @@ export interface FileIndex {
    */
   spelled: ReadonlyMap<string, string>;
   /**
+   * No two names the file mentions share a hash (known when the build met every name as a string: not when it
+   * copied statements from a previous index). Then the occurrences of one hash all bear one name, and a query reads
+   * the text of the first only.
+   */
+  namesApart: boolean;
+  /**
    * Where in `tables` the set of the hashes of the names the file mentions is: `nameSetLength` slots (a power of
    * two), each a hash or -1, a hash in the first free slot from the one its low bits name.
    */
@@ -230,6 +236,7 @@ class PackedFileIndex implements FileIndex {
     readonly tables: Int32Array,
     readonly occurrenceCount: number,
     readonly spelled: ReadonlyMap<string, string>,
+    readonly namesApart: boolean,
     readonly nameSetAt: number,
     readonly nameSetLength: number,
     readonly refsAt: number,
@@ -313,12 +320,19 @@ export function nameHash(name: string): number {
 
 /**
  * A set of name hashes for one build at a time, and its members in the order added: open addressing, a slot being
- * the current build's when its stamp is the build's number (no clearing between builds).
+ * the current build's when its stamp is the build's number (no clearing between builds). Given the names, it also
+ * tells whether two of them shared a hash (`collided`), or whether it cannot tell (`unnamed`: a hash added without).
  */
 class HashScratch {
   readonly members: number[] = [];
+  /** The name each member was added with (undefined: none given). Emptied by `end`: no source is kept alive. */
+  private readonly names: (string | undefined)[] = [];
   count = 0;
+  collided = false;
+  unnamed = false;
   private slots = new Int32Array(1024);
+  /** For each slot, the index of its member. */
+  private memberOf = new Int32Array(1024);
   private stamps = new Int32Array(1024);
   private stamp = 0;
 
@@ -326,6 +340,13 @@ class HashScratch {
   start(stamp: number): void {
     this.stamp = stamp;
     this.count = 0;
+    this.collided = false;
+    this.unnamed = false;
+  }
+
+  /** Lets go of the names the build added. */
+  end(): void {
+    if (this.names.length > 0) this.names.length = 0;
   }
 
   has(hash: number): boolean {
@@ -334,12 +355,24 @@ class HashScratch {
     return false;
   }
 
-  add(hash: number): void {
+  add(hash: number, name?: string): void {
     const mask = this.slots.length - 1;
     let i = hash & mask;
-    for (; this.stamps[i] === this.stamp; i = (i + 1) & mask) if (this.slots[i] === hash) return;
+    for (; this.stamps[i] === this.stamp; i = (i + 1) & mask) {
+      if (this.slots[i] !== hash) continue;
+      if (name === undefined) this.unnamed = true;
+      else {
+        const known = this.names[this.memberOf[i] as number];
+        if (known === undefined) this.unnamed = true;
+        else if (known !== name) this.collided = true;
+      }
+      return;
+    }
+    if (name === undefined) this.unnamed = true;
     this.stamps[i] = this.stamp;
     this.slots[i] = hash;
+    this.memberOf[i] = this.count;
+    this.names[this.count] = name;
     this.members[this.count++] = hash;
     if (this.count * 2 > this.slots.length) this.grow();
   }
@@ -347,7 +380,8 @@ class HashScratch {
   /** Half full: twice as many slots, this build's members put in again (the others' are stale anyway). */
   private grow(): void {
     this.slots = new Int32Array(this.slots.length * 2);
-    this.stamps = new Int32Array(this.stamps.length * 2);
+    this.memberOf = new Int32Array(this.slots.length);
+    this.stamps = new Int32Array(this.slots.length);
     const mask = this.slots.length - 1;
     for (let k = 0; k < this.count; k++) {
       const hash = this.members[k] as number;
@@ -355,6 +389,7 @@ class HashScratch {
       while (this.stamps[j] === this.stamp) j = (j + 1) & mask;
       this.stamps[j] = this.stamp;
       this.slots[j] = hash;
+      this.memberOf[j] = k;
     }
   }
 }
@@ -632,12 +667,15 @@ class IndexBuilder {
       tables[declarationsEnd + slot] = hash;
     }
     for (let i = refsAt, j = 0; j < refCount; i++, j++) tables[i] = refCodes[j] as number;
+    MET.end();
+    DECLARED.end();
     return new PackedFileIndex(
       this.file,
       this.analysis.lineIndex,
       tables,
       this.count,
       this.spelled ?? NO_SPELLINGS,
+      !MET.collided && !MET.unnamed,
       declarationsEnd,
       setSize,
       refsAt,
@@ -803,13 +841,13 @@ class IndexBuilder {
     const ref = DECLARED.has(hash) ? this.refOf(this.resolver.resolve(text, name.start)) : 0;
     this.spell(name.start, name.end, text);
     const known = ref > 0 && ref < this.refCount ? (this.refNameIds[ref] as number) : -1;
-    this.push(name.start, name.end, known >= 0 ? known : this.noteName(hash), ref * 2 + (write ? 1 : 0));
+    this.push(name.start, name.end, known >= 0 ? known : this.noteName(hash, text), ref * 2 + (write ? 1 : 0));
   }
 
   /** The hash of `name`, which an occurrence of the ref `ref` bears: the ref's binding's when it has one (made once). */
   private nameOf(ref: number, name: string): number {
     const hash = ref < this.refCount ? (this.refNameIds[ref] as number) : -1;
-    return hash >= 0 ? hash : this.noteName(nameHash(name));
+    return hash >= 0 ? hash : this.noteName(nameHash(name), name);
   }
 
   /**
@@ -855,15 +893,15 @@ class IndexBuilder {
     this.outlineSize += addSymbolsTo(this.symbols, list, container);
   }
 
-  /** Puts the name of hash `hash` in the file's name set, once; returns the hash. */
-  noteName(hash: number): number {
-    MET.add(hash);
+  /** Puts the name of hash `hash` in the file's name set, once; returns the hash. `name`: the name, when at hand. */
+  noteName(hash: number, name?: string): number {
+    MET.add(hash, name);
     return hash;
   }
 
   addOccurrence(name: string, node: A.NodeBase, write: boolean, ref: number): void {
     this.spell(node.start, node.end, name);
-    this.push(node.start, node.end, this.noteName(nameHash(name)), ref * 2 + (write ? 1 : 0));
+    this.push(node.start, node.end, this.noteName(nameHash(name), name), ref * 2 + (write ? 1 : 0));
   }
 
   push(start: number, end: number, hash: number, refAndWrite: number): void {
@@ -914,7 +952,7 @@ class IndexBuilder {
       const hash = nameHash(binding.name);
       // Even a binding of no ref (an import of no path) is a name a reference may resolve to.
       DECLARED.add(hash);
-      if (id > 0) this.refNameIds[id] = this.noteName(hash);
+      if (id > 0) this.refNameIds[id] = this.noteName(hash, binding.name);
       this.refOfBinding.set(binding, id);
     }
     return id;
@@ -1224,13 +1262,33 @@ function holdsHash(index: FileIndex, hash: number): boolean {
   }
 }
 
+/**
+ * The hash of a name a query asks about, kept for the next call: a query asks every file of the workspace about the
+ * same name.
+ */
+let queried = { name: '', hash: nameHash('') };
+function queryHash(name: string): number {
+  if (queried.name !== name) queried = { name, hash: nameHash(name) };
+  return queried.hash;
+}
+
+/**
+ * Whether the file may mention `name`: its name set holds the name's hash (another name of the same hash lets it
+ * through too; occurrencesNamed and mentions tell them apart). No text is read: a look-up over the workspace's files.
+ */
+export function mayMention(index: FileIndex, name: string): boolean {
+  return holdsHash(index, queryHash(name));
+}
+
 /** Whether the file mentions `name` (an occurrence of it: a hash shared with another name is not enough). */
 export function mentions(index: FileIndex, name: string): boolean {
-  const hash = nameHash(name);
+  const hash = queryHash(name);
   if (!holdsHash(index, hash)) return false;
   const data = index.tables;
   for (let at = 0; at < index.occurrenceCount * STRIDE; at += STRIDE) {
-    if (data[at + 2] === hash && nameIs(index, data[at] as number, data[at + 1] as number, name)) return true;
+    if (data[at + 2] !== hash) continue;
+    if (nameIs(index, data[at] as number, data[at + 1] as number, name)) return true;
+    if (index.namesApart) return false;
   }
   return false;
 }
@@ -1238,11 +1296,17 @@ export function mentions(index: FileIndex, name: string): boolean {
 /** The occurrences of `name` in the file, in source order. */
 export function occurrencesNamed(index: FileIndex, name: string): Occurrence[] {
   const out: Occurrence[] = [];
-  const hash = nameHash(name);
+  const hash = queryHash(name);
   if (!holdsHash(index, hash)) return out;
   const data = index.tables;
+  // Once one occurrence of the hash has been read as `name`, the others are too when the file's names are apart.
+  let read = false;
   for (let i = 0, at = 0; i < index.occurrenceCount; i++, at += STRIDE) {
-    if (data[at + 2] === hash && nameIs(index, data[at] as number, data[at + 1] as number, name)) out.push(occurrenceNamed(index, i, name));
+    if (data[at + 2] !== hash) continue;
+    if ((read && index.namesApart) || nameIs(index, data[at] as number, data[at + 1] as number, name)) {
+      read = true;
+      out.push(occurrenceNamed(index, i, name));
+    } else if (index.namesApart) return out;
   }
   return out;
 }

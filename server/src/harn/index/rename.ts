@@ -6,7 +6,7 @@
 import { HarnAnalysis } from '../analysis';
 import { Range } from '../../text/lineIndex';
 import { KEYWORDS, TokenKind } from '../tokens';
-import { Occurrence, occurrencesNamed, rangeOf } from './fileIndex';
+import { mentions, Occurrence, occurrencesNamed, rangeOf } from './fileIndex';
 import { isMemberId, memberId, parseMemberId, unresolvedMemberAt } from './members';
 import { isBuiltinId, LocatedOccurrence, parseDeclId, Resolution, WorkspaceIndex } from './workspaceIndex';
 
@@ -128,7 +128,7 @@ function collisionOf(
   // use another `newName`: there the two would meet.
   if (!declared || declared.declaration.topLevel) {
     for (const fileIndex of index.filesMentioning(newName)) {
-      if (touched.has(fileIndex.file)) continue;
+      if (touched.has(fileIndex.file) || !mentions(fileIndex, newName)) continue;
       if (index.resolve(fileIndex, { name: oldName, start: -1, end: -1, write: false, ref: { kind: 'free' } }, memo) === id) {
         return `${shortName(fileIndex.file)} sees '${oldName}' through a wildcard import and already uses a '${newName}': after the rename the two would clash there.`;
       }

@@ -6,7 +6,7 @@
 import { BUILTINS } from '../builtins';
 import { Range } from '../../text/lineIndex';
 import { isMemberId, memberId } from './members';
-import { declarationAt, FileIndex, IndexedDeclaration, mentions, Occurrence, occurrenceAt, occurrencesNamed, rangeOf } from './fileIndex';
+import { declarationAt, FileIndex, IndexedDeclaration, mayMention, Occurrence, occurrenceAt, occurrencesNamed, rangeOf } from './fileIndex';
 
 /** What a name refers to, workspace-wide: a declaration (its file and name offset) or a builtin. */
 export type DeclId = string;
@@ -84,12 +84,13 @@ export class WorkspaceIndex {
   }
 
   /**
-   * The files mentioning `name`, in path order. A look-up in each file's own name map: a few microseconds per
-   * thousand files, cheaper than keeping a workspace-wide map of names current on every keystroke.
+   * The files that may mention `name`, in path order: a look-up in each file's name set, a few microseconds per
+   * thousand files, cheaper than keeping a workspace-wide map of names current on every keystroke. A file whose set
+   * holds another name of the same hash is among them: occurrencesNamed (or mentions) tells.
    */
   filesMentioning(name: string): FileIndex[] {
     this.sortedFiles ??= [...this.files.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-    return this.sortedFiles.filter((f) => mentions(f, name));
+    return this.sortedFiles.filter((f) => mayMention(f, name));
   }
 
   private resolved(file: string, modulePath: string): string | undefined {
