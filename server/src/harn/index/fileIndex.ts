@@ -402,7 +402,14 @@ const MET = new HashScratch();
  * bears cannot resolve to a binding of the file: it is free without a look-up (a builtin, a wildcard import's).
  */
 const DECLARED = new HashScratch();
+/** The name offsets of the declarations the current build made: a name there is not a reference too. */
+const DECLARED_AT = new HashScratch();
 let builds = 0;
+
+/** An offset as a key of a HashScratch: multiplied by an odd constant (one to one), so that near offsets spread. */
+function offsetKey(offset: number): number {
+  return Math.imul(offset, 0x9e3779b1);
+}
 
 /** Nobody's `self`: what a statement without an `impl` reads (memberMentions sets it only for an `impl`). */
 const NO_SELF_TYPES: SelfTypes = new WeakMap();
@@ -525,8 +532,6 @@ class IndexBuilder {
   /** The nodes of the statement being walked that mention names, and the assignment targets among them. */
   private readonly mentions: A.AnyNode[] = [];
   private readonly writeTargets = new Set<A.AnyNode>();
-  /** The name offsets of the declarations made so far: a name there is not a reference too. */
-  private readonly declStarts = new Set<number>();
   private readonly gather = (node: A.AnyNode): void => {
     switch (node.kind) {
       case 'Identifier':
@@ -565,6 +570,7 @@ class IndexBuilder {
   build(previous: FileIndex | undefined): FileIndex {
     MET.start(this.buildNumber);
     DECLARED.start(this.buildNumber);
+    DECLARED_AT.start(this.buildNumber);
     const { statements } = this.analysis.file;
     const root = this.top.root;
     // Every statement's top-level bindings first: a function may call one declared later in the file.
@@ -669,6 +675,7 @@ class IndexBuilder {
     for (let i = refsAt, j = 0; j < refCount; i++, j++) tables[i] = refCodes[j] as number;
     MET.end();
     DECLARED.end();
+    DECLARED_AT.end();
     return new PackedFileIndex(
       this.file,
       this.analysis.lineIndex,
@@ -706,7 +713,7 @@ class IndexBuilder {
   private indexStatement(stmt: A.Stmt, index: number, rootFrom: number, rootTo: number): void {
     // The statement's scopes, and the nodes that mention names: those are resolved once the scopes are complete (a
     // function may call one declared later in its block). Noted by the parser, or gathered in the walk.
-    const { writeTargets, declStarts, parsedNames, scopeStarts } = this;
+    const { writeTargets, parsedNames, scopeStarts } = this;
     let mentions: readonly A.AnyNode[] = this.mentions;
     let mentionFrom = 0;
     let mentionTo: number;
@@ -733,7 +740,7 @@ class IndexBuilder {
     // Its own top-level bindings, from the file's root scope (the walk above adds the nested ones only).
     for (let j = rootFrom; j < rootTo; j++) {
       const b = root.bindings[j] as Binding;
-      if (b.kind !== 'import') declStarts.add(b.nameNode.start);
+      if (b.kind !== 'import') DECLARED_AT.add(offsetKey(b.nameNode.start));
       const ref = this.refOf(b, j);
       this.spell(b.nameNode.start, b.nameNode.end, b.name);
       this.push(b.nameNode.start, b.nameNode.end, this.nameOf(ref, b.name), ref * 2 + (b.kind !== 'import' ? 1 : 0));
@@ -826,7 +833,7 @@ class IndexBuilder {
         this.push(nameNode.start, nameNode.end, hash, ref * 2);
         continue;
       }
-      this.declStarts.add(nameNode.start);
+      DECLARED_AT.add(offsetKey(nameNode.start));
       this.push(nameNode.start, nameNode.end, hash, ref * 2 + 1);
       this.addDeclaration(nameNode.start, scope.start, scope.end, nameNode.end, (KIND_CODES.get(b.kind) ?? 0) * 2);
     }
@@ -834,7 +841,7 @@ class IndexBuilder {
   }
 
   private reference(name: A.Name | A.Identifier, write: boolean): void {
-    if (this.declStarts.has(name.start)) return;
+    if (DECLARED_AT.has(offsetKey(name.start))) return;
     const text = name.kind === 'Name' ? name.text : name.name;
     if (text.length === 0) return;
     const hash = nameHash(text);
