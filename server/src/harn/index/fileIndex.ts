@@ -350,9 +350,14 @@ class HashScratch {
   }
 
   has(hash: number): boolean {
+    return this.memberAt(hash) >= 0;
+  }
+
+  /** The index of the member `hash` among the members, or -1. */
+  memberAt(hash: number): number {
     const mask = this.slots.length - 1;
-    for (let i = hash & mask; this.stamps[i] === this.stamp; i = (i + 1) & mask) if (this.slots[i] === hash) return true;
-    return false;
+    for (let i = hash & mask; this.stamps[i] === this.stamp; i = (i + 1) & mask) if (this.slots[i] === hash) return this.memberOf[i] as number;
+    return -1;
   }
 
   add(hash: number, name?: string): void {
@@ -404,6 +409,12 @@ const MET = new HashScratch();
 const DECLARED = new HashScratch();
 /** The name offsets of the declarations the current build made: a name there is not a reference too. */
 const DECLARED_AT = new HashScratch();
+/**
+ * The bindings the current build made a ref for, by their name's offset (one name, one binding), each member's ref
+ * in REF_OF_BINDING: a Map keyed by the binding objects cost more than the rest of making the refs.
+ */
+const BINDINGS = new HashScratch();
+const REF_OF_BINDING: number[] = [];
 let builds = 0;
 
 /** An offset as a key of a HashScratch: multiplied by an odd constant (one to one), so that near offsets spread. */
@@ -492,7 +503,6 @@ class IndexBuilder {
   private readonly refPlaces = REF_PLACES;
   /** For a ref made for a binding, the hash of the binding's name (its occurrences all bear it); else -1. */
   private readonly refNameIds = REF_NAME_IDS;
-  private readonly refOfBinding = new Map<Binding, number>();
   /** Made when first needed, as memberRefs (most files have neither). */
   private refOfNamespace: Map<Binding, number> | undefined;
   /** The member refs made, by owner ref × 2 + 1 for a declaration. */
@@ -571,6 +581,7 @@ class IndexBuilder {
     MET.start(this.buildNumber);
     DECLARED.start(this.buildNumber);
     DECLARED_AT.start(this.buildNumber);
+    BINDINGS.start(this.buildNumber);
     const { statements } = this.analysis.file;
     const root = this.top.root;
     // Every statement's top-level bindings first: a function may call one declared later in the file.
@@ -676,6 +687,7 @@ class IndexBuilder {
     MET.end();
     DECLARED.end();
     DECLARED_AT.end();
+    BINDINGS.end();
     return new PackedFileIndex(
       this.file,
       this.analysis.lineIndex,
@@ -952,7 +964,9 @@ class IndexBuilder {
   /** One ref per binding, shared by its occurrences (a file has many more occurrences than bindings). */
   private refOf(binding: Binding | undefined, rootIndex = STATEMENT_LOCAL): number {
     if (!binding) return 0;
-    let id = this.refOfBinding.get(binding);
+    const key = offsetKey(binding.nameNode.start);
+    const known = BINDINGS.memberAt(key);
+    let id = known >= 0 ? (REF_OF_BINDING[known] as number) : undefined;
     if (id === undefined) {
       if (binding.kind === 'import') id = binding.modulePath === undefined ? 0 : this.addRef({ kind: 'imported', modulePath: binding.modulePath }, INDEPENDENT);
       else id = this.addLocalRef(binding.nameNode.start, rootIndex);
@@ -960,7 +974,8 @@ class IndexBuilder {
       // Even a binding of no ref (an import of no path) is a name a reference may resolve to.
       DECLARED.add(hash);
       if (id > 0) this.refNameIds[id] = this.noteName(hash, binding.name);
-      this.refOfBinding.set(binding, id);
+      REF_OF_BINDING[BINDINGS.count] = id;
+      BINDINGS.add(key);
     }
     return id;
   }
