@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
 import {
   CodeAction,
   CodeActionRequest,
@@ -508,6 +509,57 @@ describe('boundary diagnostics over stdio', () => {
     await demo.client.filesChanged([{ uri: doc.uri, type: FileChangeType.Created }]);
     assert.deepEqual((await demo.diagnostics(REGISTRY, empty, mark)).diagnostics, []);
     await demo.close(doc);
+  });
+
+  test("the gate's findings on an open .harn document describe the text of the version they are published with, and follow its edits", async () => {
+    const rel = 'crates/harn-stdlib/src/stop.harn';
+    const site = (indent: string): string => `${indent}agent_emit_event(s, "boundary_failure", {boundary: "chat_turn_cap", kind: "capped", detail: "x"})`;
+    // On disk the site is on the second line; the editor opens other (unsaved) text, with it on the fourth line,
+    // then an edit moves it up and leaves a short line where it was.
+    const onDisk = `pub fn stop(s: string) {\n${site('  ')}\n}\n`;
+    const opened = `// Stops.\npub fn stop(s: string) {\n  if true {\n${site('    ')}\n  }\n}\n`;
+    const edited = `// Stops.\n${site('')}\n}\n}\n`;
+    const siteIn = (text: string): Range => rangeIn(text, '"chat_turn_cap"');
+    const atSite = (text: string) => (p: PublishDiagnosticsParams) =>
+      p.diagnostics.some((d) => d.code === 'unregistered_site' && isDeepStrictEqual(d.range, siteIn(text)));
+
+    let mark = demo.client.mark();
+    await demo.write(rel, onDisk);
+    const closed = await demo.diagnostics(rel, has('unregistered_site'), mark);
+    assert.deepEqual(only(closed, 'unregistered_site').range, siteIn(onDisk));
+    assert.match(messageOf(only(closed, 'unregistered_site')), /^chat_turn_cap: constructs `chat_turn_cap` but is not one of its registered anchors/);
+
+    const doc = await demo.open(rel, opened);
+    const texts = new Map([[doc.version, doc.text]]);
+    // The gate runs again for the open text: its finding comes back on the opened text's site.
+    await demo.live(doc, atSite(opened));
+    mark = demo.client.mark();
+    texts.set(await doc.setText(edited), edited);
+    await demo.live(doc, atSite(edited));
+
+    const publications = demo.client.publicationsSince(doc.uri, doc.openedAt);
+    assert.ok(publications.length >= 3, JSON.stringify(publications));
+    for (const p of publications) {
+      if (p.diagnostics.some((d) => d.code === 'unregistered_site'))
+        assert.notEqual(p.version, undefined, `a gate finding published without a version: ${JSON.stringify(p)}`);
+      if (p.version === undefined || p.version === null) continue;
+      const text = defined(texts.get(p.version), `the text of version ${p.version}`);
+      const lines = text.split('\n');
+      for (const d of p.diagnostics) {
+        for (const end of [d.range.start, d.range.end]) {
+          const line = lines[end.line];
+          assert.ok(
+            line !== undefined && end.character <= line.length,
+            `version ${p.version}: ${String(d.code)} at ${JSON.stringify(d.range)} is outside its text`,
+          );
+        }
+        if (d.code === 'unregistered_site') assert.deepEqual(d.range, siteIn(text), `version ${p.version}: the finding is not on the site of its text`);
+      }
+    }
+    assert.ok(
+      demo.client.publicationsSince(doc.uri, mark).every((p) => p.version === 2),
+      'every publication after the edit is of its version',
+    );
   });
 
   test('findings land on their files across the workspace, and a .harn file is reported once whether open or not', async () => {

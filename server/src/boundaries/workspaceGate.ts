@@ -69,6 +69,8 @@ export interface FileScan {
   harn: { id: string; range: TextRange }[];
   /** What scanning the file threw (a bug of ours): the file then has no sites, and an internal_error finding. */
   failure?: unknown;
+  /** The text scanned, kept when it has sites: their ranges are offsets into it (GateRun.texts). */
+  text?: string;
 }
 
 /** A scanned file whose scan threw: where, and the error (for the log; the finding has its message). */
@@ -88,6 +90,11 @@ export interface GateRun {
   scannedFiles: number;
   /** Files whose scan failed, each also an internal_error finding on the file (the gate checked the others). */
   failures: ScanFailure[];
+  /**
+   * The text of each file the findings' and sites' ranges are offsets into (the registry, the funnel, the scanned
+   * files with sites), as this run read it: an open document may have been edited since, a file on disk changed.
+   */
+  texts: ReadonlyMap<string, string>;
 }
 
 export class BoundaryGateWorkspace {
@@ -228,6 +235,7 @@ export class BoundaryGateWorkspace {
     if (text !== undefined) {
       try {
         scan = this.scanText(relative, text);
+        if (scan.rust.length > 0 || scan.harn.length > 0) scan = { ...scan, text };
       } catch (error) {
         // One file's failure stays on that file: cached like a scan (until the file changes), reported by run().
         scan = { rust: [], harn: [], failure: error };
@@ -310,6 +318,7 @@ export class BoundaryGateWorkspace {
       gateSites: [],
       scannedFiles: 0,
       failures: [],
+      texts: new Map(),
     });
     for (const configured of [registryPath, funnelPath]) {
       const reason = refusalReason(this.root, configured);
@@ -348,6 +357,10 @@ export class BoundaryGateWorkspace {
     const allSites: BoundarySite[] = [];
     const sites: BoundarySite[] = [];
     const failures: ScanFailure[] = [];
+    const texts = new Map<string, string>([
+      [registryPath, registryText],
+      [funnelPath, funnelText],
+    ]);
     // Rust sites map to ids through the funnel's arms (a variant with no arm is not a site, as upstream).
     const wire = new Map(funnel.arms.map((a) => [a.variant, a.wire]));
     // Rust sites first, then .harn, as upstream concatenates its two greps.
@@ -356,6 +369,7 @@ export class BoundaryGateWorkspace {
       if (step.tick()) yield;
       const scan = this.scanFile(relative, referencedPaths);
       if (scan.failure !== undefined) failures.push({ path: relative, error: scan.failure });
+      if (scan.text !== undefined && relative !== funnelPath) texts.set(relative, scan.text);
       const exempt = isExemptSite(relative, funnelPath);
       const found: BoundarySite[] = [];
       for (const mention of scan.rust) {
@@ -388,7 +402,7 @@ export class BoundaryGateWorkspace {
     const result = yield* evaluateGateSteps({ registryPath, funnelPath, registry, funnel, sites, existing, contents, refused });
     // First: the findings after them may follow from the sites these files could not give.
     if (failures.length) result.findings = failures.map(failureFinding).concat(result.findings);
-    this.lastRun = { result, registry, funnel, allSites, gateSites: sites, scannedFiles: ordered.length, failures };
+    this.lastRun = { result, registry, funnel, allSites, gateSites: sites, scannedFiles: ordered.length, failures, texts };
     return this.lastRun;
   }
 }

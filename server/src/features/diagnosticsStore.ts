@@ -3,6 +3,8 @@
 // the union of its buckets — capped here, the editor's one place for it (diagnosticCap.ts): each bucket
 // when it is set, the union when it is published, so a document never shows more than
 // MAX_DIAGNOSTICS_PER_FILE diagnostics (errors kept before warnings, across buckets) and one note.
+// A bucket computed from an open document's text remembers that version: a publication at another
+// version leaves it out, so that a published diagnostic always describes the text of its version.
 
 import { Connection, Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
 import { capNoteDiagnostic, CapView, DiagnosticCap } from '../diagnosticCap';
@@ -15,42 +17,63 @@ export type Bucket = string;
 /** The workspace check's bucket (workspaceScan.ts): a closed file's diagnostics from disk, hidden while it is open. */
 export const DISK_BUCKET: Bucket = 'disk';
 
+/** A bucket's diagnostics, with the version of the open document they were computed from (none: from the file on disk). */
+interface Entry {
+  diagnostics: Diagnostic[];
+  version: number | undefined;
+}
+
 export class DiagnosticsStore {
-  private readonly byUri = new Map<string, Map<Bucket, Diagnostic[]>>();
+  private readonly byUri = new Map<string, Map<Bucket, Entry>>();
   /** Documents whose live checks have published: their disk bucket describes a text the editor no longer shows. */
   private readonly live = new Set<string>();
+  /** The version each open document was last published with: a publication that names none is at that version. */
+  private readonly versions = new Map<string, number>();
 
   constructor(private readonly connection: Pick<Connection, 'sendDiagnostics'>) {}
 
-  /** Replaces one bucket of one document and publishes the document. */
+  /**
+   * Replaces one bucket of one document and publishes the document. `version`: the open document's version the
+   * diagnostics were computed from, and published with; none for a file on disk.
+   */
   set(uri: string, bucket: Bucket, diagnostics: Diagnostic[], version?: number): void {
-    let buckets = this.byUri.get(uri);
-    if (!buckets) this.byUri.set(uri, (buckets = new Map<Bucket, Diagnostic[]>()));
-    buckets.set(bucket, capped(diagnostics));
+    this.bucketsOf(uri).set(bucket, { diagnostics: capped(diagnostics), version });
     this.publish(uri, version);
   }
 
-  /** Replaces several buckets of one document and publishes it once (one check, one publication). */
+  /** Replaces several buckets of one document, computed from one version, and publishes it once (one check, one publication). */
   setBuckets(uri: string, next: ReadonlyMap<Bucket, Diagnostic[]>, version?: number): void {
-    let buckets = this.byUri.get(uri);
-    if (!buckets) this.byUri.set(uri, (buckets = new Map<Bucket, Diagnostic[]>()));
-    for (const [bucket, diagnostics] of next) buckets.set(bucket, capped(diagnostics));
+    const buckets = this.bucketsOf(uri);
+    for (const [bucket, diagnostics] of next) buckets.set(bucket, { diagnostics: capped(diagnostics), version });
     this.publish(uri, version);
   }
 
-  /** Replaces a bucket across all documents: documents no longer listed get it cleared. */
-  replaceAll(bucket: Bucket, next: Map<string, Diagnostic[]>): void {
+  /**
+   * Replaces a bucket across all documents: documents no longer listed get it cleared. `versions`: the version of
+   * the open document each list was computed from (a document not in it: from its file on disk); each document is
+   * published at the version it was last published with, which leaves out a list computed for another one.
+   */
+  replaceAll(bucket: Bucket, next: Map<string, Diagnostic[]>, versions: ReadonlyMap<string, number> = new Map()): void {
     for (const [uri, buckets] of this.byUri) {
       if (buckets.has(bucket) && !next.has(uri)) {
         buckets.delete(bucket);
         this.publish(uri);
       }
     }
-    for (const [uri, diagnostics] of next) this.set(uri, bucket, diagnostics);
+    for (const [uri, diagnostics] of next) {
+      this.bucketsOf(uri).set(bucket, { diagnostics: capped(diagnostics), version: versions.get(uri) });
+      this.publish(uri);
+    }
   }
 
   get(uri: string, bucket: Bucket): Diagnostic[] {
-    return this.byUri.get(uri)?.get(bucket) ?? [];
+    return this.byUri.get(uri)?.get(bucket)?.diagnostics ?? [];
+  }
+
+  private bucketsOf(uri: string): Map<Bucket, Entry> {
+    let buckets = this.byUri.get(uri);
+    if (!buckets) this.byUri.set(uri, (buckets = new Map<Bucket, Entry>()));
+    return buckets;
   }
 
   /** Forgets a bucket of a closed document (the gate's findings stay: they describe files on disk). */
@@ -65,16 +88,29 @@ export class DiagnosticsStore {
     this.live.add(uri);
   }
 
-  /** The document was closed: its disk bucket is shown again (publishes when it has one). */
+  /** The document was closed: its disk bucket is shown again (publishes when it has one); it has no version any more. */
   markClosed(uri: string): void {
+    this.versions.delete(uri);
     if (this.live.delete(uri) && this.byUri.get(uri)?.has(DISK_BUCKET)) this.publish(uri);
   }
 
+  /**
+   * Publishes a document's buckets at `version`, else at the version it was last published with (a closed
+   * document has none): a bucket computed for another version of its text is left out (it comes back when it is
+   * computed again, or when that version is published), and so is the disk bucket of a document the live checks follow.
+   */
   private publish(uri: string, version?: number): void {
-    const buckets = this.byUri.get(uri);
-    const shown = buckets && this.live.has(uri) ? [...buckets].filter(([name]) => name !== DISK_BUCKET).map(([, list]) => list) : (buckets?.values() ?? []);
+    if (version !== undefined) this.versions.set(uri, version);
+    const at = version ?? this.versions.get(uri);
+    const live = this.live.has(uri);
+    const shown: Diagnostic[][] = [];
+    for (const [name, entry] of this.byUri.get(uri) ?? []) {
+      if (live && name === DISK_BUCKET) continue;
+      if (at !== undefined && entry.version !== undefined && entry.version !== at) continue;
+      shown.push(entry.diagnostics);
+    }
     const all = capped(flatten(shown));
-    void this.connection.sendDiagnostics(version === undefined ? { uri, diagnostics: all } : { uri, version, diagnostics: all });
+    void this.connection.sendDiagnostics(at === undefined ? { uri, diagnostics: all } : { uri, version: at, diagnostics: all });
   }
 }
 

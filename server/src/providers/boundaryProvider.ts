@@ -150,9 +150,13 @@ export class BoundaryProvider implements DomainProvider {
     for (const gate of this.gatesHolding(uri)) gate.documentChanged(uri);
   }
 
-  /** Opening a `.harn` file hands its unknown ids from the gate to the live checks: republish without them. */
+  /**
+   * Opening a `.harn` file hands its unknown ids from the gate to the live checks: republish without them. The
+   * findings on a document opened are published again too: with its version when they describe its text, left
+   * out when its text is not the one the gate read (the gate then runs again: documentChanged).
+   */
   documentOpened(uri: string): void {
-    if (uri.endsWith('.harn')) for (const gate of this.gatesHolding(uri)) gate.republish();
+    for (const gate of this.gatesHolding(uri)) if (uri.endsWith('.harn') || gate.hasFindings(uri)) gate.republish();
   }
 
   /** A closed document is read from disk again (its unsaved text may have been scanned), and the gate reports it again. */

@@ -2,6 +2,8 @@
 // funnel and scan globs), its runs on start and after changes (in slices, a newer run superseding an older
 // one), and the publication of its findings in a diagnostics bucket of its own, only on the files that belong
 // to this folder (a nested folder's files are that folder's). BoundaryProvider routes each file to its folder's.
+// An open document's findings are published with the version whose text they were computed from; an edit of
+// a file the gate reads re-runs it, so that they come back for the new text.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -120,21 +122,36 @@ export class FolderGate {
     if (relevant) this.schedule();
   }
 
-  /** The registry or the funnel is edited in an editor: the gate, its fixes and the live checks follow it before it is saved. */
+  /** Whether the gate reads a root-relative file: the registry, the funnel, or a scanned file. */
+  reads(relative: string): boolean {
+    return relative === this.settings.registryPath || relative === this.settings.funnelPath || this.gate.isScanned(relative);
+  }
+
+  /**
+   * A document the gate reads was opened or edited (its unsaved text is what the gate reads): the gate, its fixes
+   * and the live checks follow it before it is saved. Its findings described the previous text: the gate runs again.
+   */
   documentChanged(uri: string): void {
     const rel = this.relative(uri);
     if (rel === undefined) return;
     if (this.pendingEdits.concerns(rel)) this.pendingEdits.changed(rel, this.gate.readFile(rel), (r) => this.gate.readFile(r));
-    if (rel === this.settings.registryPath || rel === this.settings.funnelPath) {
+    if (this.reads(rel)) {
       this.gate.invalidate(rel);
       this.schedule();
     }
   }
 
+  /** Whether the last publication put findings on this document. */
+  hasFindings(uri: string): boolean {
+    return this.host.store.get(uri, this.bucket).length > 0;
+  }
+
   /** Publishes the last run again (a document opened, or which folder a file belongs to changed). */
   republish(): void {
     const last = this.gate.last;
-    if (last && !this.stopped) this.host.store.replaceAll(this.bucket, runSteps(this.diagnosticSteps(last)));
+    if (!last || this.stopped) return;
+    const { diagnostics, versions } = runSteps(this.diagnosticSteps(last));
+    this.host.store.replaceAll(this.bucket, diagnostics, versions);
   }
 
   /**
@@ -179,9 +196,9 @@ export class FolderGate {
     const started = performance.now();
     const superseded = (): boolean => ticket.cancelled || this.stopped;
     const gate = this.gate;
-    const steps = function* (folder: FolderGate): Steps<{ run: GateRun; diagnostics: Map<string, Diagnostic[]> }> {
+    const steps = function* (folder: FolderGate): Steps<{ run: GateRun; published: GatePublication }> {
       const run = yield* gate.runSteps();
-      return { run, diagnostics: yield* folder.diagnosticSteps(run) };
+      return { run, published: yield* folder.diagnosticSteps(run) };
     };
     return runInSlices(steps(this), superseded)
       .then((done) => {
@@ -189,8 +206,8 @@ export class FolderGate {
           this.host.log(`loud-boundary gate (${reason}): superseded by a newer run`);
           return;
         }
-        const { run, diagnostics } = done;
-        this.host.store.replaceAll(this.bucket, diagnostics);
+        const { run, published } = done;
+        this.host.store.replaceAll(this.bucket, published.diagnostics, published.versions);
         const ms = (performance.now() - started).toFixed(1);
         for (const failure of run.failures) {
           this.host.logError(`loud-boundary gate: scanning ${failure.path} failed (the other files were checked): ${describeError(failure.error)}`);
@@ -213,11 +230,14 @@ export class FolderGate {
   /**
    * The gate's diagnostics per document of this folder, in steps: capped per file as they are made (diagnosticCap.ts;
    * the store folds the note into its own), so that a registry of 50,000 findings converts a thousand of them.
+   * Their ranges are placed in the text the run read; an open document's are published with its version when
+   * that is still its text, and left out when it is not (it was edited since: the gate runs again for its new text).
    */
-  private *diagnosticSteps(run: GateRun): Steps<Map<string, Diagnostic[]>> {
+  private *diagnosticSteps(run: GateRun): Steps<GatePublication> {
     const gate = this.gate;
     const byUri = new Map<string, Diagnostic[]>();
-    if (gateIsInactive(run)) return byUri;
+    const versions = new Map<string, number>();
+    if (gateIsInactive(run)) return { diagnostics: byUri, versions };
     const uriOf = (relative: string): string => pathToUri(path.join(gate.root, relative));
     // Live checks own unknown ids in open .harn documents (they follow unsaved text).
     const ownedByLiveChecks = (f: { kind: string; location: { path: string } }): boolean =>
@@ -228,10 +248,17 @@ export class FolderGate {
       if (!cap) caps.set(relative, (cap = new DiagnosticCap(workbenchCapView)));
       cap.add(diagnostic);
     };
-    yield* gateRunDiagnosticSteps(run, (r) => gate.readFile(r), ownedByLiveChecks, collect);
+    // A file without its text in the run has its findings at its start (a scan that failed): they fit any text.
+    yield* gateRunDiagnosticSteps(run, (r) => run.texts.get(r) ?? gate.readFile(r), ownedByLiveChecks, collect);
     for (const [relative, cap] of caps) {
       const uri = uriOf(relative);
       if (!this.host.owns(gate.root, uri)) continue;
+      const doc = this.host.documents.get(uri);
+      if (doc) {
+        const read = run.texts.get(relative);
+        if (read !== undefined && read !== doc.getText()) continue;
+        versions.set(uri, doc.version);
+      }
       const { kept, note } = finishWorkbenchCap(cap);
       byUri.set(uri, (note ? [...kept, note] : kept).map(toLspDiagnostic));
     }
@@ -241,6 +268,12 @@ export class FolderGate {
       if (this.host.documents.get(uri) || !this.host.owns(gate.root, uri)) continue;
       byUri.set(uri, [...(byUri.get(uri) ?? []), ...invalidUtf8Diagnostics(bad.invalid, bad.lineIndex, GATE_UTF8).map(toLspDiagnostic)]);
     }
-    return byUri;
+    return { diagnostics: byUri, versions };
   }
+}
+
+/** A run's diagnostics per document, and the version of each open document they were computed from. */
+interface GatePublication {
+  diagnostics: Map<string, Diagnostic[]>;
+  versions: Map<string, number>;
 }
