@@ -74,4 +74,19 @@ describe('DiagnosticsStore: each bucket published only with the version it was c
     s.replaceAll(GATE, new Map([[URI, [at(2, 'gateDisk')]]]));
     assert.deepEqual(published.at(-1), { uri: URI, diagnostics: [at(2, 'gateDisk'), at(1, 'disk')] });
   });
+
+  test("the gate's findings on an open document's text are left out once it is closed, until the gate reads the file again", () => {
+    const { store: s, published } = store();
+    s.markLive(URI);
+    s.setBuckets(URI, new Map([['boundaries', [at(0, 'live3')]]]), 3);
+    s.replaceAll(GATE, new Map([[URI, [at(5, 'gateOpen3')]]]), new Map([[URI, 3]]));
+    assert.deepEqual(codes(published.at(-1)), ['live3', 'gateOpen3']);
+    // As DiagnosticsPipeline.closed does: closed first, then the live checks' buckets cleared.
+    s.markClosed(URI);
+    s.clear(URI, 'boundaries');
+    assert.deepEqual(published.at(-1), { uri: URI, diagnostics: [] });
+    // The gate's run after the close reads the file on disk.
+    s.replaceAll(GATE, new Map([[URI, [at(1, 'gateDisk')]]]));
+    assert.deepEqual(published.at(-1), { uri: URI, diagnostics: [at(1, 'gateDisk')] });
+  });
 });

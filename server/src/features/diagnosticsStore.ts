@@ -97,7 +97,8 @@ export class DiagnosticsStore {
   /**
    * Publishes a document's buckets at `version`, else at the version it was last published with (a closed
    * document has none): a bucket computed for another version of its text is left out (it comes back when it is
-   * computed again, or when that version is published), and so is the disk bucket of a document the live checks follow.
+   * computed again, or when that version is published), so is one computed from an open document's text once it is
+   * closed (the editor shows the file on disk then), and so is the disk bucket of a document the live checks follow.
    */
   private publish(uri: string, version?: number): void {
     if (version !== undefined) this.versions.set(uri, version);
@@ -106,7 +107,7 @@ export class DiagnosticsStore {
     const shown: Diagnostic[][] = [];
     for (const [name, entry] of this.byUri.get(uri) ?? []) {
       if (live && name === DISK_BUCKET) continue;
-      if (at !== undefined && entry.version !== undefined && entry.version !== at) continue;
+      if (entry.version !== undefined && entry.version !== at) continue;
       shown.push(entry.diagnostics);
     }
     const all = capped(flatten(shown));
