@@ -81,12 +81,20 @@ describe('DiagnosticsStore: each bucket published only with the version it was c
     s.setBuckets(URI, new Map([['boundaries', [at(0, 'live3')]]]), 3);
     s.replaceAll(GATE, new Map([[URI, [at(5, 'gateOpen3')]]]), new Map([[URI, 3]]));
     assert.deepEqual(codes(published.at(-1)), ['live3', 'gateOpen3']);
-    // As DiagnosticsPipeline.closed does: closed first, then the live checks' buckets cleared.
-    s.markClosed(URI);
-    s.clear(URI, 'boundaries');
+    // As DiagnosticsPipeline.closed does: the buckets its producers keep on close named, the others go.
+    s.markClosed(URI, new Set(['artifacts']));
     assert.deepEqual(published.at(-1), { uri: URI, diagnostics: [] });
     // The gate's run after the close reads the file on disk.
     s.replaceAll(GATE, new Map([[URI, [at(1, 'gateDisk')]]]));
     assert.deepEqual(published.at(-1), { uri: URI, diagnostics: [at(1, 'gateDisk')] });
+  });
+
+  test('a bucket its producer keeps on close stays, and stands for the closed file', () => {
+    const { store: s, published } = store();
+    s.markLive(URI);
+    s.setBuckets(URI, new Map([['artifacts', [at(3, 'kept')]]]), 2);
+    s.markClosed(URI, new Set(['artifacts']));
+    s.replaceAll(GATE, new Map([[URI, [at(1, 'gateDisk')]]]));
+    assert.deepEqual(published.at(-1), { uri: URI, diagnostics: [at(3, 'kept'), at(1, 'gateDisk')] });
   });
 });

@@ -100,11 +100,9 @@ export class DiagnosticsPipeline {
     this.published.delete(uri);
     // What the disk said before the file was opened may be outdated by a save: the workspace check says it again.
     this.store.clear(uri, DISK_BUCKET);
-    this.store.markClosed(uri);
+    const kept = new Set([...(buckets ?? [])].filter((bucket) => this.ctx.providers.find((p) => p.name === bucket)?.keepsDiagnosticsOnClose?.(uri)));
+    this.store.markClosed(uri, kept);
     if (!buckets) return;
-    for (const bucket of buckets) {
-      const provider = this.ctx.providers.find((p) => p.name === bucket);
-      if (!provider?.keepsDiagnosticsOnClose?.(uri)) this.store.clear(uri, bucket);
-    }
+    for (const bucket of buckets) if (!kept.has(bucket)) this.store.clear(uri, bucket);
   }
 }

@@ -88,17 +88,31 @@ export class DiagnosticsStore {
     this.live.add(uri);
   }
 
-  /** The document was closed: its disk bucket is shown again (publishes when it has one); it has no version any more. */
-  markClosed(uri: string): void {
+  /**
+   * The document was closed: its disk bucket is shown again (publishes when it has one); it has no version any more.
+   * What was computed from its text goes (the editor shows the file on disk now: the gate's findings come back when
+   * it reads the file again), but for the buckets in `keep`, whose producers keep them on close: they stand for the
+   * closed file from now on.
+   */
+  markClosed(uri: string, keep: ReadonlySet<Bucket> = new Set()): void {
     this.versions.delete(uri);
-    if (this.live.delete(uri) && this.byUri.get(uri)?.has(DISK_BUCKET)) this.publish(uri);
+    let changed = false;
+    const buckets = this.byUri.get(uri);
+    for (const [bucket, entry] of buckets ?? []) {
+      if (entry.version === undefined) continue;
+      if (keep.has(bucket)) entry.version = undefined;
+      else {
+        buckets?.delete(bucket);
+        changed = true;
+      }
+    }
+    if ((this.live.delete(uri) && buckets?.has(DISK_BUCKET)) || changed) this.publish(uri);
   }
 
   /**
    * Publishes a document's buckets at `version`, else at the version it was last published with (a closed
    * document has none): a bucket computed for another version of its text is left out (it comes back when it is
-   * computed again, or when that version is published), so is one computed from an open document's text once it is
-   * closed (the editor shows the file on disk then), and so is the disk bucket of a document the live checks follow.
+   * computed again, or when that version is published), and so is the disk bucket of a document the live checks follow.
    */
   private publish(uri: string, version?: number): void {
     if (version !== undefined) this.versions.set(uri, version);
@@ -107,7 +121,7 @@ export class DiagnosticsStore {
     const shown: Diagnostic[][] = [];
     for (const [name, entry] of this.byUri.get(uri) ?? []) {
       if (live && name === DISK_BUCKET) continue;
-      if (entry.version !== undefined && entry.version !== at) continue;
+      if (at !== undefined && entry.version !== undefined && entry.version !== at) continue;
       shown.push(entry.diagnostics);
     }
     const all = capped(flatten(shown));
