@@ -71,6 +71,8 @@ export interface FileScan {
   failure?: unknown;
   /** The text scanned, kept when it has sites: their ranges are offsets into it (GateRun.texts). */
   text?: string;
+  /** The text was an open document's (its unsaved text), not the file on disk's. */
+  fromOpenDocument?: true;
 }
 
 /** A scanned file whose scan threw: where, and the error (for the log; the finding has its message). */
@@ -95,6 +97,8 @@ export interface GateRun {
    * files with sites), as this run read it: an open document may have been edited since, a file on disk changed.
    */
   texts: ReadonlyMap<string, string>;
+  /** The scanned files this run read as open documents held them (a document closed since shows the disk again). */
+  fromOpenDocuments: ReadonlySet<string>;
 }
 
 export class BoundaryGateWorkspace {
@@ -229,13 +233,15 @@ export class BoundaryGateWorkspace {
   private scanFile(relative: string, referenced: ReadonlySet<string>): FileScan {
     const cached = this.scans.get(relative);
     if (cached) return cached;
-    const text = relative === this.settings.funnelPath ? this.configuredText(relative) : this.readFile(relative);
+    const open = relative === this.settings.funnelPath ? undefined : this.source.openText(path.join(this.root, relative));
+    const text = relative === this.settings.funnelPath ? this.configuredText(relative) : (open ?? this.readDisk(relative));
     if (text !== undefined && referenced.has(relative) && !this.referenced.has(relative)) this.referenced.set(relative, { exists: true, text });
     let scan: FileScan = { rust: [], harn: [] };
     if (text !== undefined) {
       try {
         scan = this.scanText(relative, text);
         if (scan.rust.length > 0 || scan.harn.length > 0) scan = { ...scan, text };
+        if (open !== undefined) scan = { ...scan, fromOpenDocument: true };
       } catch (error) {
         // One file's failure stays on that file: cached like a scan (until the file changes), reported by run().
         scan = { rust: [], harn: [], failure: error };
@@ -319,6 +325,7 @@ export class BoundaryGateWorkspace {
       scannedFiles: 0,
       failures: [],
       texts: new Map(),
+      fromOpenDocuments: new Set(),
     });
     for (const configured of [registryPath, funnelPath]) {
       const reason = refusalReason(this.root, configured);
@@ -357,6 +364,7 @@ export class BoundaryGateWorkspace {
     const allSites: BoundarySite[] = [];
     const sites: BoundarySite[] = [];
     const failures: ScanFailure[] = [];
+    const fromOpenDocuments = new Set<string>();
     const texts = new Map<string, string>([
       [registryPath, registryText],
       [funnelPath, funnelText],
@@ -370,6 +378,7 @@ export class BoundaryGateWorkspace {
       const scan = this.scanFile(relative, referencedPaths);
       if (scan.failure !== undefined) failures.push({ path: relative, error: scan.failure });
       if (scan.text !== undefined && relative !== funnelPath) texts.set(relative, scan.text);
+      if (scan.fromOpenDocument) fromOpenDocuments.add(relative);
       const exempt = isExemptSite(relative, funnelPath);
       const found: BoundarySite[] = [];
       for (const mention of scan.rust) {
@@ -402,7 +411,7 @@ export class BoundaryGateWorkspace {
     const result = yield* evaluateGateSteps({ registryPath, funnelPath, registry, funnel, sites, existing, contents, refused });
     // First: the findings after them may follow from the sites these files could not give.
     if (failures.length) result.findings = failures.map(failureFinding).concat(result.findings);
-    this.lastRun = { result, registry, funnel, allSites, gateSites: sites, scannedFiles: ordered.length, failures, texts };
+    this.lastRun = { result, registry, funnel, allSites, gateSites: sites, scannedFiles: ordered.length, failures, texts, fromOpenDocuments };
     return this.lastRun;
   }
 }

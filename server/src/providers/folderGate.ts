@@ -262,6 +262,8 @@ export class FolderGate {
       const uri = uriOf(relative);
       if (!this.host.owns(gate.root, uri)) continue;
       const doc = this.host.documents.get(uri);
+      // Read as an open document that has been closed since: the run that closing started reads the disk.
+      if (!doc && run.fromOpenDocuments.has(relative)) continue;
       if (doc) {
         const read = run.texts.get(relative);
         if (read !== undefined && read !== doc.getText()) continue;
