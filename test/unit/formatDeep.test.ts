@@ -5,7 +5,9 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { format } from '../../server/src/harn/format';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DEFAULT_FORMAT_OPTIONS, format } from '../../server/src/harn/format';
+import { documentFormatEdits, FormatEdits, onTypeFormatEdits, rangeFormatEdits } from '../../server/src/harn/format/edits';
 
 /** Deep enough that a call per link overflows the stack (it did at a few thousand). */
 const N = 20_000;
@@ -58,5 +60,23 @@ describe('harn fmt: long chains', () => {
       assert.ok('refused' in result, `${n} branches`);
       assert.match(result.refused, /^cannot format: an `else if` ladder in an expression nests deeper than 1000 blocks once printed$/);
     }
+  });
+
+  test('range and on-type formatting of a file that is one huge line: the whole file formatted, or nothing for a broken one', () => {
+    const apply = (text: string, result: FormatEdits): string => {
+      if ('refused' in result) assert.fail(`refused: ${result.refused}`);
+      return TextDocument.applyEdits(TextDocument.create('file:///t.harn', 'harn', 1, text), result.edits);
+    };
+    // The fuzzer's huge-line chain: 1.5 MB on line 0.
+    const n = 386_000;
+    const chain = `let x = 1${' + 1'.repeat(n)}`;
+    const expected = `let x = 1${' + 1'.repeat(24)}${'\n  + 1'.repeat(n - 24)}\n`;
+    const range = { start: { line: 0, character: 1_000_000 }, end: { line: 0, character: 1_200_000 } };
+    assert.equal(apply(chain, rangeFormatEdits(chain, range, DEFAULT_FORMAT_OPTIONS)), expected);
+    assert.equal(apply(chain, documentFormatEdits(chain, DEFAULT_FORMAT_OPTIONS)), expected);
+    // 3 MB of `{` (past the parser's nesting limit: copied as it is) with a `}` typed in it.
+    const braces = `${'{'.repeat(1_500_000)}}${'{'.repeat(1_500_000)}\n`;
+    assert.deepEqual(rangeFormatEdits(braces, range, DEFAULT_FORMAT_OPTIONS), { edits: [] });
+    assert.deepEqual(onTypeFormatEdits(braces, { line: 0, character: 1_500_001 }, DEFAULT_FORMAT_OPTIONS), { edits: [] });
   });
 });

@@ -8,7 +8,7 @@
 import * as A from '../ast';
 import { Comment } from '../lexer';
 import { LineIndex } from '../../text/lineIndex';
-import { parse } from '../parser';
+import { parse, ParseResult } from '../parser';
 import { Token, TokenKind } from '../tokens';
 import { formatDuration, formatFloat, formatInt, utf8Length, utf8LengthUpTo } from './literals';
 import { pushAll } from '../../util/arrays';
@@ -26,9 +26,21 @@ export const DEFAULT_FORMAT_OPTIONS: FormatOptions = { lineWidth: 100, separator
 export type FormatResult = { text: string } | { refused: string };
 
 export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPTIONS): FormatResult {
+  const source = formatterSource(text);
+  return formatParsed(source, parse(source), options);
+}
+
+/** The text the formatter reads for `text`: without a BOM, with LF line ends only. */
+export function formatterSource(text: string): string {
   const withoutBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const source = withoutBom.includes('\r') ? withoutBom.replace(/\r\n?/g, '\n') : withoutBom;
-  const parsed = parse(source);
+  return withoutBom.includes('\r') ? withoutBom.replace(/\r\n?/g, '\n') : withoutBom;
+}
+
+/**
+ * format() of a text whose formatter source (formatterSource) is `source`, parsed already as `parsed`: for a caller
+ * that needs the parse too (range formatting), so that a large file is not parsed twice per request.
+ */
+export function formatParsed(source: string, parsed: ParseResult, options: FormatOptions = DEFAULT_FORMAT_OPTIONS): FormatResult {
   const first = parsed.diagnostics[0];
   const refusal = (message: string): FormatResult => {
     if (!first) return { refused: message };
