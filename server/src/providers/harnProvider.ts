@@ -671,16 +671,16 @@ export class HarnProvider implements DomainProvider {
 
   formatDocument({ doc, uri }: OpenDocumentRequest): TextEdit[] | FormatRefusal | undefined {
     if (!this.answering()) return undefined;
-    return this.formatAnswer(documentFormatEdits(doc.getText(), this.formatOptionsOf(uri)));
+    return this.formatAnswer(documentFormatEdits(doc.getText(), this.formatOptionsOf(uri), this.analysisOf(doc).parsed));
   }
 
   formatRange({ doc, uri }: OpenDocumentRequest, range: Range): TextEdit[] | FormatRefusal | undefined {
     if (!this.answering()) return undefined;
-    return this.formatAnswer(rangeFormatEdits(doc.getText(), range, this.formatOptionsOf(uri)));
+    return this.formatAnswer(rangeFormatEdits(doc.getText(), range, this.formatOptionsOf(uri), this.analysisOf(doc).parsed));
   }
 
   formatOnType({ doc, uri }: OpenDocumentRequest, position: Position): TextEdit[] | FormatRefusal | undefined {
     if (!this.answering()) return undefined;
-    return this.formatAnswer(onTypeFormatEdits(doc.getText(), position, this.formatOptionsOf(uri)));
+    return this.formatAnswer(onTypeFormatEdits(doc.getText(), position, this.formatOptionsOf(uri), this.analysisOf(doc).parsed));
   }
 }

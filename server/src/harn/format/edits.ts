@@ -15,9 +15,9 @@
 // it), nothing is changed and the reason says so.
 
 import { LineIndex, Position, Range } from '../../text/lineIndex';
-import { parse } from '../parser';
+import { parse, ParseResult } from '../parser';
 import { TokenKind } from '../tokens';
-import { format, FormatOptions } from './index';
+import { format, FormatOptions, formatParsed, formatterSource } from './index';
 
 export interface TextEdit {
   range: Range;
@@ -180,14 +180,21 @@ export function inStyleOf(formatted: string, like: string): string {
 }
 
 /** The formatter's source: no BOM, LF only (line numbers stay those of the document; characters too, but on a BOM's line 0). */
-function asFormatterSees(text: string): string {
-  const withoutBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  return withoutBom.replace(/\r\n?/g, '\n');
+const asFormatterSees = formatterSource;
+
+/**
+ * The parse of the document's formatter source: `parsed` (the caller's parse of `text`, such as the open document's
+ * analysis) when that source is `text` itself (no BOM, no CR), else a parse of its own. A large document is then
+ * not parsed again for a format: its tokens alone take hundreds of megabytes.
+ */
+function parseOf(text: string, source: string, parsed: ParseResult | undefined): ParseResult {
+  return parsed !== undefined && source === text ? parsed : parse(source);
 }
 
-/** Edits formatting the whole document. */
-export function documentFormatEdits(text: string, options: FormatOptions): FormatEdits {
-  const result = format(text, options);
+/** Edits formatting the whole document; `parsed`, if given, is a parse of `text`. */
+export function documentFormatEdits(text: string, options: FormatOptions, parsed?: ParseResult): FormatEdits {
+  const source = asFormatterSees(text);
+  const result = formatParsed(source, parseOf(text, source, parsed), options);
   if ('refused' in result) return result;
   return { edits: minimalEdits(text, inStyleOf(result.text, text)) };
 }
@@ -197,13 +204,25 @@ function itemLines(statements: readonly { start: number; end: number }[], index:
   return statements.map((s) => ({ first: index.lineAt(s.start), last: index.lineAt(Math.max(s.start, s.end - 1)) }));
 }
 
-/** Lines [first, last] of the document formatted as the whole file formats them, as edits; edits outside `keep` lines dropped. */
-function linesFormatEdits(text: string, first: number, last: number, options: FormatOptions, keep?: { first: number; last: number }): FormatEdits {
-  const whole = format(text, options);
+/**
+ * Lines [first, last] of the document formatted as the whole file formats them, as edits; edits outside `keep` lines
+ * dropped. `source` is the document's formatter source (asFormatterSees), `parsed` its parse: the whole file is
+ * parsed once per request, and formatted once when the lines are all of it (a file of one huge line).
+ */
+function linesFormatEdits(
+  text: string,
+  source: string,
+  parsed: ParseResult,
+  first: number,
+  last: number,
+  options: FormatOptions,
+  keep?: { first: number; last: number },
+): FormatEdits {
+  const whole = formatParsed(source, parsed, options);
   if ('refused' in whole) return whole;
   const index = new LineIndex(text);
   const slice = text.slice(index.lineStarts[first] ?? text.length, index.lineStarts[last + 1] ?? text.length);
-  const part = format(slice, options);
+  const part = slice === text ? whole : format(slice, options);
   if ('refused' in part) return part;
   if (!`\n${whole.text}`.includes(`\n${part.text}`))
     return {
@@ -241,27 +260,31 @@ function enclosingItems(items: readonly { first: number; last: number }[], from:
   return { first, last };
 }
 
-/** Edits formatting the top-level items the range touches (a range ending at a line's start ends on the line before). */
-export function rangeFormatEdits(text: string, range: Range, options: FormatOptions): FormatEdits {
+/**
+ * Edits formatting the top-level items the range touches (a range ending at a line's start ends on the line before);
+ * `parsed`, if given, is a parse of `text`.
+ */
+export function rangeFormatEdits(text: string, range: Range, options: FormatOptions, parsed?: ParseResult): FormatEdits {
   const to = range.end.line > range.start.line && range.end.character === 0 ? range.end.line - 1 : range.end.line;
   const source = asFormatterSees(text);
-  const run = enclosingItems(itemLines(parse(source).file.statements, new LineIndex(source)), range.start.line, to);
+  const tree = parseOf(text, source, parsed);
+  const run = enclosingItems(itemLines(tree.file.statements, new LineIndex(source)), range.start.line, to);
   if (!run) return { edits: [] };
-  return linesFormatEdits(text, run.first, run.last, options);
+  return linesFormatEdits(text, source, tree, run.first, run.last, options);
 }
 
 /**
  * After `}` was typed (the position is just after it): edits re-indenting the block it closes, from the item
  * around it formatted, restricted to the block's lines. None when that `}` is in a string or a comment, closes
- * nothing, or sits outside every top-level item.
+ * nothing, or sits outside every top-level item. `parsed`, if given, is a parse of `text`.
  */
-export function onTypeFormatEdits(text: string, position: Position, options: FormatOptions): FormatEdits {
+export function onTypeFormatEdits(text: string, position: Position, options: FormatOptions, parsed?: ParseResult): FormatEdits {
   const source = asFormatterSees(text);
   const bom = text.charCodeAt(0) === 0xfeff && position.line === 0 ? 1 : 0;
   const index = new LineIndex(source);
   const offset = index.offsetAt({ line: position.line, character: position.character - bom });
-  const parsed = parse(source);
-  const tokens = parsed.tokens;
+  const tree = parseOf(text, source, parsed);
+  const tokens = tree.tokens;
   const close = tokens.findIndex((t) => t.kind === TokenKind.Punct && t.value === '}' && t.end === offset);
   const closing = tokens[close];
   if (!closing) return { edits: [] };
@@ -278,9 +301,9 @@ export function onTypeFormatEdits(text: string, position: Position, options: For
   }
   const opening = tokens[open];
   if (!opening) return { edits: [] };
-  const item = parsed.file.statements.find((s) => s.start <= opening.start && closing.end <= s.end);
+  const item = tree.file.statements.find((s) => s.start <= opening.start && closing.end <= s.end);
   if (!item) return { edits: [] };
-  const run = enclosingItems(itemLines(parsed.file.statements, index), index.lineAt(item.start), index.lineAt(Math.max(item.start, item.end - 1)));
+  const run = enclosingItems(itemLines(tree.file.statements, index), index.lineAt(item.start), index.lineAt(Math.max(item.start, item.end - 1)));
   if (!run) return { edits: [] };
-  return linesFormatEdits(text, run.first, run.last, options, { first: index.lineAt(opening.start), last: index.lineAt(closing.start) });
+  return linesFormatEdits(text, source, tree, run.first, run.last, options, { first: index.lineAt(opening.start), last: index.lineAt(closing.start) });
 }

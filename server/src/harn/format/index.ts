@@ -8,7 +8,7 @@
 import * as A from '../ast';
 import { Comment } from '../lexer';
 import { LineIndex } from '../../text/lineIndex';
-import { parse } from '../parser';
+import { parse, ParseResult } from '../parser';
 import { Token, TokenKind } from '../tokens';
 import { formatDuration, formatFloat, formatInt, utf8Length, utf8LengthUpTo } from './literals';
 import { pushAll } from '../../util/arrays';
@@ -26,9 +26,21 @@ export const DEFAULT_FORMAT_OPTIONS: FormatOptions = { lineWidth: 100, separator
 export type FormatResult = { text: string } | { refused: string };
 
 export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPTIONS): FormatResult {
+  const source = formatterSource(text);
+  return formatParsed(source, parse(source), options);
+}
+
+/** The text the formatter reads for `text`: without a BOM, with LF line ends only. */
+export function formatterSource(text: string): string {
   const withoutBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const source = withoutBom.includes('\r') ? withoutBom.replace(/\r\n?/g, '\n') : withoutBom;
-  const parsed = parse(source);
+  return withoutBom.includes('\r') ? withoutBom.replace(/\r\n?/g, '\n') : withoutBom;
+}
+
+/**
+ * format() of a text whose formatter source (formatterSource) is `source`, parsed already as `parsed`: for a caller
+ * that needs the parse too (range formatting), so that a large file is not parsed twice per request.
+ */
+export function formatParsed(source: string, parsed: ParseResult, options: FormatOptions = DEFAULT_FORMAT_OPTIONS): FormatResult {
   const first = parsed.diagnostics[0];
   const refusal = (message: string): FormatResult => {
     if (!first) return { refused: message };
@@ -42,12 +54,22 @@ export function format(text: string, options: FormatOptions = DEFAULT_FORMAT_OPT
     if (parsed.diagnostics.length > 0 && !printer.markBroken(parsed.diagnostics, parsed.tokens)) return refusal('syntax error');
     return { text: printer.program() };
   } catch (error) {
+    if (error instanceof TooDeep) return { refused: `cannot format: ${error.message}` };
     if (error instanceof Refusal) return refusal(error.message);
     throw error;
   }
 }
 
 class Refusal extends Error {}
+
+/** A refusal for what cannot be printed (too deep), whatever syntax errors the file has: its own reason is given. */
+class TooDeep extends Refusal {}
+
+/**
+ * Deepest indentation (in levels) the printer writes. Only an expression-position `else if` ladder nests in the
+ * output more than it does in the parser (which stops at its MAX_NESTING of 128): each branch one block deeper.
+ */
+const MAX_PRINT_DEPTH = 1000;
 
 /** No lines (claim's answer when there is no comment to print), shared. */
 const NO_LINES: readonly string[] = [];
@@ -700,25 +722,44 @@ class Printer {
     return lines.pop() ?? '';
   }
 
+  /**
+   * An `if` and its `else if`s with a loop, not a call per branch: a ladder is as long as the source makes it and
+   * the parser does not bound it. In expression position each `else if` is a block nested in the previous one
+   * (§6.3): a ladder deeper than MAX_PRINT_DEPTH would be printed with indentation growing with its length (text
+   * quadratic in it), and the file is refused instead.
+   */
   private writeIf(s: A.IfStmt, depth: number, statementMode: boolean, ownerLine: number, lines: string[], lead: string): void {
-    this.writeBraced(lines, lead, `if ${this.bound(this.need(s.condition), Binding.Pipe, depth)}`, s.then, ownerLine, depth, statementMode);
-    const otherwise = s.otherwise;
-    if (!otherwise) return;
-    let elseIf: A.IfStmt | undefined;
-    if (otherwise.kind === 'If') elseIf = otherwise;
-    else if (otherwise.statements.length === 1 && otherwise.statements[0]?.kind === 'If') elseIf = otherwise.statements[0];
-    if (statementMode && elseIf) {
-      this.writeIf(elseIf, depth, statementMode, ownerLine, lines, `${this.reopen(lines)} else `);
-      return;
+    let node = s;
+    let at = depth;
+    let first = lead;
+    // The depths of the `}` closing the blocks `else if`s were expanded into, innermost last.
+    const closing: number[] = [];
+    for (;;) {
+      this.writeBraced(lines, first, `if ${this.bound(this.need(node.condition), Binding.Pipe, at)}`, node.then, ownerLine, at, statementMode);
+      const otherwise = node.otherwise;
+      if (!otherwise) break;
+      let elseIf: A.IfStmt | undefined;
+      if (otherwise.kind === 'If') elseIf = otherwise;
+      else if (otherwise.statements.length === 1 && otherwise.statements[0]?.kind === 'If') elseIf = otherwise.statements[0];
+      if (statementMode && elseIf) {
+        first = `${this.reopen(lines)} else `;
+        node = elseIf;
+        continue;
+      }
+      if (elseIf) {
+        // Expression position: `else if` is expanded into a nested block (§6.3).
+        if (at + 1 > MAX_PRINT_DEPTH) throw new TooDeep(`an \`else if\` ladder in an expression nests deeper than ${MAX_PRINT_DEPTH} blocks once printed`);
+        lines.push(`${this.reopen(lines)} else {`);
+        closing.push(at);
+        at++;
+        first = pad(at);
+        node = elseIf;
+        continue;
+      }
+      this.writeBraced(lines, `${this.reopen(lines)} `, 'else', otherwise as A.Block, ownerLine, at, statementMode);
+      break;
     }
-    if (elseIf) {
-      // Expression position: `else if` is expanded into a nested block (§6.3).
-      lines.push(`${this.reopen(lines)} else {`);
-      this.writeIf(elseIf, depth + 1, statementMode, ownerLine, lines, pad(depth + 1));
-      lines.push(`${pad(depth)}}`);
-      return;
-    }
-    this.writeBraced(lines, `${this.reopen(lines)} `, 'else', otherwise as A.Block, ownerLine, depth, statementMode);
+    for (let i = closing.length - 1; i >= 0; i--) lines.push(`${pad(closing[i] as number)}}`);
   }
 
   private writeTry(s: A.TryStmt, depth: number, statementMode: boolean, ownerLine: number, lines: string[], lead: string): void {
@@ -1008,7 +1049,7 @@ class Printer {
   // -------------------------------------------------------------------------------- expressions
 
   /** §5.1: all items inline, or one per line at depth+1 with trailing commas, closing delimiter at depth. */
-  private commaSequence(items: string[], prefixLength: number, depth: number): string {
+  private commaSequence(items: readonly string[], prefixLength: number, depth: number): string {
     this.sequenceWrapped = false;
     if (items.length === 0) return '';
     // UTF-16 length ≤ UTF-8 length: a sequence already too wide by it is never joined nor scanned (a call
@@ -1080,13 +1121,11 @@ class Printer {
         return this.braced(header, body, this.startLine(e), depth, false);
       }
       case 'Call':
-        return this.call(e, depth);
       case 'Member':
-        return `${this.postfixObject(e.object, depth)}${e.optional ? '?.' : '.'}${this.need(e.property).text}`;
       case 'Index':
-        return `${this.postfixObject(e.object, depth)}${e.optional ? '?[' : '['}${this.expr(this.need(e.index), depth)}]`;
       case 'Slice':
-        return `${this.postfixObject(e.object, depth)}[${e.from ? this.expr(e.from, depth) : ''}:${e.to ? this.expr(e.to, depth) : ''}]`;
+      case 'TryPostfix':
+        return this.postfix(e, depth);
       case 'Unary': {
         const operand = unparen(this.need(e.operand));
         const text = this.expr(operand, depth);
@@ -1101,8 +1140,6 @@ class Printer {
         return `${this.bound(e.condition, Binding.Binary, depth)} ? ${this.bound(this.need(e.then), Binding.Ternary, depth)} : ${this.bound(this.need(e.otherwise), Binding.Ternary, depth)}`;
       case 'Range':
         return `${this.bound(e.from, Binding.Ternary, depth)} to ${this.bound(this.need(e.to), Binding.Ternary, depth)}${e.exclusive ? ' exclusive' : ''}`;
-      case 'TryPostfix':
-        return `${this.postfixObject(e.operand, depth)}?`;
       case 'StmtExpr':
         return this.stmt(e.stmt, depth, false);
       case 'ErrorExpr':
@@ -1111,9 +1148,7 @@ class Printer {
   }
 
   /** §7.3: receivers of `.m()`, `.p`, `[i]`, `?` are parenthesised when they are operators (`try* x` too, §13 F). */
-  private postfixObject(object: A.Expr, depth: number): string {
-    const o = unparen(object);
-    const text = this.expr(o, depth);
+  private receiverText(o: A.Expr, text: string): string {
     // `(a?).m()`: without parentheses `a?.m()` is an optional call, `a??` the `??` operator. The kind read once:
     // AST nodes come in many shapes, so that every read of it is a megamorphic lookup.
     const kind = o.kind;
@@ -1152,15 +1187,63 @@ class Printer {
     return a.spread ? `...${value}` : value;
   }
 
-  private call(e: A.Call, depth: number): string {
-    const args = e.args.map((a) => this.argument(a, depth + 1));
-    const typeArgs = e.typeArgs.length > 0 ? `<${e.typeArgs.map((t) => this.type(t)).join(', ')}>` : '';
-    const callee = unparen(e.callee);
-    const calleeKind = callee.kind; // read once: a megamorphic read
-    const member = calleeKind === 'Member' ? callee : undefined;
+  /**
+   * A postfix chain (`a.b.c`, `f()()`, `a.m().m()`, `a[0][0]`, `a??`): as deep as it is long and not bounded by the
+   * parser, so walked with a loop from the outermost operation to the receiver the chain starts with, then printed
+   * back out. The work is done in the order the recursive form did it: a call's arguments before its receiver, an
+   * index, a slice's bounds and a member's name after it.
+   */
+  private postfix(e: PostfixExpr, depth: number): string {
+    const levels: PostfixLevel[] = [];
+    let base: A.Expr | undefined = e;
+    while (base !== undefined) {
+      const node: A.Expr = base;
+      if (node.kind === 'Member' || node.kind === 'Index' || node.kind === 'Slice') {
+        base = unparen(node.object);
+        levels.push({ node, receiver: base, args: NO_LINES, typeArgs: '', member: undefined });
+      } else if (node.kind === 'TryPostfix') {
+        base = unparen(node.operand);
+        levels.push({ node, receiver: base, args: NO_LINES, typeArgs: '', member: undefined });
+      } else if (node.kind === 'Call') {
+        const args = node.args.map((a) => this.argument(a, depth + 1));
+        const typeArgs = node.typeArgs.length > 0 ? `<${node.typeArgs.map((t) => this.type(t)).join(', ')}>` : '';
+        const callee = unparen(node.callee);
+        const calleeKind = callee.kind; // read once: a megamorphic read
+        const member = calleeKind === 'Member' && callee.property ? callee : undefined;
+        // A call of a name ends the chain; `(f)()` and `a.m()` go on with the callee, the method's receiver.
+        base = member ? unparen(member.object) : calleeKind === 'Identifier' ? undefined : callee;
+        levels.push({ node, receiver: base, args, typeArgs, member });
+      } else break;
+    }
+    let text = base === undefined ? '' : this.expr(base, depth);
+    for (let i = levels.length - 1; i >= 0; i--) {
+      const { node, receiver, args, typeArgs, member } = levels[i] as PostfixLevel;
+      const object = receiver === undefined ? '' : this.receiverText(receiver, text);
+      switch (node.kind) {
+        case 'Member':
+          text = `${object}${node.optional ? '?.' : '.'}${this.need(node.property).text}`;
+          break;
+        case 'Index':
+          text = `${object}${node.optional ? '?[' : '['}${this.expr(this.need(node.index), depth)}]`;
+          break;
+        case 'Slice':
+          text = `${object}[${node.from ? this.expr(node.from, depth) : ''}:${node.to ? this.expr(node.to, depth) : ''}]`;
+          break;
+        case 'TryPostfix':
+          text = `${object}?`;
+          break;
+        case 'Call':
+          text = this.callText(node, object, args, typeArgs, member, depth);
+          break;
+      }
+    }
+    return text;
+  }
+
+  /** A call whose arguments are printed, and its receiver (a method's) or callee (`object`, unless a name). */
+  private callText(e: A.Call, object: string, args: readonly string[], typeArgs: string, member: A.Member | undefined, depth: number): string {
     if (member?.property) {
       // §5.3: a method call whose `)` is on a later source line than its receiver's end moves to its own line.
-      const object = this.postfixObject(member.object, depth);
       const dot = member.optional ? '?.' : '.';
       const method = member.property.text;
       const list = this.commaSequence(args, utf8LengthUpTo(object, this.options.lineWidth) + utf8Length(method) + 1 + dot.length, depth);
@@ -1172,7 +1255,8 @@ class Printer {
       if (this.line(Math.max(e.start, e.end - 1)) > this.endLine(unparen(member.object)) || wrapped) return `${object}\n${pad(depth + 1)}${tail}`;
       return object + tail;
     }
-    const name = calleeKind === 'Identifier' ? callee.name : this.postfixObject(callee, depth);
+    const callee = unparen(e.callee);
+    const name = callee.kind === 'Identifier' ? callee.name : object;
     return `${name}${typeArgs}(${this.commaSequence(args, utf8Length(name) + (typeArgs === '' ? 0 : utf8Length(typeArgs)) + 1, depth)})`;
   }
 
@@ -1199,30 +1283,55 @@ class Printer {
     return text.replace(/\t/g, '\\t');
   }
 
-  /** §5.2 breaking, §7.3 parentheses. */
+  /**
+   * §5.2 breaking, §7.3 parentheses. A left-nested chain (`1 + 1 + …`, `a |> f |> …`) is as deep as it is long and
+   * the parser does not bound it: its left spine is walked with a loop, not a call per operator. The work is done
+   * in the order the recursive form did it (every operator's operands taken out of their parentheses outermost
+   * first, then the leftmost operand printed, then each right operand from the innermost operator out).
+   */
   private binary(e: A.Binary, depth: number): string {
-    const op = e.operator;
-    const left = unparen(e.left);
-    const right = unparen(this.need(e.right));
-    const l = this.operand(left, op, false, depth);
-    const r = this.operand(right, op, true, depth);
-    const inline = `${l} ${op} ${r}`;
-    // A left operand printed on several lines (an `if`, a closure expanded) starts on an earlier line than the
-    // right one in the output: break now, as formatting the output again would (a fixed point, unlike upstream).
-    // The width first: it flattens a short `inline`, in which a line break is then found without flattening `l`
-    // too (a copy; a long one is too wide anyway); only when `inline` has one can it be in `l`.
-    if (
-      this.line(left.start) < this.line(right.start) ||
-      2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth ||
-      (inline.includes('\n') && l.includes('\n'))
-    ) {
-      return `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
+    const spine: A.Binary[] = [];
+    const rights: A.Expr[] = [];
+    let left: A.Expr = e;
+    do {
+      const node = left;
+      spine.push(node);
+      left = unparen(node.left);
+      rights.push(unparen(this.need(node.right)));
+    } while (left.kind === 'Binary');
+    let i = spine.length - 1;
+    let l = this.operand(left, (spine[i] as A.Binary).operator, false, depth);
+    for (; ; i--) {
+      const node = spine[i] as A.Binary;
+      const right = rights[i] as A.Expr;
+      const op = node.operator;
+      const r = this.operand(right, op, true, depth);
+      const inline = `${l} ${op} ${r}`;
+      let text: string;
+      // A left operand printed on several lines (an `if`, a closure expanded) starts on an earlier line than the
+      // right one in the output: break now, as formatting the output again would (a fixed point, unlike upstream).
+      // The width first: it flattens a short `inline`, in which a line break is then found without flattening `l`
+      // too (a copy; a long one is too wide anyway); only when `inline` has one can it be in `l`.
+      if (
+        this.line(left.start) < this.line(right.start) ||
+        2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth ||
+        (inline.includes('\n') && l.includes('\n'))
+      ) {
+        text = `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
+      } else text = inline;
+      if (i === 0) return text;
+      // This operator is the left operand of the next one out.
+      l = this.operandText(text, node, (spine[i - 1] as A.Binary).operator, false);
+      left = node;
     }
-    return inline;
   }
 
   private operand(child: A.Expr, parentOp: string, isRight: boolean, depth: number): string {
-    const text = this.expr(child, depth);
+    return this.operandText(this.expr(child, depth), child, parentOp, isRight);
+  }
+
+  /** operand() of a child already printed as `text`. */
+  private operandText(text: string, child: A.Expr, parentOp: string, isRight: boolean): string {
     const kind = child.kind; // read once: a megamorphic read (AST nodes come in many shapes)
     if (kind !== 'Binary') {
       // §13 F: a ternary or range operand, and a unary base of `**` (`-a ** b` reads `-(a ** b)`), need parentheses.
@@ -1273,6 +1382,18 @@ function leftmost(expr: A.Expr): A.Expr {
 /** An expression that, at the start of a statement, would be read as a statement (or a block) instead. */
 function startsLikeStatement(e: A.Expr): boolean {
   return e.kind === 'StmtExpr' || e.kind === 'Closure' || e.kind === 'Dict' || e.kind === 'FnExpr';
+}
+
+/** The expressions a postfix chain is made of (Printer.postfix). */
+type PostfixExpr = A.Call | A.Member | A.Index | A.Slice | A.TryPostfix;
+
+/** One operation of a postfix chain, its receiver (none for a call of a name) and, for a call, its printed arguments. */
+interface PostfixLevel {
+  node: A.Expr;
+  receiver: A.Expr | undefined;
+  args: readonly string[];
+  typeArgs: string;
+  member: A.Member | undefined;
 }
 
 /** How tightly an expression form binds, as our parser reads them (parsePipe … parsePostfix), loosest first. */
