@@ -325,7 +325,7 @@ export function nameHash(name: string): number {
  */
 class HashScratch {
   readonly members: number[] = [];
-  /** The name each member was added with (undefined: none given). Emptied by `end`: no source is kept alive. */
+  /** The name each member was added with (undefined: none given), for a set told names. Cleared by `end`: no source is kept alive. */
   private readonly names: (string | undefined)[] = [];
   count = 0;
   collided = false;
@@ -344,9 +344,11 @@ class HashScratch {
     this.unnamed = false;
   }
 
-  /** Lets go of the names the build added. */
+  constructor(private readonly named: boolean) {}
+
+  /** Lets go of the names the build added (their room kept: a build at every keystroke would grow it again). */
   end(): void {
-    if (this.names.length > 0) this.names.length = 0;
+    if (this.named) this.names.fill(undefined, 0, this.count);
   }
 
   has(hash: number): boolean {
@@ -377,7 +379,7 @@ class HashScratch {
     this.stamps[i] = this.stamp;
     this.slots[i] = hash;
     this.memberOf[i] = this.count;
-    this.names[this.count] = name;
+    if (this.named) this.names[this.count] = name;
     this.members[this.count++] = hash;
     if (this.count * 2 > this.slots.length) this.grow();
   }
@@ -400,20 +402,20 @@ class HashScratch {
 }
 
 /** The hashes of the names the current build met (the file's name set). */
-const MET = new HashScratch();
+const MET = new HashScratch(true);
 /**
  * The hashes of the names of the bindings the current build made refs for: every top-level binding's, and those of
  * the scopes of the statement being walked (and of those walked before, which is only more). A name none of them
  * bears cannot resolve to a binding of the file: it is free without a look-up (a builtin, a wildcard import's).
  */
-const DECLARED = new HashScratch();
+const DECLARED = new HashScratch(false);
 /** The name offsets of the declarations the current build made: a name there is not a reference too. */
-const DECLARED_AT = new HashScratch();
+const DECLARED_AT = new HashScratch(false);
 /**
  * The bindings the current build made a ref for, by their name's offset (one name, one binding), each member's ref
  * in REF_OF_BINDING: a Map keyed by the binding objects cost more than the rest of making the refs.
  */
-const BINDINGS = new HashScratch();
+const BINDINGS = new HashScratch(false);
 const REF_OF_BINDING: number[] = [];
 let builds = 0;
 
