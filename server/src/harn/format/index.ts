@@ -178,6 +178,12 @@ class Printer {
   /** The 0-based line last found by line(): the printer mostly asks about the same line or the next ones. */
   private lineHint = 0;
 
+  /**
+   * How many postfix and binary frames are open (see postfix, binary): a chain is printed a link per call up to
+   * CHAIN_FRAMES of them, as fast as the printer can, and past that with loops, which allocate their lists.
+   */
+  private chainFrames = 0;
+
   /** 1-based line of a UTF-16 offset. */
   private line(offset: number): number {
     const starts = this.lines.lineStarts;
@@ -1194,6 +1200,44 @@ class Printer {
    * index, a slice's bounds and a member's name after it.
    */
   private postfix(e: PostfixExpr, depth: number): string {
+    if (this.chainFrames >= CHAIN_FRAMES) return this.postfixChain(e, depth);
+    // One link, its receiver printed by a call (a Refusal thrown leaves the count behind: the printer is done then).
+    this.chainFrames++;
+    let text: string;
+    if (e.kind === 'Call') {
+      const args = e.args.map((a) => this.argument(a, depth + 1));
+      const typeArgs = e.typeArgs.length > 0 ? `<${e.typeArgs.map((t) => this.type(t)).join(', ')}>` : '';
+      const callee = unparen(e.callee);
+      const calleeKind = callee.kind; // read once: a megamorphic read
+      const member = calleeKind === 'Member' && callee.property ? callee : undefined;
+      const receiver = member ? unparen(member.object) : calleeKind === 'Identifier' ? undefined : callee;
+      const object = receiver === undefined ? '' : this.receiverText(receiver, this.expr(receiver, depth));
+      text = this.callText(e, object, args, typeArgs, member, depth);
+    } else {
+      const receiver = unparen(e.kind === 'TryPostfix' ? e.operand : e.object);
+      const object = this.receiverText(receiver, this.expr(receiver, depth));
+      text = this.postfixLink(e, object, depth);
+    }
+    this.chainFrames--;
+    return text;
+  }
+
+  /** A member, index, slice or `?` after its receiver printed as `object`. */
+  private postfixLink(node: A.Member | A.Index | A.Slice | A.TryPostfix, object: string, depth: number): string {
+    switch (node.kind) {
+      case 'Member':
+        return `${object}${node.optional ? '?.' : '.'}${this.need(node.property).text}`;
+      case 'Index':
+        return `${object}${node.optional ? '?[' : '['}${this.expr(this.need(node.index), depth)}]`;
+      case 'Slice':
+        return `${object}[${node.from ? this.expr(node.from, depth) : ''}:${node.to ? this.expr(node.to, depth) : ''}]`;
+      case 'TryPostfix':
+        return `${object}?`;
+    }
+  }
+
+  /** postfix() with a loop over the chain: for a chain met CHAIN_FRAMES frames deep, however long it is. */
+  private postfixChain(e: PostfixExpr, depth: number): string {
     const levels: PostfixLevel[] = [];
     let base: A.Expr | undefined = e;
     while (base !== undefined) {
@@ -1219,23 +1263,8 @@ class Printer {
     for (let i = levels.length - 1; i >= 0; i--) {
       const { node, receiver, args, typeArgs, member } = levels[i] as PostfixLevel;
       const object = receiver === undefined ? '' : this.receiverText(receiver, text);
-      switch (node.kind) {
-        case 'Member':
-          text = `${object}${node.optional ? '?.' : '.'}${this.need(node.property).text}`;
-          break;
-        case 'Index':
-          text = `${object}${node.optional ? '?[' : '['}${this.expr(this.need(node.index), depth)}]`;
-          break;
-        case 'Slice':
-          text = `${object}[${node.from ? this.expr(node.from, depth) : ''}:${node.to ? this.expr(node.to, depth) : ''}]`;
-          break;
-        case 'TryPostfix':
-          text = `${object}?`;
-          break;
-        case 'Call':
-          text = this.callText(node, object, args, typeArgs, member, depth);
-          break;
-      }
+      if (node.kind === 'Call') text = this.callText(node, object, args, typeArgs, member, depth);
+      else text = this.postfixLink(node as A.Member | A.Index | A.Slice | A.TryPostfix, object, depth);
     }
     return text;
   }
@@ -1290,6 +1319,39 @@ class Printer {
    * first, then the leftmost operand printed, then each right operand from the innermost operator out).
    */
   private binary(e: A.Binary, depth: number): string {
+    if (this.chainFrames >= CHAIN_FRAMES) return this.binaryChain(e, depth);
+    this.chainFrames++;
+    const op = e.operator;
+    const left = unparen(e.left);
+    const right = unparen(this.need(e.right));
+    const l = this.operand(left, op, false, depth);
+    const r = this.operand(right, op, true, depth);
+    this.chainFrames--;
+    return this.joined(l, op, r, left, right, depth);
+  }
+
+  /**
+   * `l op r`, broken before the operator when the left operand starts on an earlier line than the right one, is too
+   * wide or spans lines (§5.2).
+   */
+  private joined(l: string, op: string, r: string, left: A.Expr, right: A.Expr, depth: number): string {
+    const inline = `${l} ${op} ${r}`;
+    // A left operand printed on several lines (an `if`, a closure expanded) starts on an earlier line than the
+    // right one in the output: break now, as formatting the output again would (a fixed point, unlike upstream).
+    // The width first: it flattens a short `inline`, in which a line break is then found without flattening `l`
+    // too (a copy; a long one is too wide anyway); only when `inline` has one can it be in `l`.
+    if (
+      this.line(left.start) < this.line(right.start) ||
+      2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth ||
+      (inline.includes('\n') && l.includes('\n'))
+    ) {
+      return `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
+    }
+    return inline;
+  }
+
+  /** binary() with a loop over the left spine: for a chain met CHAIN_FRAMES frames deep, however long it is. */
+  private binaryChain(e: A.Binary, depth: number): string {
     const spine: A.Binary[] = [];
     const rights: A.Expr[] = [];
     let left: A.Expr = e;
@@ -1306,19 +1368,7 @@ class Printer {
       const right = rights[i] as A.Expr;
       const op = node.operator;
       const r = this.operand(right, op, true, depth);
-      const inline = `${l} ${op} ${r}`;
-      let text: string;
-      // A left operand printed on several lines (an `if`, a closure expanded) starts on an earlier line than the
-      // right one in the output: break now, as formatting the output again would (a fixed point, unlike upstream).
-      // The width first: it flattens a short `inline`, in which a line break is then found without flattening `l`
-      // too (a copy; a long one is too wide anyway); only when `inline` has one can it be in `l`.
-      if (
-        this.line(left.start) < this.line(right.start) ||
-        2 * depth + utf8LengthUpTo(inline, this.options.lineWidth) > this.options.lineWidth ||
-        (inline.includes('\n') && l.includes('\n'))
-      ) {
-        text = `${l}${SAFE_AFTER_NEWLINE.has(op) ? '' : ' \\'}\n${pad(depth + 1)}${op} ${r}`;
-      } else text = inline;
+      const text = this.joined(l, op, r, left, right, depth);
       if (i === 0) return text;
       // This operator is the left operand of the next one out.
       l = this.operandText(text, node, (spine[i - 1] as A.Binary).operator, false);
@@ -1383,6 +1433,9 @@ function leftmost(expr: A.Expr): A.Expr {
 function startsLikeStatement(e: A.Expr): boolean {
   return e.kind === 'StmtExpr' || e.kind === 'Closure' || e.kind === 'Dict' || e.kind === 'FnExpr';
 }
+
+/** Postfix and binary frames open at once before a chain is printed with a loop (Printer.chainFrames). */
+const CHAIN_FRAMES = 64;
 
 /** The expressions a postfix chain is made of (Printer.postfix). */
 type PostfixExpr = A.Call | A.Member | A.Index | A.Slice | A.TryPostfix;
