@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { Diagnostic, DiagnosticSeverity, PublishDiagnosticsParams } from 'vscode-languageserver';
+import { Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
 import { crossRowProblems, validateArtifact, validateArtifactFile } from '../../server/src/artifacts/validate';
 import { ArtifactProblem } from '../../server/src/artifacts/types';
 import {
@@ -20,7 +20,7 @@ import {
   workbenchCapView,
 } from '../../server/src/diagnosticCap';
 import { Severity, WorkbenchDiagnostic } from '../../server/src/diagnostics';
-import { DiagnosticsStore } from '../../server/src/features/diagnosticsStore';
+import { recordingStore } from '../support/recordingStore';
 
 function diagnostic(line: number, severity: Severity, code = 'c', data?: Record<string, unknown>): WorkbenchDiagnostic {
   const d: WorkbenchDiagnostic = {
@@ -122,16 +122,7 @@ describe('DiagnosticCap', () => {
 });
 
 describe("DiagnosticsStore: the editor's one place for the cap", () => {
-  function store(): { store: DiagnosticsStore; published: PublishDiagnosticsParams[] } {
-    const published: PublishDiagnosticsParams[] = [];
-    const s = new DiagnosticsStore({
-      sendDiagnostics: (params: PublishDiagnosticsParams) => {
-        published.push(params);
-        return Promise.resolve();
-      },
-    });
-    return { store: s, published };
-  }
+  const store = recordingStore;
   const lsp = (line: number, severity: DiagnosticSeverity, code: string): Diagnostic => ({
     range: { start: { line, character: 2 }, end: { line, character: 3 } },
     severity,

@@ -5,21 +5,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
-import { DISK_BUCKET, DiagnosticsStore } from '../../server/src/features/diagnosticsStore';
+import { DISK_BUCKET } from '../../server/src/features/diagnosticsStore';
+import { recordingStore } from '../support/recordingStore';
 
 const URI = 'file:///root/crates/a.harn';
 const GATE = 'gate /root';
 
-function store(): { store: DiagnosticsStore; published: PublishDiagnosticsParams[] } {
-  const published: PublishDiagnosticsParams[] = [];
-  const s = new DiagnosticsStore({
-    sendDiagnostics: (params: PublishDiagnosticsParams) => {
-      published.push(params);
-      return Promise.resolve();
-    },
-  });
-  return { store: s, published };
-}
+const store = recordingStore;
 
 const at = (line: number, code: string): Diagnostic => ({
   range: { start: { line, character: 0 }, end: { line, character: 1 } },
