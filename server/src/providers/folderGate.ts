@@ -122,31 +122,19 @@ export class FolderGate {
     if (relevant) this.schedule();
   }
 
-  /** Whether the gate reads a root-relative file: the registry, the funnel, or a scanned file. */
-  reads(relative: string): boolean {
-    return relative === this.settings.registryPath || relative === this.settings.funnelPath || this.gate.isScanned(relative);
-  }
-
   /**
-   * A document the gate reads was opened or edited (its unsaved text is what the gate reads): the gate, its fixes
-   * and the live checks follow it before it is saved. Its findings described the previous text: the gate runs again.
-   * The registry and the funnel are followed as they are typed; a scanned file when its text is not the one the
-   * last run read: opening a file as it is on disk changes nothing, and must not restart the first run of a large
-   * workspace (a file the last run found no site in, or that no run has read yet, is read again once a run is done).
+   * The registry or the funnel is edited in an editor: the gate, its fixes and the live checks follow it before it
+   * is saved. A scanned file is read again when it changes on disk (a save): while it is typed in, the gate's
+   * findings on it describe the text the last run read, and are left out of the publications of later versions.
    */
   documentChanged(uri: string): void {
     const rel = this.relative(uri);
     if (rel === undefined) return;
     if (this.pendingEdits.concerns(rel)) this.pendingEdits.changed(rel, this.gate.readFile(rel), (r) => this.gate.readFile(r));
-    if (!this.reads(rel)) return;
-    if (rel !== this.settings.registryPath && rel !== this.settings.funnelPath) {
-      const read = this.gate.last?.texts.get(rel);
-      const text = this.host.documents.get(uri)?.getText();
-      const changed = read === undefined ? this.gate.last !== undefined && this.running === undefined : read !== text;
-      if (!changed) return;
+    if (rel === this.settings.registryPath || rel === this.settings.funnelPath) {
+      this.gate.invalidate(rel);
+      this.schedule();
     }
-    this.gate.invalidate(rel);
-    this.schedule();
   }
 
   /** Whether the last publication put findings on this document. */
