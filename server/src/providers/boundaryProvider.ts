@@ -153,7 +153,7 @@ export class BoundaryProvider implements DomainProvider {
   /**
    * Opening a `.harn` file hands its unknown ids from the gate to the live checks: republish without them. The
    * findings on a document opened are published again too: with its version when they describe its text, left
-   * out when its text is not the one the gate read (the gate then runs again: documentChanged).
+   * out when its text is not the one the gate read (they come back when the file is saved).
    */
   documentOpened(uri: string): void {
     for (const gate of this.gatesHolding(uri)) if (uri.endsWith('.harn') || gate.hasFindings(uri)) gate.republish();

@@ -2,8 +2,8 @@
 // funnel and scan globs), its runs on start and after changes (in slices, a newer run superseding an older
 // one), and the publication of its findings in a diagnostics bucket of its own, only on the files that belong
 // to this folder (a nested folder's files are that folder's). BoundaryProvider routes each file to its folder's.
-// An open document's findings are published with the version whose text they were computed from; an edit of
-// a file the gate reads re-runs it, so that they come back for the new text.
+// An open document's findings are published with the version whose text they were computed from, and left out
+// of later versions' publications until a run reads its text again (when the file changes on disk).
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -227,7 +227,7 @@ export class FolderGate {
    * The gate's diagnostics per document of this folder, in steps: capped per file as they are made (diagnosticCap.ts;
    * the store folds the note into its own), so that a registry of 50,000 findings converts a thousand of them.
    * Their ranges are placed in the text the run read; an open document's are published with its version when
-   * that is still its text, and left out when it is not (it was edited since: the gate runs again for its new text).
+   * that is still its text, and left out when it is not (it was edited since: they come back when it is saved).
    */
   private *diagnosticSteps(run: GateRun): Steps<GatePublication> {
     const gate = this.gate;
