@@ -1206,11 +1206,10 @@ class Printer {
     let text: string;
     if (e.kind === 'Call') {
       const args = e.args.map((a) => this.argument(a, depth + 1));
-      const typeArgs = e.typeArgs.length > 0 ? `<${e.typeArgs.map((t) => this.type(t)).join(', ')}>` : '';
+      const typeArgs = this.typeArgsText(e);
       const callee = unparen(e.callee);
-      const calleeKind = callee.kind; // read once: a megamorphic read
-      const member = calleeKind === 'Member' && callee.property ? callee : undefined;
-      const receiver = member ? unparen(member.object) : calleeKind === 'Identifier' ? undefined : callee;
+      const member = methodOf(callee);
+      const receiver = callReceiver(callee, member);
       const object = receiver === undefined ? '' : this.receiverText(receiver, this.expr(receiver, depth));
       text = this.callText(e, object, args, typeArgs, member, depth);
     } else {
@@ -1220,6 +1219,11 @@ class Printer {
     }
     this.chainFrames--;
     return text;
+  }
+
+  /** A call's `<…>` type arguments, or ''. */
+  private typeArgsText(e: A.Call): string {
+    return e.typeArgs.length > 0 ? `<${e.typeArgs.map((t) => this.type(t)).join(', ')}>` : '';
   }
 
   /** A member, index, slice or `?` after its receiver printed as `object`. */
@@ -1250,12 +1254,10 @@ class Printer {
         levels.push({ node, receiver: base, args: NO_LINES, typeArgs: '', member: undefined });
       } else if (node.kind === 'Call') {
         const args = node.args.map((a) => this.argument(a, depth + 1));
-        const typeArgs = node.typeArgs.length > 0 ? `<${node.typeArgs.map((t) => this.type(t)).join(', ')}>` : '';
+        const typeArgs = this.typeArgsText(node);
         const callee = unparen(node.callee);
-        const calleeKind = callee.kind; // read once: a megamorphic read
-        const member = calleeKind === 'Member' && callee.property ? callee : undefined;
-        // A call of a name ends the chain; `(f)()` and `a.m()` go on with the callee, the method's receiver.
-        base = member ? unparen(member.object) : calleeKind === 'Identifier' ? undefined : callee;
+        const member = methodOf(callee);
+        base = callReceiver(callee, member);
         levels.push({ node, receiver: base, args, typeArgs, member });
       } else break;
     }
@@ -1432,6 +1434,16 @@ function leftmost(expr: A.Expr): A.Expr {
 /** An expression that, at the start of a statement, would be read as a statement (or a block) instead. */
 function startsLikeStatement(e: A.Expr): boolean {
   return e.kind === 'StmtExpr' || e.kind === 'Closure' || e.kind === 'Dict' || e.kind === 'FnExpr';
+}
+
+/** The method a call calls (`a.m()`), if its callee is one. */
+function methodOf(callee: A.Expr): A.Member | undefined {
+  return callee.kind === 'Member' && callee.property ? callee : undefined;
+}
+
+/** What a postfix chain goes on with after a call: a method's receiver, a callee that is no name (`(f)()`), or nothing. */
+function callReceiver(callee: A.Expr, member: A.Member | undefined): A.Expr | undefined {
+  return member ? unparen(member.object) : callee.kind === 'Identifier' ? undefined : callee;
 }
 
 /** Postfix and binary frames open at once before a chain is printed with a loop (Printer.chainFrames). */
