@@ -356,6 +356,18 @@ describe('harn index: one pass building the scopes and reading the names', { ski
     }
     assert.ok(checked > 30_000, `${checked} names`);
   });
+
+  test('indexes of files read from disk, whose tables share blocks, keep them as made while others are made after', () => {
+    const kept = sources().map(([name, text]) => ({ name, text, index: indexFile('/f.harn', new HarnAnalysis(text)) }));
+    const shared = new Set(kept.map((k) => k.index.tables.buffer));
+    assert.ok(shared.size < kept.length / 4, `${kept.length} indexes in ${shared.size} blocks`);
+    for (const { name, text, index } of kept) {
+      // An index kept for a next version has tables of its own: the same integers.
+      const own = indexFile('/f.harn', new HarnAnalysis(text), { reusable: true });
+      assert.notEqual(own.tables.buffer, index.tables.buffer);
+      assert.deepEqual(Array.from(index.tables), Array.from(own.tables), name);
+    }
+  });
 });
 
 /** A scope tree as plain data (bindings by name, kind and offset). */
