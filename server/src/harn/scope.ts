@@ -138,12 +138,33 @@ interface Build {
   topLevel: boolean;
   /** How far a scope whose block is missing its `}` reaches: up to the next statement of an enclosing block, or the end of the file. */
   openUntil: number;
-  /** Sorted starts of every node that may open a scope (ScopeStarts): a statement holding none is not walked. */
-  scopeStarts?: readonly number[];
+  /** The starts of every node that may open a scope (see ScopeStarts): a statement holding none is not walked. */
+  scopeStarts?: ScopeStarts;
 }
 
-/** Whether a sorted list of offsets holds one in [start, end]. */
-function holdsOffset(sorted: readonly number[], start: number, end: number): boolean {
+/**
+ * The sorted starts of every node of a file that may open a scope, asked whether a stretch holds one. The walk asks
+ * in source order, so a look-up starts where the last one ended and mostly moves a step or two; one asking about an
+ * earlier stretch searches from the beginning.
+ */
+export class ScopeStarts {
+  private next = 0;
+
+  constructor(private readonly sorted: readonly number[]) {}
+
+  /** Whether one of the starts is in [start, end]. */
+  holds(start: number, end: number): boolean {
+    const sorted = this.sorted;
+    let i = this.next;
+    if (i > 0 && (sorted[i - 1] as number) >= start) i = firstAtOrAfter(sorted, start);
+    else while (i < sorted.length && (sorted[i] as number) < start) i++;
+    this.next = i;
+    return i < sorted.length && (sorted[i] as number) <= end;
+  }
+}
+
+/** The index of the first offset of a sorted list at or after `start` (its length if none). */
+function firstAtOrAfter(sorted: readonly number[], start: number): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
@@ -151,7 +172,7 @@ function holdsOffset(sorted: readonly number[], start: number, end: number): boo
     if ((sorted[mid] as number) < start) low = mid + 1;
     else high = mid;
   }
-  return low < sorted.length && (sorted[low] as number) <= end;
+  return low;
 }
 
 /** The nodes under `node`'s fields other than `handled` (the ones the scope builder walks itself), to `visit`. */
@@ -311,6 +332,17 @@ function visitParams(params: readonly A.Param[], visit: NodeVisitor | undefined)
 }
 
 function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
+  const scopeStarts = file.scopeStarts;
+  if (scopeStarts && !file.topLevel) {
+    // Given only for a file read without a diagnostic, where every block is closed: no scope reaches past its `}`,
+    // so openUntil is not needed.
+    for (let i = 0; i < statements.length; i++) {
+      const stmt = statements[i] as A.Stmt;
+      addBindingsOf(stmt, scope, file.scopes);
+      if (scopeStarts.holds(stmt.start, stmt.end)) addNested(stmt, scope, file);
+    }
+    return;
+  }
   const enclosingUntil = file.openUntil;
   for (let i = 0; i < statements.length; i++) {
     const stmt = statements[i] as A.Stmt;
@@ -318,7 +350,7 @@ function addStatements(statements: A.Stmt[], scope: Scope, file: Build): void {
     file.openUntil = next ? Math.max(stmt.end, next.start - 1) : enclosingUntil;
     addBindingsOf(stmt, scope, file.scopes);
     if (file.topLevel) addTopLevelNested(stmt, scope, file);
-    else if (!file.scopeStarts || holdsOffset(file.scopeStarts, stmt.start, stmt.end)) addNested(stmt, scope, file);
+    else addNested(stmt, scope, file);
   }
   file.openUntil = enclosingUntil;
 }
@@ -339,8 +371,8 @@ export function addStatementScopes(stmt: A.Stmt, into: FileScopes, visit?: NodeV
  * (a block, a function, a closure, a declaration with parameters: the parser's ParsedNames.scopeStarts): the
  * statements (at any depth) holding none of them open no scope and are not walked.
  */
-export function addStatementScopesSkipping(stmt: A.Stmt, into: FileScopes, scopeStarts: readonly number[]): void {
-  if (!holdsOffset(scopeStarts, stmt.start, stmt.end)) return;
+export function addStatementScopesSkipping(stmt: A.Stmt, into: FileScopes, scopeStarts: ScopeStarts): void {
+  if (!scopeStarts.holds(stmt.start, stmt.end)) return;
   addNested(stmt, into.root, { scopes: into, visit: undefined, topLevel: false, openUntil: stmt.end, scopeStarts });
 }
 
@@ -463,7 +495,7 @@ function addNested(root: A.AnyNode, scope: Scope, file: Build): void {
       const node = pending.pop() as A.AnyNode;
       visit?.(node);
       // Nothing under a node holding no scope start opens a scope (the caller checked the root).
-      if (scopeStarts && node !== root && !holdsOffset(scopeStarts, node.start, node.end)) continue;
+      if (scopeStarts && node !== root && !scopeStarts.holds(node.start, node.end)) continue;
       if (!pushChildrenReversed(node) && !addScopeOf(node, scope, file)) pushAllChildrenReversed(node);
     }
   } finally {

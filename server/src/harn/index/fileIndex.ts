@@ -25,6 +25,7 @@ import {
   FileScopes,
   importModulePath,
   Scope,
+  ScopeStarts,
 } from '../scope';
 import { ParsedNames } from '../parser';
 import { ScopeResolver } from '../scopeResolver';
@@ -562,7 +563,7 @@ class IndexBuilder {
    * parts of it that hold a scope are walked for the scopes.
    */
   private readonly parsedNames: ParsedNames | undefined;
-  private readonly scopeStarts: readonly number[] | undefined;
+  private readonly scopeStarts: ScopeStarts | undefined;
   /** The nodes of the statement being walked that mention names, and the assignment targets among them. */
   private readonly mentions: A.AnyNode[] = [];
   private readonly writeTargets = new Set<A.AnyNode>();
@@ -598,7 +599,7 @@ class IndexBuilder {
     this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] }, { keepsChain: this.parsedNames !== undefined });
     this.spans = reusable ? new WeakMap() : undefined;
     this.deferSymbols = !reusable;
-    this.scopeStarts = this.parsedNames && sortedScopeStarts(this.parsedNames.scopeStarts);
+    this.scopeStarts = this.parsedNames && new ScopeStarts(sortedScopeStarts(this.parsedNames.scopeStarts));
   }
 
   build(previous: FileIndex | undefined): FileIndex {
