@@ -97,7 +97,7 @@ export interface FileIndex {
   /**
    * The file's tables, one after the other in one typed array: its occurrences in source order (from 0, STRIDE
    * integers each: read them with occurrenceOf, occurrencesNamed, occurrenceAt), its declarations (from
-   * `declarationsAt`) and its name set (from `nameSetAt`). One array per file: making a typed array costs (its memory
+   * `declarationsAt`), its name set (from `nameSetAt`), its refs (from `refsAt`) and its exports (read as `exports`). One array per file: making a typed array costs (its memory
    * is apart from the heap), but the collector then never copies the tables, which workspaces keep by the megabyte.
    */
   tables: Int32Array;
@@ -228,6 +228,7 @@ export function indexFile(file: string, analysis: HarnAnalysis, options: IndexOp
 /** A FileIndex whose declaration objects are made when first read (most files are never asked). */
 class PackedFileIndex implements FileIndex {
   private declarationObjects: IndexedDeclaration[] | undefined;
+  private exportMap: ReadonlyMap<string, Export> | undefined;
   /** Undefined until first read when the build left them out (see IndexBuilder.deferSymbols). */
   private symbolList: IndexedSymbol[] | undefined;
 
@@ -246,7 +247,9 @@ class PackedFileIndex implements FileIndex {
     readonly declarationsAt: number,
     readonly declarationCount: number,
     symbols: IndexedSymbol[] | undefined,
-    readonly exports: ReadonlyMap<string, Export>,
+    private readonly exportsAt: number,
+    private readonly exportCount: number,
+    private readonly exportPaths: readonly string[],
     readonly wildcardImports: readonly string[],
     readonly pubWildcardImports: readonly string[],
     readonly importPaths: readonly string[],
@@ -264,7 +267,43 @@ class PackedFileIndex implements FileIndex {
   get declarations(): readonly IndexedDeclaration[] {
     return (this.declarationObjects ??= declarationsOf(this));
   }
+
+  /**
+   * Made when first read from the packed exports (EXPORT_STRIDE integers each in `tables`: the name's start and end,
+   * its kind and module path): a map and an object per export, kept by every file of a workspace, were most of
+   * what the collector copied of an index, and only the modules some import reaches are read.
+   */
+  get exports(): ReadonlyMap<string, Export> {
+    if (this.exportMap) return this.exportMap;
+    if (this.exportCount === 0) return (this.exportMap = NO_EXPORTS);
+    const map = new Map<string, Export>();
+    const { tables, exportsAt } = this;
+    for (let i = 0; i < this.exportCount; i++) {
+      const at = exportsAt + i * EXPORT_STRIDE;
+      const start = tables[at] as number;
+      const name = nameAt(this, start, tables[at + 1] as number);
+      // The first of a name is its export (a later binding of the same name does not replace it).
+      if (map.has(name)) continue;
+      const code = tables[at + 2] as number;
+      const kind = code % EXPORT_KINDS;
+      const modulePath = this.exportPaths[(code - kind) / EXPORT_KINDS] as string;
+      if (kind === EXPORT_REEXPORTED) map.set(name, { kind: 'reexported', modulePath });
+      else if (kind === EXPORT_NAMESPACE) map.set(name, { kind: 'declared', declStart: start, namespaceOf: modulePath });
+      else map.set(name, { kind: 'declared', declStart: start });
+    }
+    return (this.exportMap = map);
+  }
 }
+
+/** Integers per export in FileIndex.tables: the name's start and end, then a kind + EXPORT_KINDS × its module path's index. */
+const EXPORT_STRIDE = 3;
+const EXPORT_DECLARED = 0;
+/** `pub import { a } from "…"`. */
+const EXPORT_REEXPORTED = 1;
+/** `pub import * as ns from "…"`. */
+const EXPORT_NAMESPACE = 2;
+const EXPORT_KINDS = 3;
+const exportScratch: number[] = [];
 
 const FREE: LocalRef = { kind: 'free' };
 
@@ -677,13 +716,17 @@ class IndexBuilder {
   }
 
   private finish(signature: readonly RootSignature[]): FileIndex {
-    const exports = new Map<string, Export>();
-    for (const b of exportedBindings(this.analysis.file, this.top)) {
-      if (exports.has(b.name)) continue;
-      if (b.kind === 'import' && b.modulePath !== undefined) exports.set(b.name, { kind: 'reexported', modulePath: b.modulePath });
-      else if (b.kind === 'namespace' && b.modulePath !== undefined)
-        exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start, namespaceOf: b.modulePath });
-      else exports.set(b.name, { kind: 'declared', declStart: b.nameNode.start });
+    // The exports packed (see PackedFileIndex.exports), the module paths of the re-exported ones apart.
+    const exported = exportedBindings(this.analysis.file, this.top);
+    let exportPaths: string[] | undefined;
+    for (let i = 0; i < exported.length; i++) {
+      const b = exported[i] as Binding;
+      const reexported = b.kind === 'import' ? EXPORT_REEXPORTED : b.kind === 'namespace' ? EXPORT_NAMESPACE : EXPORT_DECLARED;
+      let code = EXPORT_DECLARED;
+      if (reexported !== EXPORT_DECLARED && b.modulePath !== undefined) code = reexported + EXPORT_KINDS * ((exportPaths ??= []).push(b.modulePath) - 1);
+      exportScratch[i * EXPORT_STRIDE] = b.nameNode.start;
+      exportScratch[i * EXPORT_STRIDE + 1] = b.nameNode.end;
+      exportScratch[i * EXPORT_STRIDE + 2] = code;
     }
     let symbols: IndexedSymbol[] | undefined = this.symbols;
     if (this.deferSymbols) symbols = undefined;
@@ -696,7 +739,9 @@ class IndexBuilder {
     const refsAt = declarationsEnd + setSize;
     const refCodes = this.refCodes;
     const refCount = this.refCount;
-    const tables = this.spans ? new Int32Array(refsAt + refCount) : tablesInBlock(refsAt + refCount);
+    const exportsAt = refsAt + refCount;
+    const length = exportsAt + exported.length * EXPORT_STRIDE;
+    const tables = this.spans ? new Int32Array(length) : tablesInBlock(length);
     // Copied by loops: a subarray for `set` costs more than copying a small file's tables.
     for (let i = 0; i < occurrencesEnd; i++) tables[i] = scratch[i] as number;
     for (let i = occurrencesEnd, j = 0; i < declarationsEnd; i++, j++) tables[i] = declarationScratch[j] as number;
@@ -709,6 +754,7 @@ class IndexBuilder {
       tables[declarationsEnd + slot] = hash;
     }
     for (let i = refsAt, j = 0; j < refCount; i++, j++) tables[i] = refCodes[j] as number;
+    for (let i = exportsAt, j = 0; i < length; i++, j++) tables[i] = exportScratch[j] as number;
     MET.end();
     DECLARED.end();
     DECLARED_AT.end();
@@ -728,7 +774,9 @@ class IndexBuilder {
       occurrencesEnd,
       this.declarationCount,
       symbols,
-      exports.size > 0 ? exports : NO_EXPORTS,
+      exportsAt,
+      exported.length,
+      exportPaths ?? NOTHING,
       orShared(this.wildcardImports),
       orShared(this.pubWildcardImports),
       orShared(this.importPaths),
