@@ -6,7 +6,18 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { HarnAnalysis } from '../../server/src/harn/analysis';
 import * as A from '../../server/src/harn/ast';
-import { allOccurrences, indexFile, mentions, nameHash, Occurrence, occurrenceAt, occurrencesNamed, rangeOf } from '../../server/src/harn/index/fileIndex';
+import {
+  allOccurrences,
+  FileIndex,
+  indexFile,
+  indexText,
+  mentions,
+  nameHash,
+  Occurrence,
+  occurrenceAt,
+  occurrencesNamed,
+  rangeOf,
+} from '../../server/src/harn/index/fileIndex';
 import { highlightsAt, referencesAt } from '../../server/src/harn/index/references';
 import { prepareRenameAt, renameAt, RenameEdit } from '../../server/src/harn/index/rename';
 import { fuzzyScore, workspaceSymbols } from '../../server/src/harn/index/symbols';
@@ -355,6 +366,33 @@ describe('harn index: one pass building the scopes and reading the names', { ski
       for (const d of index.declarations) assert.equal(d.name, occurrenceAt(index, d.start)?.name, `${name}: the declaration at ${d.start}`);
     }
     assert.ok(checked > 30_000, `${checked} names`);
+  });
+
+  test('a file read from disk, parsed lean (no docs, no string values but module paths), is indexed as from the full tree', () => {
+    const contents = (index: FileIndex): unknown => ({
+      tables: Array.from(index.tables),
+      spelled: [...index.spelled],
+      namesApart: index.namesApart,
+      otherRefs: index.otherRefs,
+      exports: [...index.exports],
+      imports: [index.importPaths, index.wildcardImports, index.pubWildcardImports],
+      declarations: index.declarations,
+      symbols: index.symbols,
+    });
+    let withDocs = 0;
+    let withEscapes = 0;
+    for (const [name, text] of sources()) {
+      const full = parse(text);
+      const lean = parse(text, { lean: true });
+      A.walk(full.file, (node) => {
+        if ('doc' in node && node.doc !== undefined) withDocs++;
+        if (node.kind === 'String' && node.value?.includes('\n')) withEscapes++;
+      });
+      assert.equal(lean.diagnostics.length, full.diagnostics.length, name);
+      assert.deepEqual(contents(indexText('/f.harn', text)), contents(indexFile('/f.harn', new HarnAnalysis(text))), name);
+    }
+    // The corpus has what a lean parse leaves out (the test would not tell otherwise).
+    assert.ok(withDocs > 300 && withEscapes > 100, `${withDocs} docs, ${withEscapes} strings with escapes`);
   });
 
   test('indexes of files read from disk, whose tables share blocks, keep them as made while others are made after', () => {

@@ -176,9 +176,18 @@ const BINARY_PRECEDENCE: ReadonlyMap<string, number> = new Map([
 /** Operators that may not start a continuation line: a leading one starts a new statement (§1.4). */
 const NO_LEADING_CONTINUATION = new Set(['-', 'in', 'not in', 'to']);
 
-export function parse(source: string): ParseResult {
+export interface ParseOptions {
+  /**
+   * For the workspace index, which reads names and import paths only: no doc comment is read (every `doc` is
+   * undefined) and the value of a string literal is left empty ('') but for a module path. Nothing else differs (a
+   * test holds the index of every corpus file to be the same). Such a tree must not be shown or kept.
+   */
+  lean?: boolean;
+}
+
+export function parse(source: string, options: ParseOptions = {}): ParseResult {
   const { tokens, comments, diagnostics: lexDiagnostics } = lex(source);
-  const parser = new Parser(source, tokens, comments);
+  const parser = new Parser(source, tokens, comments, options.lean === true);
   const file = parser.parseFile();
   const diagnostics = capDiagnostics(mergeSorted(lexDiagnostics, parser.diagnostics));
   if (diagnostics.length > 0) return { file, tokens, comments, diagnostics };
@@ -284,6 +293,8 @@ class Parser {
     private readonly source: string,
     private readonly tokens: Token[],
     private readonly comments: Comment[],
+    /** See ParseOptions.lean. */
+    private readonly lean = false,
   ) {
     this.eof = tokens[tokens.length - 1] ?? {
       kind: TokenKind.EOF,
@@ -498,7 +509,7 @@ class Parser {
   /** The doc comment (`/** *\/` or consecutive `///` lines) that ends right before `start`. */
   private docBefore(start: number): string | undefined {
     const comments = this.comments;
-    if (comments.length === 0) return undefined;
+    if (comments.length === 0 || this.lean) return undefined;
     // Advance the cursor to the last comment that ends at or before `start`.
     while ((comments[this.commentCursor]?.end ?? Infinity) <= start) this.commentCursor++;
     while (this.commentCursor > 0 && (comments[this.commentCursor - 1]?.end ?? 0) > start) this.commentCursor--;
@@ -1363,7 +1374,7 @@ class Parser {
   private expectStringLiteral(what: string): A.StringLit {
     const t = this.tok;
     if (t.kind === TokenKind.String || t.kind === TokenKind.RawString || t.kind === TokenKind.StringHead) {
-      return this.parseStringLiteral();
+      return this.parseStringLiteral(true);
     }
     return this.fail(what);
   }
@@ -2501,7 +2512,8 @@ class Parser {
   }
 
   /** A string token, or an interpolated string (head, holes, middles, tail) with each hole parsed. */
-  private parseStringLiteral(): A.StringLit {
+  /** `needsValue`: the literal's value is wanted even in a lean parse (a module path). */
+  private parseStringLiteral(needsValue = !this.lean): A.StringLit {
     const t = this.next();
     if (t.kind === TokenKind.RawString) {
       const hashes = countHashes(this.source, t.start + 1);
@@ -2521,13 +2533,12 @@ class Parser {
     if (t.kind === TokenKind.String) {
       const contentStart = t.start + quote;
       const contentEnd = Math.max(contentStart, t.terminated ? t.end - quote : t.end);
-      const text = this.source.slice(contentStart, contentEnd);
       return {
         kind: 'String',
         raw: false,
         triple: !!t.triple,
         parts: [{ kind: 'Text', start: contentStart, end: contentEnd }],
-        value: t.triple ? dedentTriple(text).replace(/\\\$\{/g, '${') : unescape(text),
+        value: needsValue ? stringValue(this.source.slice(contentStart, contentEnd), !!t.triple) : '',
         start: t.start,
         end: t.end,
       };
@@ -2756,6 +2767,11 @@ const ESCAPES: ReadonlyMap<string, string> = new Map([
   ['"', '"'],
   ['$', '$'],
 ]);
+
+/** A plain `"…"` or `"""…"""` literal's value, from the text between its quotes. */
+function stringValue(text: string, triple: boolean): string {
+  return triple ? dedentTriple(text).replace(/\\\$\{/g, '${') : unescape(text);
+}
 
 /** Decodes `"…"` escapes; an unknown `\x` stays as written (spec §1.1). */
 export function unescape(text: string): string {

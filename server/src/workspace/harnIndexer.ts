@@ -6,8 +6,7 @@
 
 import * as path from 'node:path';
 import { FileChangeType, FileEvent } from 'vscode-languageserver';
-import { HarnAnalysis } from '../harn/analysis';
-import { indexFile } from '../harn/index/fileIndex';
+import { indexFile, indexText } from '../harn/index/fileIndex';
 import { WorkspaceIndex } from '../harn/index/workspaceIndex';
 import { decodeUtf8 } from '../text/utf8';
 import { isPathIgnored, walkFiles } from './fileWalk';
@@ -85,7 +84,7 @@ export class HarnIndexer {
       this.index.remove(file);
       return;
     }
-    this.index.set(indexFile(file, new HarnAnalysis(decodeUtf8(read.bytes).text)));
+    this.index.set(indexText(file, decodeUtf8(read.bytes).text));
   }
 
   private isIndexed(file: string): boolean {

@@ -27,7 +27,7 @@ import {
   Scope,
   ScopeStarts,
 } from '../scope';
-import { ParsedNames } from '../parser';
+import { parse, ParsedNames } from '../parser';
 import { ScopeResolver } from '../scopeResolver';
 import { pushAll } from '../../util/arrays';
 
@@ -223,6 +223,15 @@ export interface IndexOptions {
 export function indexFile(file: string, analysis: HarnAnalysis, options: IndexOptions = {}): FileIndex {
   const previous = options.previous?.file === file ? options.previous : undefined;
   return new IndexBuilder(file, analysis, options.reusable === true || options.previous !== undefined).build(previous);
+}
+
+/**
+ * The index of a file read from disk (no next version will reuse it), from its text: parsed lean (no doc comments,
+ * no string values but module paths: see ParseOptions.lean), which the index does not read; the tree is not kept.
+ */
+export function indexText(file: string, text: string): FileIndex {
+  const analysis = new HarnAnalysis(text, { lineIndex: new LineIndex(text), parsed: parse(text, { lean: true }), reparsed: 'full' });
+  return indexFile(file, analysis);
 }
 
 /** A FileIndex whose declaration objects are made when first read (most files are never asked). */
