@@ -452,12 +452,6 @@ class HashScratch {
 
 /** The hashes of the names the current build met (the file's name set). */
 const MET = new HashScratch(true);
-/**
- * The hashes of the names of the bindings the current build made refs for: every top-level binding's, and those of
- * the scopes of the statement being walked (and of those walked before, which is only more). A name none of them
- * bears cannot resolve to a binding of the file: it is free without a look-up (a builtin, a wildcard import's).
- */
-const DECLARED = new HashScratch(false);
 /** The name offsets of the declarations the current build made: a name there is not a reference too. */
 const DECLARED_AT = new HashScratch(false);
 /**
@@ -467,6 +461,17 @@ const DECLARED_AT = new HashScratch(false);
 const BINDINGS = new HashScratch(false);
 const REF_OF_BINDING: number[] = [];
 let builds = 0;
+/**
+ * The hashes of the names of the top-level bindings, each member's last binding (its index among the root's) in
+ * ROOT_LAST and each binding's previous one of the same hash in ROOT_PREVIOUS (-1: none): a name no binding inside
+ * its statement bears is resolved among these without the scopes (see IndexBuilder.resolveHashed).
+ */
+const ROOTS = new HashScratch(false);
+const ROOT_LAST: number[] = [];
+const ROOT_PREVIOUS: number[] = [];
+/** The hashes of the names of the bindings inside the statement being indexed (not its top-level ones). */
+const NESTED = new HashScratch(false);
+let statementsIndexed = 0;
 
 /** An offset as a key of a HashScratch: multiplied by an odd constant (one to one), so that near offsets spread. */
 function offsetKey(offset: number): number {
@@ -564,7 +569,7 @@ export function declarationAt(index: FileIndex, start: number): IndexedDeclarati
 class IndexBuilder {
   private count = 0;
   private reusedStatements = 0;
-  /** This build's number, for the stamps of MET and DECLARED. */
+  /** This build's number, for the stamps of MET, DECLARED_AT, BINDINGS and ROOTS. */
   private readonly buildNumber = ++builds;
   /** The names not written as they read (see FileIndex.spelled), made when the first is met. */
   private spelled: Map<string, string> | undefined;
@@ -652,7 +657,6 @@ class IndexBuilder {
 
   build(previous: FileIndex | undefined): FileIndex {
     MET.start(this.buildNumber);
-    DECLARED.start(this.buildNumber);
     DECLARED_AT.start(this.buildNumber);
     BINDINGS.start(this.buildNumber);
     const { statements } = this.analysis.file;
@@ -670,10 +674,20 @@ class IndexBuilder {
     rootFrom.push(root.bindings.length);
     importFrom.push(this.top.imports.length);
     wildcardFrom.push(this.top.wildcardImports.length);
+    ROOTS.start(this.buildNumber);
     for (let j = 0; j < root.bindings.length; j++) {
       const b = root.bindings[j] as Binding;
+      const hash = nameHash(b.name);
+      const member = ROOTS.memberAt(hash);
+      if (member >= 0) {
+        ROOT_PREVIOUS[j] = ROOT_LAST[member] as number;
+        ROOT_LAST[member] = j;
+      } else {
+        ROOT_PREVIOUS[j] = -1;
+        ROOT_LAST[ROOTS.count] = j;
+        ROOTS.add(hash);
+      }
       // An import's ref is made where its statement is indexed; a reference elsewhere may resolve to it before.
-      if (b.kind === 'import') DECLARED.add(nameHash(b.name));
       this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, j));
     }
     // The same top-level bindings as the previous index's: its signature is kept (a keystroke makes none).
@@ -765,7 +779,7 @@ class IndexBuilder {
     for (let i = refsAt, j = 0; j < refCount; i++, j++) tables[i] = refCodes[j] as number;
     for (let i = exportsAt, j = 0; i < length; i++, j++) tables[i] = exportScratch[j] as number;
     MET.end();
-    DECLARED.end();
+    ROOTS.end();
     DECLARED_AT.end();
     BINDINGS.end();
     return new PackedFileIndex(
@@ -839,6 +853,7 @@ class IndexBuilder {
       this.spell(b.nameNode.start, b.nameNode.end, b.name);
       this.push(b.nameNode.start, b.nameNode.end, this.nameOf(ref, b.name), ref * 2 + (b.kind !== 'import' ? 1 : 0));
     }
+    NESTED.start(++statementsIndexed);
     for (const child of own.root.children) this.declareScope(child);
 
     const firstReference = this.count;
@@ -922,6 +937,7 @@ class IndexBuilder {
       const { nameNode } = b;
       const ref = this.refOf(b);
       const hash = this.nameOf(ref, b.name);
+      NESTED.add(hash);
       this.spell(nameNode.start, nameNode.end, b.name);
       if (b.kind === 'import') {
         this.push(nameNode.start, nameNode.end, hash, ref * 2);
@@ -939,10 +955,26 @@ class IndexBuilder {
     const text = name.kind === 'Name' ? name.text : name.name;
     if (text.length === 0) return;
     const hash = nameHash(text);
-    const ref = DECLARED.has(hash) ? this.refOf(this.resolver.resolve(text, name.start)) : 0;
+    const ref = this.refOf(this.resolveHashed(text, hash, name.start));
     this.spell(name.start, name.end, text);
     const known = ref > 0 && ref < this.refCount ? (this.refNameIds[ref] as number) : -1;
     this.push(name.start, name.end, known >= 0 ? known : this.noteName(hash, text), ref * 2 + (write ? 1 : 0));
+  }
+
+  /**
+   * What `text` (of hash `hash`) at `offset` refers to, as the resolver tells, but a name no binding inside the
+   * statement bears is the latest top-level binding of that name visible there (the root is the only scope that
+   * could hold it), or nothing: found by its hash, without the scopes.
+   */
+  private resolveHashed(text: string, hash: number, offset: number): Binding | undefined {
+    if (NESTED.has(hash)) return this.resolver.resolve(text, offset);
+    const member = ROOTS.memberAt(hash);
+    const bindings = this.top.root.bindings;
+    for (let j = member >= 0 ? (ROOT_LAST[member] as number) : -1; j >= 0; j = ROOT_PREVIOUS[j] as number) {
+      const b = bindings[j] as Binding;
+      if (b.name === text && b.visibleFrom <= offset) return b;
+    }
+    return undefined;
   }
 
   /** The hash of `name`, which an occurrence of the ref `ref` bears: the ref's binding's when it has one (made once). */
@@ -1052,10 +1084,7 @@ class IndexBuilder {
     if (id === undefined) {
       if (binding.kind === 'import') id = binding.modulePath === undefined ? 0 : this.addRef({ kind: 'imported', modulePath: binding.modulePath }, INDEPENDENT);
       else id = this.addLocalRef(binding.nameNode.start, rootIndex);
-      const hash = nameHash(binding.name);
-      // Even a binding of no ref (an import of no path) is a name a reference may resolve to.
-      DECLARED.add(hash);
-      if (id > 0) this.refNameIds[id] = this.noteName(hash, binding.name);
+      if (id > 0) this.refNameIds[id] = this.noteName(nameHash(binding.name), binding.name);
       REF_OF_BINDING[BINDINGS.count] = id;
       BINDINGS.add(key);
     }
