@@ -380,19 +380,19 @@ describe('harn index: one pass building the scopes and reading the names', { ski
       symbols: index.symbols,
     });
     let withDocs = 0;
-    let withEscapes = 0;
+    let withLineBreaks = 0;
     for (const [name, text] of sources()) {
       const full = parse(text);
       const lean = parse(text, { lean: true });
       A.walk(full.file, (node) => {
         if ('doc' in node && node.doc !== undefined) withDocs++;
-        if (node.kind === 'String' && node.value?.includes('\n')) withEscapes++;
+        if (node.kind === 'String' && node.value?.includes('\n')) withLineBreaks++;
       });
       assert.equal(lean.diagnostics.length, full.diagnostics.length, name);
       assert.deepEqual(contents(indexText('/f.harn', text)), contents(indexFile('/f.harn', new HarnAnalysis(text))), name);
     }
     // The corpus has what a lean parse leaves out (the test would not tell otherwise).
-    assert.ok(withDocs > 300 && withEscapes > 100, `${withDocs} docs, ${withEscapes} strings with escapes`);
+    assert.ok(withDocs > 300 && withLineBreaks > 100, `${withDocs} docs, ${withLineBreaks} strings whose value holds a line break`);
   });
 
   test('indexes of files read from disk, whose tables share blocks, keep them as made while others are made after', () => {

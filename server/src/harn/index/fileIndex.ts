@@ -503,6 +503,13 @@ function tablesInBlock(length: number): Int32Array {
   return tables;
 }
 
+/** The properties of the `depth` members from `object` inward, innermost first (`ui.forms` of `ui.forms.field`: `forms`). */
+function namespacesOnTheWay(object: A.Expr, depth: number): string[] {
+  const via: string[] = [];
+  for (let m = object, i = 0; i < depth && m.kind === 'Member' && m.property; i++, m = m.object) via.push(m.property.text);
+  return via.reverse();
+}
+
 /** A merge's left run: scratch too. */
 const mergeScratch: number[] = [];
 
@@ -587,7 +594,7 @@ class IndexBuilder {
   private memberRefs: Map<number, number> | undefined;
   /** Made when an `impl` is met (most files have none). */
   private selfTypeMap: SelfTypes | undefined;
-  private readonly resolveName = (name: string, offset: number): Binding | undefined => this.resolver.resolve(name, offset);
+  private readonly resolveName = (name: string, offset: number): Binding | undefined => this.resolveHashed(name, nameHash(name), offset);
   private declarationCount = 0;
   private readonly symbols: IndexedSymbol[] = [];
   private outlineSize = 0;
@@ -884,21 +891,23 @@ class IndexBuilder {
         case 'Member': {
           // `ns.name` (or `ns.inner.name`) where `ns` is a namespace import: a reference to the module's `name`.
           if (!node.property) break;
-          let via: string[] | undefined;
+          // The namespaces on the way are listed only once the base is known to be one (most chains are not).
+          let depth = 0;
           let base: A.Expr = node.object;
-          while (base.kind === 'Member' && base.property && (via?.length ?? 0) < MAX_NAMESPACE_CHAIN) {
-            (via ??= []).unshift(base.property.text);
+          while (base.kind === 'Member' && base.property && depth < MAX_NAMESPACE_CHAIN) {
+            depth++;
             base = base.object;
           }
           if (base.kind !== 'Identifier') break;
-          const namespace = this.resolver.resolve(base.name, base.start);
+          const namespace = this.resolveName(base.name, base.start);
           if (namespace?.kind === 'namespace' && namespace.modulePath !== undefined) {
             const p = node.property;
+            const via = depth > 0 ? namespacesOnTheWay(node.object, depth) : undefined;
             const ref = via
               ? this.addRef({ kind: 'imported', modulePath: namespace.modulePath, via }, INDEPENDENT)
               : this.memberOf(namespace, namespace.modulePath);
             this.addOccurrence(p.text, p, false, ref);
-          } else if (!via) {
+          } else if (depth === 0) {
             // `Type.member`, `value.member`: a member, when the type is known (members.ts).
             const access = memberAccess(node, namespace, this.resolveName, this.selfTypeMap ?? NO_SELF_TYPES, writeTargets.has(node));
             if (access) this.addMember(access);
