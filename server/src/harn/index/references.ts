@@ -26,15 +26,13 @@ export function referencesAt(
   const memo = new Resolution();
   const at = index.locate(file, offset, memo);
   if (!at?.id) return undefined;
-  const found = index.occurrencesOf(at.id, at.occurrence.name, memo, shouldStop);
-  if (!found) return undefined;
   const out: ReferenceLocation[] = [];
-  for (const { file: where, occurrence, range } of found) {
+  const done = index.forEachOccurrenceOf(at.id, at.occurrence.name, memo, shouldStop, (where, occurrence) => {
     const isDeclaration = isDeclarationOccurrence(occurrence);
-    if (isDeclaration && !includeDeclaration) continue;
-    out.push({ file: where, range, isDeclaration });
-  }
-  return out;
+    if (isDeclaration && !includeDeclaration) return;
+    out.push({ file: where.file, range: rangeOf(where, occurrence), isDeclaration });
+  });
+  return done ? out : undefined;
 }
 
 export interface Highlight {

@@ -120,14 +120,15 @@ export class WorkspaceIndex {
       return ownerId === undefined || isBuiltinId(ownerId) ? undefined : memberId(ownerId, o.name);
     }
     if (ref.kind === 'imported') {
-      const via = ref.via ?? [];
-      return memo.get(`${index.file}\0${ref.modulePath}\0${via.join('.')}\0${o.name}`, () => {
+      // An imported ref is one file's (its module path and namespaces on the way): memoized by the ref itself.
+      return memo.get(ref, o.name, () => {
         let module = this.resolved(index.file, ref.modulePath);
-        for (const namespace of via) module = this.namespaceModule(module, namespace, 0);
+        for (const namespace of ref.via ?? []) module = this.namespaceModule(module, namespace, 0);
         return this.exported(module, o.name, 0, new Map());
       });
     }
-    return memo.get(`${index.file}\0\0${o.name}`, () => {
+    // A free name (all files share the free ref): memoized by its file.
+    return memo.get(index, o.name, () => {
       const explored = new Map<string, number>();
       for (const modulePath of index.wildcardImports) {
         const found = this.exported(this.resolved(index.file, modulePath), o.name, 0, explored);
@@ -181,27 +182,49 @@ export class WorkspaceIndex {
    * local binding, else in every file mentioning the name. `shouldStop` is asked between files (cancellation).
    */
   occurrencesOf(id: DeclId, name: string, memo: Resolution = new Resolution(), shouldStop: () => boolean = () => false): LocatedOccurrence[] | undefined {
+    const out: LocatedOccurrence[] = [];
+    const done = this.forEachOccurrenceOf(id, name, memo, shouldStop, (index, occurrence) => {
+      out.push({ file: index.file, occurrence, range: rangeOf(index, occurrence) });
+    });
+    return done ? out : undefined;
+  }
+
+  /**
+   * occurrencesOf's occurrences handed to `visit` one by one (false: stopped): a caller keeping less of each than a
+   * LocatedOccurrence (references keep a range) does not make thousands of objects that live until the answer.
+   */
+  forEachOccurrenceOf(
+    id: DeclId,
+    name: string,
+    memo: Resolution,
+    shouldStop: () => boolean,
+    visit: (index: FileIndex, occurrence: Occurrence) => void,
+  ): boolean {
     const declared = this.declarationOf(id);
     const local = declared && !declared.declaration.topLevel ? this.files.get(declared.file) : undefined;
     const files = local ? [local] : this.filesMentioning(name);
-    const out: LocatedOccurrence[] = [];
     for (const index of files) {
-      if (shouldStop()) return undefined;
-      const found = occurrencesNamed(index, name).filter((o) => this.resolve(index, o, memo) === id);
-      for (const occurrence of found) out.push({ file: index.file, occurrence, range: rangeOf(index, occurrence) });
+      if (shouldStop()) return false;
+      for (const occurrence of occurrencesNamed(index, name)) if (this.resolve(index, occurrence, memo) === id) visit(index, occurrence);
     }
-    return out;
+    return true;
   }
 }
 
-/** Resolutions memoized for one query: each (file, module, name) is followed once, however often it occurs. */
+/**
+ * Resolutions memoized for one query: each (file, module, name) is followed once, however often it occurs. Keyed by
+ * an object standing for the file and module (an imported ref, or the file's index for a free name), then by the
+ * name: a string key made for every occurrence cost more than following the import.
+ */
 export class Resolution {
-  private readonly memo = new Map<string, DeclId | undefined>();
+  private readonly memo = new Map<object, Map<string, DeclId | undefined>>();
 
-  get(key: string, compute: () => DeclId | undefined): DeclId | undefined {
-    if (this.memo.has(key)) return this.memo.get(key);
+  get(owner: object, name: string, compute: () => DeclId | undefined): DeclId | undefined {
+    let byName = this.memo.get(owner);
+    if (!byName) this.memo.set(owner, (byName = new Map<string, DeclId | undefined>()));
+    if (byName.has(name)) return byName.get(name);
     const value = compute();
-    this.memo.set(key, value);
+    byName.set(name, value);
     return value;
   }
 }
