@@ -345,6 +345,17 @@ export function refAt(index: FileIndex, r: number): LocalRef {
 function noScopes(): FileScopes {
   return { root: { start: 0, end: 0, bindings: [], children: [] }, imports: [], wildcardImports: [] };
 }
+
+/** The scopes of a statement that opens none, never added to (frozen: a push would throw). */
+const NO_SCOPES: FileScopes = Object.freeze({
+  root: Object.freeze({ start: 0, end: 0, bindings: frozenEmpty<Binding>(), children: frozenEmpty<Scope>() }),
+  imports: frozenEmpty<A.ImportDecl>(),
+  wildcardImports: frozenEmpty<A.ImportDecl>(),
+});
+
+function frozenEmpty<T>(): T[] {
+  return Object.freeze([]) as unknown as T[];
+}
 type Imports = Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'>;
 const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardImports: [] };
 
@@ -832,7 +843,9 @@ class IndexBuilder {
     let mentions: readonly A.AnyNode[] = this.mentions;
     let mentionFrom = 0;
     let mentionTo: number;
-    const own = (this.own = noScopes());
+    // A statement holding no scope start opens none: it shares one empty set of scopes (most top-level statements).
+    const opensNone = parsedNames !== undefined && scopeStarts !== undefined && !scopeStarts.holds(stmt.start, stmt.end);
+    const own = (this.own = opensNone ? NO_SCOPES : noScopes());
     if (parsedNames && scopeStarts) {
       addStatementScopesSkipping(stmt, own, scopeStarts);
       mentions = parsedNames.nodes;
