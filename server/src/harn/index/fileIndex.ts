@@ -245,27 +245,84 @@ class PackedFileIndex implements FileIndex {
     readonly file: string,
     readonly lineIndex: LineIndex,
     readonly tables: Int32Array,
-    readonly occurrenceCount: number,
-    readonly spelled: ReadonlyMap<string, string>,
-    readonly namesApart: boolean,
-    readonly nameSetAt: number,
-    readonly nameSetLength: number,
-    readonly refsAt: number,
-    readonly refCount: number,
-    readonly otherRefs: readonly LocalRef[],
-    readonly declarationsAt: number,
-    readonly declarationCount: number,
+    private readonly extras: IndexExtras,
     symbols: IndexedSymbol[] | undefined,
-    private readonly exportsAt: number,
-    private readonly exportCount: number,
-    private readonly exportPaths: readonly string[],
-    readonly wildcardImports: readonly string[],
-    readonly pubWildcardImports: readonly string[],
-    readonly importPaths: readonly string[],
-    readonly reuse: Reuse | undefined,
-    readonly reusedStatements: number,
   ) {
     this.symbolList = symbols;
+  }
+
+  // The counts are the last HEADER integers of the tables, the places of the tables derived from them: a workspace
+  // keeps an index per file, and the collector copies each field of each (see HEADER).
+  get occurrenceCount(): number {
+    return this.tables[this.tables.length - HEADER] as number;
+  }
+
+  get declarationCount(): number {
+    return this.tables[this.tables.length - HEADER + 1] as number;
+  }
+
+  get nameSetLength(): number {
+    return this.tables[this.tables.length - HEADER + 2] as number;
+  }
+
+  get refCount(): number {
+    return this.tables[this.tables.length - HEADER + 3] as number;
+  }
+
+  private get exportCount(): number {
+    return this.tables[this.tables.length - HEADER + 4] as number;
+  }
+
+  get reusedStatements(): number {
+    return this.tables[this.tables.length - HEADER + 5] as number;
+  }
+
+  get namesApart(): boolean {
+    return this.tables[this.tables.length - HEADER + 6] === 1;
+  }
+
+  get declarationsAt(): number {
+    return this.occurrenceCount * STRIDE;
+  }
+
+  get nameSetAt(): number {
+    return this.declarationsAt + this.declarationCount * DECLARATION_STRIDE;
+  }
+
+  get refsAt(): number {
+    return this.nameSetAt + this.nameSetLength;
+  }
+
+  private get exportsAt(): number {
+    return this.refsAt + this.refCount;
+  }
+
+  get spelled(): ReadonlyMap<string, string> {
+    return this.extras.spelled;
+  }
+
+  get otherRefs(): readonly LocalRef[] {
+    return this.extras.otherRefs;
+  }
+
+  private get exportPaths(): readonly string[] {
+    return this.extras.exportPaths;
+  }
+
+  get wildcardImports(): readonly string[] {
+    return this.extras.wildcardImports;
+  }
+
+  get pubWildcardImports(): readonly string[] {
+    return this.extras.pubWildcardImports;
+  }
+
+  get importPaths(): readonly string[] {
+    return this.extras.importPaths;
+  }
+
+  get reuse(): Reuse | undefined {
+    return this.extras.reuse;
   }
 
   /** Made from the text when first read if the build left them out: workspace symbols and call items are rare queries. */
@@ -304,6 +361,35 @@ class PackedFileIndex implements FileIndex {
   }
 }
 
+/**
+ * The integers at the end of FileIndex.tables: the occurrence, declaration, name-set slot, ref and export counts,
+ * the statements reused, whether the names are apart (1) or not (0).
+ */
+const HEADER = 7;
+
+/** What an index holds besides its tables, empty for most files: then one object shared by them all. */
+interface IndexExtras {
+  spelled: ReadonlyMap<string, string>;
+  otherRefs: readonly LocalRef[];
+  exportPaths: readonly string[];
+  wildcardImports: readonly string[];
+  pubWildcardImports: readonly string[];
+  importPaths: readonly string[];
+  reuse: Reuse | undefined;
+}
+
+function isEmpty(extras: IndexExtras): boolean {
+  return (
+    extras.spelled.size === 0 &&
+    extras.otherRefs.length === 0 &&
+    extras.exportPaths.length === 0 &&
+    extras.wildcardImports.length === 0 &&
+    extras.pubWildcardImports.length === 0 &&
+    extras.importPaths.length === 0 &&
+    extras.reuse === undefined
+  );
+}
+
 /** Integers per export in FileIndex.tables: the name's start and end, then a kind + EXPORT_KINDS × its module path's index. */
 const EXPORT_STRIDE = 3;
 const EXPORT_DECLARED = 0;
@@ -323,6 +409,15 @@ const FREE: LocalRef = { kind: 'free' };
 const NO_EXPORTS: ReadonlyMap<string, Export> = new Map();
 const NO_SPELLINGS: ReadonlyMap<string, string> = new Map();
 const NOTHING: readonly never[] = Object.freeze([]);
+const NO_EXTRAS: IndexExtras = Object.freeze({
+  spelled: NO_SPELLINGS,
+  otherRefs: NOTHING,
+  exportPaths: NOTHING,
+  wildcardImports: NOTHING,
+  pubWildcardImports: NOTHING,
+  importPaths: NOTHING,
+  reuse: undefined,
+});
 
 function orShared<T>(list: readonly T[]): readonly T[] {
   return list.length > 0 ? list : NOTHING;
@@ -559,7 +654,7 @@ function sortSmallIntegers(list: number[]): void {
 /** The declarations of an index as objects. */
 function declarationsOf(index: FileIndex): IndexedDeclaration[] {
   const out: IndexedDeclaration[] = [];
-  for (let i = 0; i < index.declarationCount; i++) out.push(declarationOf(index, i));
+  for (let i = 0, count = index.declarationCount; i < count; i++) out.push(declarationOf(index, i));
   return out;
 }
 
@@ -580,7 +675,8 @@ function declarationOf(index: FileIndex, i: number): IndexedDeclaration {
 /** The declaration whose name starts at `start`, if any (the first, as `declarations.find` gives it). */
 export function declarationAt(index: FileIndex, start: number): IndexedDeclaration | undefined {
   const data = index.tables;
-  for (let i = 0; i < index.declarationCount; i++) if (data[index.declarationsAt + i * DECLARATION_STRIDE] === start) return declarationOf(index, i);
+  const { declarationCount, declarationsAt } = index;
+  for (let i = 0; i < declarationCount; i++) if (data[declarationsAt + i * DECLARATION_STRIDE] === start) return declarationOf(index, i);
   return undefined;
 }
 
@@ -781,7 +877,7 @@ class IndexBuilder {
     const refCodes = this.refCodes;
     const refCount = this.refCount;
     const exportsAt = refsAt + refCount;
-    const length = exportsAt + exported.length * EXPORT_STRIDE;
+    const length = exportsAt + exported.length * EXPORT_STRIDE + HEADER;
     const tables = this.spans ? new Int32Array(length) : tablesInBlock(length);
     // Copied by loops: a subarray for `set` costs more than copying a small file's tables.
     for (let i = 0; i < occurrencesEnd; i++) tables[i] = scratch[i] as number;
@@ -795,35 +891,29 @@ class IndexBuilder {
       tables[declarationsEnd + slot] = hash;
     }
     for (let i = refsAt, j = 0; j < refCount; i++, j++) tables[i] = refCodes[j] as number;
-    for (let i = exportsAt, j = 0; i < length; i++, j++) tables[i] = exportScratch[j] as number;
+    for (let i = exportsAt, j = 0; i < length - HEADER; i++, j++) tables[i] = exportScratch[j] as number;
     MET.end();
     ROOTS.end();
     DECLARED_AT.end();
     BINDINGS.end();
-    return new PackedFileIndex(
-      this.file,
-      this.analysis.lineIndex,
-      tables,
-      this.count,
-      this.spelled ?? NO_SPELLINGS,
-      !MET.collided && !MET.unnamed,
-      declarationsEnd,
-      setSize,
-      refsAt,
-      refCount,
-      orShared(this.otherRefs),
-      occurrencesEnd,
-      this.declarationCount,
-      symbols,
-      exportsAt,
-      exported.length,
-      exportPaths ?? NOTHING,
-      orShared(this.wildcardImports),
-      orShared(this.pubWildcardImports),
-      orShared(this.importPaths),
-      this.spans && { root: signature, refPlaces: this.refPlaces.slice(0, refCount), symbols: this.symbols, spans: this.spans },
-      this.reusedStatements,
-    );
+    const header = length - HEADER;
+    tables[header] = this.count;
+    tables[header + 1] = this.declarationCount;
+    tables[header + 2] = setSize;
+    tables[header + 3] = refCount;
+    tables[header + 4] = exported.length;
+    tables[header + 5] = this.reusedStatements;
+    tables[header + 6] = !MET.collided && !MET.unnamed ? 1 : 0;
+    const extras: IndexExtras = {
+      spelled: this.spelled ?? NO_SPELLINGS,
+      otherRefs: orShared(this.otherRefs),
+      exportPaths: exportPaths ?? NOTHING,
+      wildcardImports: orShared(this.wildcardImports),
+      pubWildcardImports: orShared(this.pubWildcardImports),
+      importPaths: orShared(this.importPaths),
+      reuse: this.spans && { root: signature, refPlaces: this.refPlaces.slice(0, refCount), symbols: this.symbols, spans: this.spans },
+    };
+    return new PackedFileIndex(this.file, this.analysis.lineIndex, tables, isEmpty(extras) ? NO_EXTRAS : extras, symbols);
   }
 
   private addTopLevelDeclarations(from: number, to: number): void {
@@ -1440,10 +1530,11 @@ export function mentions(index: FileIndex, name: string): boolean {
   const hash = queryHash(name);
   if (!holdsHash(index, hash)) return false;
   const data = index.tables;
-  for (let at = 0; at < index.occurrenceCount * STRIDE; at += STRIDE) {
+  const { namesApart } = index;
+  for (let at = 0, end = index.occurrenceCount * STRIDE; at < end; at += STRIDE) {
     if (data[at + 2] !== hash) continue;
     if (nameIs(index, data[at] as number, data[at + 1] as number, name)) return true;
-    if (index.namesApart) return false;
+    if (namesApart) return false;
   }
   return false;
 }
@@ -1456,12 +1547,13 @@ export function occurrencesNamed(index: FileIndex, name: string): Occurrence[] {
   const data = index.tables;
   // Once one occurrence of the hash has been read as `name`, the others are too when the file's names are apart.
   let read = false;
-  for (let i = 0, at = 0; i < index.occurrenceCount; i++, at += STRIDE) {
+  const { occurrenceCount, namesApart } = index;
+  for (let i = 0, at = 0; i < occurrenceCount; i++, at += STRIDE) {
     if (data[at + 2] !== hash) continue;
-    if ((read && index.namesApart) || nameIs(index, data[at] as number, data[at + 1] as number, name)) {
+    if ((read && namesApart) || nameIs(index, data[at] as number, data[at + 1] as number, name)) {
       read = true;
       out.push(occurrenceNamed(index, i, name));
-    } else if (index.namesApart) return out;
+    } else if (namesApart) return out;
   }
   return out;
 }
@@ -1469,7 +1561,7 @@ export function occurrencesNamed(index: FileIndex, name: string): Occurrence[] {
 /** Every occurrence of the file, in source order. */
 export function allOccurrences(index: FileIndex): Occurrence[] {
   const out: Occurrence[] = [];
-  for (let i = 0; i < index.occurrenceCount; i++) out.push(occurrenceOf(index, i));
+  for (let i = 0, count = index.occurrenceCount; i < count; i++) out.push(occurrenceOf(index, i));
   return out;
 }
 
