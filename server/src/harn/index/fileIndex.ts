@@ -1067,7 +1067,7 @@ class IndexBuilder {
     const text = name.kind === 'Name' ? name.text : name.name;
     if (text.length === 0) return;
     const hash = nameHash(text);
-    const ref = this.refOf(this.resolveHashed(text, hash, name.start));
+    const ref = this.refAtOffset(text, hash, name.start);
     this.spell(name.start, name.end, text);
     const known = ref > 0 && ref < this.refCount ? (this.refNameIds[ref] as number) : -1;
     this.push(name.start, name.end, known >= 0 ? known : this.noteName(hash, text), ref * 2 + (write ? 1 : 0));
@@ -1080,13 +1080,29 @@ class IndexBuilder {
    */
   private resolveHashed(text: string, hash: number, offset: number): Binding | undefined {
     if (NESTED.has(hash)) return this.resolver.resolve(text, offset);
+    const j = this.rootBindingAt(text, hash, offset);
+    return j >= 0 ? this.top.root.bindings[j] : undefined;
+  }
+
+  /** The ref of what `text` (of hash `hash`) at `offset` refers to (see resolveHashed); a top-level binding's as made. */
+  private refAtOffset(text: string, hash: number, offset: number): number {
+    if (NESTED.has(hash)) return this.refOf(this.resolver.resolve(text, offset));
+    const j = this.rootBindingAt(text, hash, offset);
+    if (j < 0) return 0;
+    // Every top-level binding's ref is made before the statements are indexed, but an import's (made where met).
+    const known = this.rootRefs[j] as number;
+    return known > 0 ? known : this.refOf(this.top.root.bindings[j], j);
+  }
+
+  /** The index among the root's bindings of the latest one named `text` (of hash `hash`) visible at `offset`, or -1. */
+  private rootBindingAt(text: string, hash: number, offset: number): number {
     const member = ROOTS.memberAt(hash);
     const bindings = this.top.root.bindings;
     for (let j = member >= 0 ? (ROOT_LAST[member] as number) : -1; j >= 0; j = ROOT_PREVIOUS[j] as number) {
       const b = bindings[j] as Binding;
-      if (b.name === text && b.visibleFrom <= offset) return b;
+      if (b.name === text && b.visibleFrom <= offset) return j;
     }
-    return undefined;
+    return -1;
   }
 
   /** The hash of `name`, which an occurrence of the ref `ref` bears: the ref's binding's when it has one (made once). */
