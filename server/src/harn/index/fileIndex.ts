@@ -119,6 +119,8 @@ export interface FileIndex {
    */
   nameSetAt: number;
   nameSetLength: number;
+  /** Whether the name set holds `hash`. */
+  holdsNameHash(hash: number): boolean;
   /**
    * What the occurrences refer to, one ref per binding (an occurrence holds its index): read them with refAt. Each
    * ref is an integer in `tables` from `refsAt` (see refAt), and the refs that are not a local binding's are objects
@@ -240,45 +242,68 @@ class PackedFileIndex implements FileIndex {
   private exportMap: ReadonlyMap<string, Export> | undefined;
   /** Undefined until first read when the build left them out (see IndexBuilder.deferSymbols). */
   private symbolList: IndexedSymbol[] | undefined;
+  /** `tables`, made when first read (see `block`). */
+  private view: Int32Array | undefined;
 
+  /**
+   * `lines`: the line index, or the text for one made when first asked. `block`: the tables are its `length`
+   * integers from `at` (a file read from disk shares a block with others, see roomInBlock). A file never asked about
+   * keeps neither a line index nor a view of its stretch: a workspace keeps an index per file, and the collector
+   * copies each object of each while the next files are indexed.
+   */
   constructor(
     readonly file: string,
-    readonly lineIndex: LineIndex,
-    readonly tables: Int32Array,
+    private lines: LineIndex | string,
+    private readonly block: Int32Array,
+    private readonly at: number,
+    private readonly length: number,
     private readonly extras: IndexExtras,
     symbols: IndexedSymbol[] | undefined,
   ) {
     this.symbolList = symbols;
   }
 
-  // The counts are the last HEADER integers of the tables, the places of the tables derived from them: a workspace
-  // keeps an index per file, and the collector copies each field of each (see HEADER).
+  get lineIndex(): LineIndex {
+    if (typeof this.lines === 'string') this.lines = new LineIndex(this.lines);
+    return this.lines;
+  }
+
+  get tables(): Int32Array {
+    return (this.view ??= this.at === 0 && this.length === this.block.length ? this.block : this.block.subarray(this.at, this.at + this.length));
+  }
+
+  /** The `k`-th integer of the header (see HEADER), read from the block: no view made for it. */
+  private header(k: number): number {
+    return this.block[this.at + this.length - HEADER + k] as number;
+  }
+
+  // The counts are the header's, the places of the tables derived from them.
   get occurrenceCount(): number {
-    return this.tables[this.tables.length - HEADER] as number;
+    return this.header(0);
   }
 
   get declarationCount(): number {
-    return this.tables[this.tables.length - HEADER + 1] as number;
+    return this.header(1);
   }
 
   get nameSetLength(): number {
-    return this.tables[this.tables.length - HEADER + 2] as number;
+    return this.header(2);
   }
 
   get refCount(): number {
-    return this.tables[this.tables.length - HEADER + 3] as number;
+    return this.header(3);
   }
 
   private get exportCount(): number {
-    return this.tables[this.tables.length - HEADER + 4] as number;
+    return this.header(4);
   }
 
   get reusedStatements(): number {
-    return this.tables[this.tables.length - HEADER + 5] as number;
+    return this.header(5);
   }
 
   get namesApart(): boolean {
-    return this.tables[this.tables.length - HEADER + 6] === 1;
+    return this.header(6) === 1;
   }
 
   get declarationsAt(): number {
@@ -295,6 +320,18 @@ class PackedFileIndex implements FileIndex {
 
   private get exportsAt(): number {
     return this.refsAt + this.refCount;
+  }
+
+  /** Whether the file's name set holds `hash` (read from the block: every file is asked at every query). */
+  holdsNameHash(hash: number): boolean {
+    const block = this.block;
+    const set = this.at + this.nameSetAt;
+    const mask = this.nameSetLength - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const value = block[set + slot] as number;
+      if (value === hash) return true;
+      if (value === -1) return false;
+    }
   }
 
   get spelled(): ReadonlyMap<string, string> {
@@ -598,15 +635,20 @@ const TABLE_BLOCK = 1 << 16;
 let tableBlock = new Int32Array(TABLE_BLOCK);
 let tableBlockUsed = 0;
 
-function tablesInBlock(length: number): Int32Array {
-  if (length * 8 > TABLE_BLOCK) return new Int32Array(length);
+/** Room for `length` integers in `tableBlock` (a new block when the current one lacks it): where they start. */
+function roomInBlock(length: number): number {
+  if (length * 8 > TABLE_BLOCK) {
+    // Large tables are a block of their own (the next tables start a new block).
+    tableBlock = new Int32Array(length);
+    tableBlockUsed = length;
+    return 0;
+  }
   if (tableBlockUsed + length > TABLE_BLOCK) {
     tableBlock = new Int32Array(TABLE_BLOCK);
     tableBlockUsed = 0;
   }
-  const tables = tableBlock.subarray(tableBlockUsed, tableBlockUsed + length);
   tableBlockUsed += length;
-  return tables;
+  return tableBlockUsed - length;
 }
 
 /** The properties of the `depth` members from `object` inward, innermost first (`ui.forms` of `ui.forms.field`: `forms`). */
@@ -878,25 +920,27 @@ class IndexBuilder {
     const refCount = this.refCount;
     const exportsAt = refsAt + refCount;
     const length = exportsAt + exported.length * EXPORT_STRIDE + HEADER;
-    const tables = this.spans ? new Int32Array(length) : tablesInBlock(length);
+    // An open document's index has tables of its own; the others' are a stretch of a shared block (see tablesInBlock).
+    const base = this.spans ? 0 : roomInBlock(length);
+    const tables = this.spans ? new Int32Array(length) : tableBlock;
     // Copied by loops: a subarray for `set` costs more than copying a small file's tables.
-    for (let i = 0; i < occurrencesEnd; i++) tables[i] = scratch[i] as number;
-    for (let i = occurrencesEnd, j = 0; i < declarationsEnd; i++, j++) tables[i] = declarationScratch[j] as number;
-    tables.fill(-1, declarationsEnd, refsAt);
+    for (let i = 0; i < occurrencesEnd; i++) tables[base + i] = scratch[i] as number;
+    for (let i = occurrencesEnd, j = 0; i < declarationsEnd; i++, j++) tables[base + i] = declarationScratch[j] as number;
+    tables.fill(-1, base + declarationsEnd, base + refsAt);
     const mask = setSize - 1;
     for (let k = 0; k < MET.count; k++) {
       const hash = MET.members[k] as number;
       let slot = hash & mask;
-      while (tables[declarationsEnd + slot] !== -1) slot = (slot + 1) & mask;
-      tables[declarationsEnd + slot] = hash;
+      while (tables[base + declarationsEnd + slot] !== -1) slot = (slot + 1) & mask;
+      tables[base + declarationsEnd + slot] = hash;
     }
-    for (let i = refsAt, j = 0; j < refCount; i++, j++) tables[i] = refCodes[j] as number;
-    for (let i = exportsAt, j = 0; i < length - HEADER; i++, j++) tables[i] = exportScratch[j] as number;
+    for (let i = refsAt, j = 0; j < refCount; i++, j++) tables[base + i] = refCodes[j] as number;
+    for (let i = exportsAt, j = 0; i < length - HEADER; i++, j++) tables[base + i] = exportScratch[j] as number;
     MET.end();
     ROOTS.end();
     DECLARED_AT.end();
     BINDINGS.end();
-    const header = length - HEADER;
+    const header = base + length - HEADER;
     tables[header] = this.count;
     tables[header + 1] = this.declarationCount;
     tables[header + 2] = setSize;
@@ -913,7 +957,9 @@ class IndexBuilder {
       importPaths: orShared(this.importPaths),
       reuse: this.spans && { root: signature, refPlaces: this.refPlaces.slice(0, refCount), symbols: this.symbols, spans: this.spans },
     };
-    return new PackedFileIndex(this.file, this.analysis.lineIndex, tables, isEmpty(extras) ? NO_EXTRAS : extras, symbols);
+    // A file read from disk keeps its text, its line index made when first asked (most files never are).
+    const lines = this.spans ? this.analysis.lineIndex : this.analysis.text;
+    return new PackedFileIndex(this.file, lines, tables, base, length, isEmpty(extras) ? NO_EXTRAS : extras, symbols);
   }
 
   private addTopLevelDeclarations(from: number, to: number): void {
@@ -1512,15 +1558,8 @@ export function nameSet(index: FileIndex): number[] {
   return slots.filter((hash) => hash !== -1).sort((a, b) => a - b);
 }
 
-/** Whether the file's name set holds the hash `hash`. */
 function holdsHash(index: FileIndex, hash: number): boolean {
-  const set = index.tables;
-  const mask = index.nameSetLength - 1;
-  for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-    const at = set[index.nameSetAt + slot] as number;
-    if (at === hash) return true;
-    if (at === -1) return false;
-  }
+  return index.holdsNameHash(hash);
 }
 
 /**
