@@ -418,6 +418,28 @@ function scopeShape(scope: Scope): unknown {
   };
 }
 
+describe('harn index: tables of files read from disk', () => {
+  test('a file too large to share a block, then small files: each keeps its own tables and answers', () => {
+    const large = Array.from({ length: 1000 }, (_, i) => `fn f${i}(a) { return g${i}(a) }`).join('\n');
+    const small = 'fn lonely(x) { return x }\n';
+    const big = indexText('/ws/large.harn', large);
+    const after = [indexText('/ws/a.harn', small), indexText('/ws/b.harn', small)];
+    // Larger than an eighth of a block but smaller than one: a block of its own, which the next files do not write into.
+    assert.ok(big.tables.length * 8 > 1 << 16 && big.tables.length < 1 << 16, `${big.tables.length} integers`);
+    assert.notEqual(after[0]?.tables.buffer, big.tables.buffer);
+    assert.equal(occurrencesNamed(big, 'f999').length, 1);
+    assert.equal(occurrencesNamed(big, 'g17').length, 1);
+    for (const index of after) {
+      assert.equal(mentions(index, 'lonely'), true);
+      assert.equal(mentions(index, 'f1'), false);
+      assert.deepEqual(
+        occurrencesNamed(index, 'x').map((o) => o.start),
+        [small.indexOf('x'), small.lastIndexOf('x')],
+      );
+    }
+  });
+});
+
 describe('harn index: names', () => {
   test('a name written otherwise than it reads (`m . Thing`) is read back as the tree has it, and found by it', () => {
     const text = 'import * as m from "./m"\nfn h(v: m . Thing) -> m.Thing { return v }\n';

@@ -643,7 +643,8 @@ function roomInBlock(length: number): number {
     tableBlockUsed = length;
     return 0;
   }
-  if (tableBlockUsed + length > TABLE_BLOCK) {
+  // Against the current block's own length: a large table's block is full.
+  if (tableBlockUsed + length > tableBlock.length) {
     tableBlock = new Int32Array(TABLE_BLOCK);
     tableBlockUsed = 0;
   }
