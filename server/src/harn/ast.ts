@@ -402,7 +402,7 @@ export interface StringLit extends NodeBase {
   raw: boolean;
   triple: boolean;
   parts: StringPart[];
-  /** The decoded value when the string has no holes (escapes processed); undefined otherwise. */
+  /** The decoded value when the string has no holes (escapes processed); undefined otherwise. '' in a lean parse (ParseOptions.lean) but for a module path. */
   value: string | undefined;
 }
 

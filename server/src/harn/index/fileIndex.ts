@@ -97,8 +97,9 @@ export interface FileIndex {
   /**
    * The file's tables, one after the other in one typed array: its occurrences in source order (from 0, STRIDE
    * integers each: read them with occurrenceOf, occurrencesNamed, occurrenceAt), its declarations (from
-   * `declarationsAt`), its name set (from `nameSetAt`), its refs (from `refsAt`) and its exports (read as `exports`). One array per file: making a typed array costs (its memory
-   * is apart from the heap), but the collector then never copies the tables, which workspaces keep by the megabyte.
+   * `declarationsAt`), its name set (from `nameSetAt`), its refs (from `refsAt`), its exports (read as `exports`)
+   * and its counts (HEADER). Typed arrays: the collector never copies them, and workspaces keep them by the
+   * megabyte. A file read from disk has a stretch of a block shared with other files (see roomInBlock).
    */
   tables: Int32Array;
   occurrenceCount: number;
@@ -607,7 +608,7 @@ let builds = 0;
 /**
  * The hashes of the names of the top-level bindings, each member's last binding (its index among the root's) in
  * ROOT_LAST and each binding's previous one of the same hash in ROOT_PREVIOUS (-1: none): a name no binding inside
- * its statement bears is resolved among these without the scopes (see IndexBuilder.resolveHashed).
+ * its statement bears is resolved among these without the scopes (see IndexBuilder.rootBindingAt).
  */
 const ROOTS = new HashScratch(false);
 const ROOT_LAST: number[] = [];
@@ -625,10 +626,10 @@ function offsetKey(offset: number): number {
 const NO_SELF_TYPES: SelfTypes = new WeakMap();
 
 /**
- * The tables of an index kept for no next version (a file read from disk: most of a workspace), as views into
+ * The tables of an index kept for no next version (a file read from disk: most of a workspace), as stretches of
  * shared blocks: making a typed array of its own allocates memory apart from the heap and registers it with the
- * collector, which cost about half of finishing an index (a twentieth of indexing). A block lives while any of its
- * views does, so only these indexes share them: they are replaced when their file changes on disk, rarely, while an
+ * collector, which cost about half of finishing an index (a twentieth of indexing). A block lives while any index
+ * in it does, so only these indexes share them: they are replaced when their file changes on disk, rarely, while an
  * open document's index is made again at each keystroke and has tables of its own. Large tables have their own too.
  */
 const TABLE_BLOCK = 1 << 16;
@@ -921,7 +922,7 @@ class IndexBuilder {
     const refCount = this.refCount;
     const exportsAt = refsAt + refCount;
     const length = exportsAt + exported.length * EXPORT_STRIDE + HEADER;
-    // An open document's index has tables of its own; the others' are a stretch of a shared block (see tablesInBlock).
+    // An open document's index has tables of its own; the others' are a stretch of a shared block (see roomInBlock).
     const base = this.spans ? 0 : roomInBlock(length);
     const tables = this.spans ? new Int32Array(length) : tableBlock;
     // Copied by loops: a subarray for `set` costs more than copying a small file's tables.
@@ -1559,10 +1560,6 @@ export function nameSet(index: FileIndex): number[] {
   return slots.filter((hash) => hash !== -1).sort((a, b) => a - b);
 }
 
-function holdsHash(index: FileIndex, hash: number): boolean {
-  return index.holdsNameHash(hash);
-}
-
 /**
  * The hash of a name a query asks about, kept for the next call: a query asks every file of the workspace about the
  * same name.
@@ -1578,13 +1575,13 @@ function queryHash(name: string): number {
  * through too; occurrencesNamed and mentions tell them apart). No text is read: a look-up over the workspace's files.
  */
 export function mayMention(index: FileIndex, name: string): boolean {
-  return holdsHash(index, queryHash(name));
+  return index.holdsNameHash(queryHash(name));
 }
 
 /** Whether the file mentions `name` (an occurrence of it: a hash shared with another name is not enough). */
 export function mentions(index: FileIndex, name: string): boolean {
   const hash = queryHash(name);
-  if (!holdsHash(index, hash)) return false;
+  if (!index.holdsNameHash(hash)) return false;
   const data = index.tables;
   const { namesApart } = index;
   for (let at = 0, end = index.occurrenceCount * STRIDE; at < end; at += STRIDE) {
@@ -1599,7 +1596,7 @@ export function mentions(index: FileIndex, name: string): boolean {
 export function occurrencesNamed(index: FileIndex, name: string): Occurrence[] {
   const out: Occurrence[] = [];
   const hash = queryHash(name);
-  if (!holdsHash(index, hash)) return out;
+  if (!index.holdsNameHash(hash)) return out;
   const data = index.tables;
   // Once one occurrence of the hash has been read as `name`, the others are too when the file's names are apart.
   let read = false;
