@@ -144,8 +144,8 @@ interface Build {
 
 /**
  * The sorted starts of every node of a file that may open a scope, asked whether a stretch holds one. The walk asks
- * in source order, so a look-up starts where the last one ended and mostly moves a step or two; one asking about an
- * earlier stretch searches from the beginning.
+ * in source order, so a look-up starts where the last one ended, mostly right there; else it searches what lies
+ * ahead (or, for an earlier stretch, the whole list) by halves.
  */
 export class ScopeStarts {
   private next = 0;
@@ -156,16 +156,16 @@ export class ScopeStarts {
   holds(start: number, end: number): boolean {
     const sorted = this.sorted;
     let i = this.next;
-    if (i > 0 && (sorted[i - 1] as number) >= start) i = firstAtOrAfter(sorted, start);
-    else while (i < sorted.length && (sorted[i] as number) < start) i++;
+    if (i > 0 && (sorted[i - 1] as number) >= start) i = firstAtOrAfter(sorted, start, 0);
+    else if (i < sorted.length && (sorted[i] as number) < start) i = firstAtOrAfter(sorted, start, i + 1);
     this.next = i;
     return i < sorted.length && (sorted[i] as number) <= end;
   }
 }
 
-/** The index of the first offset of a sorted list at or after `start` (its length if none). */
-function firstAtOrAfter(sorted: readonly number[], start: number): number {
-  let low = 0;
+/** The index of the first offset of a sorted list at or after `start` (its length if none), known to be `from` or later. */
+function firstAtOrAfter(sorted: readonly number[], start: number, from: number): number {
+  let low = from;
   let high = sorted.length;
   while (low < high) {
     const mid = (low + high) >> 1;
