@@ -83,6 +83,54 @@ describe('harn index: the names the parser notes', () => {
     assert.ok(checkFile(text, 'sample'), 'the sample parses without a diagnostic');
   });
 
+  test('names inside a statement resolve as the scopes do: shadowing, a `let` reading what it shadows, use before a `let`', () => {
+    const text = [
+      'let y = 2',
+      'fn shadow(x, items) {',
+      '  let x = x + 1',
+      '  log(y)',
+      '  let y = x',
+      '  if x > 1 {',
+      '    let x = y',
+      '    log(x)',
+      '  }',
+      '  for x in items {',
+      '    log(x)',
+      '  }',
+      '  let f = { x -> x + y }',
+      '  try {',
+      '    log(x)',
+      '  } catch (x) {',
+      '    log(x)',
+      '  }',
+      '  return x',
+      '}',
+    ].join('\n');
+    assert.ok(checkFile(text, 'shadowing'), 'the sample parses without a diagnostic');
+    // Where each `x` and `y` read leads (the declaration's offset; -1: none in the file), pinned as well as held to the walk.
+    const index = indexFile('/ws/a.harn', new HarnAnalysis(text));
+    const at = (needle: string, from = 0): number => text.indexOf(needle, from);
+    const leadsTo = (offset: number): number => {
+      const o = allOccurrences(index).find((occurrence) => occurrence.start === offset);
+      assert.ok(o, `an occurrence at ${offset}`);
+      return o.ref.kind === 'local' ? o.ref.declStart : -1;
+    };
+    const param = at('x,');
+    const outerY = at('y = x');
+    const outerLet = at('x = x');
+    assert.equal(leadsTo(at('x + 1')), param, 'the `let x` reads the parameter it shadows');
+    assert.equal(leadsTo(at('y)')), at('y = 2'), 'a `y` before the `let y` is the top-level one');
+    assert.equal(leadsTo(at('x > 1')), outerLet, 'after it, the `let x`');
+    assert.equal(leadsTo(at('x)', at('let x = y'))), at('x = y'), 'inside the block, its own `let x`');
+    assert.equal(leadsTo(at('y', at('let x = y') + 4)), outerY, "the block reads the function's `let y`");
+    assert.equal(leadsTo(at('x)', at('for x'))), at('x in'), 'the loop variable');
+    assert.equal(leadsTo(at('x + y')), at('x ->'), 'the closure parameter');
+    assert.equal(leadsTo(at('y }')), outerY, "a closure reads the function's `let y`");
+    assert.equal(leadsTo(at('x)', at('try'))), outerLet, 'the `try` body opens no binding of its own');
+    assert.equal(leadsTo(at('x)', at('catch (x)') + 8)), at('x)', at('catch')), 'the catch name');
+    assert.equal(leadsTo(at('x', at('return'))), outerLet, 'back out of every block');
+  });
+
   test('every corpus file (whole and cut in half) notes its tree and indexes as the walk does', { skip: corpusSkip }, () => {
     let checked = 0;
     for (const file of corpusFiles()) {

@@ -492,9 +492,14 @@ function frozenEmpty<T>(): T[] {
 type Imports = Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'>;
 const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardImports: [] };
 
-/** The growing occurrence and declaration tables, shared by every build (one file is indexed at a time); each index copies its part. */
-const scratch: number[] = [];
+/**
+ * The growing occurrence and declaration tables, shared by every build (one file is indexed at a time); each index
+ * copies its part. The occurrences' is typed (doubled when full), so that a large file's are copied at once.
+ */
+let scratch = new Int32Array(1 << 14);
 const declarationScratch: number[] = [];
+/** Tables longer than this are copied by `set`. */
+const SET_AT_ONCE = 64;
 /** Each ref's integer, place (see Reuse.refPlaces) and name hash: scratch too (grown once, not at every build); ref 0 is FREE. */
 const REF_CODES: number[] = [FREE_CODE];
 const REF_PLACES: number[] = [INDEPENDENT];
@@ -613,8 +618,22 @@ let builds = 0;
 const ROOTS = new HashScratch(false);
 const ROOT_LAST: number[] = [];
 const ROOT_PREVIOUS: number[] = [];
-/** The hashes of the names of the bindings inside the statement being indexed (not its top-level ones). */
+/**
+ * The hashes of the names of the bindings inside the statement being indexed (not its top-level ones), each
+ * member's last binding (its index among the statement's, declareScope's order) in NESTED_LAST and each binding's
+ * previous one of the same hash in NESTED_PREVIOUS. For each binding: the binding (let go of once the statement
+ * is indexed), its scope's extent, its ref. In a file parsed clean a name is resolved among
+ * these (see IndexBuilder.nestedBindingAt) without descending the scopes.
+ */
 const NESTED = new HashScratch(false);
+const NESTED_LAST: number[] = [];
+const NESTED_PREVIOUS: number[] = [];
+const NESTED_BINDINGS: (Binding | undefined)[] = [];
+const NESTED_SCOPE_START: number[] = [];
+const NESTED_SCOPE_END: number[] = [];
+const NESTED_REF: number[] = [];
+/** nestedBindingAt's answer when only the scopes can tell (the offset at an end of a scope holding such a binding). */
+const ASK_THE_SCOPES = -2;
 let statementsIndexed = 0;
 
 /** An offset as a key of a HashScratch: multiplied by an odd constant (one to one), so that near offsets spread. */
@@ -759,6 +778,10 @@ class IndexBuilder {
   /** The scopes the statement being indexed opens, below the file's top-level bindings. */
   private readonly resolverRoot: Scope;
   private readonly resolver: ScopeResolver;
+  /** A file parsed clean resolves nested names by hash (see nestedBindingAt); a broken one asks the resolver. */
+  private readonly nestedByHash: boolean;
+  /** How many nested bindings the statement being indexed has (see NESTED). */
+  private nestedCount = 0;
   private readonly spans: WeakMap<A.Stmt, Span> | undefined;
   /**
    * An index kept for no next version (a file read from disk) leaves its symbols to be made from the text when first
@@ -808,6 +831,7 @@ class IndexBuilder {
     this.resolverRoot = { start: source.start, end: source.end, bindings: this.top.root.bindings, children: [] };
     this.parsedNames = analysis.parsed.names;
     this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] }, { keepsChain: this.parsedNames !== undefined });
+    this.nestedByHash = this.parsedNames !== undefined;
     this.spans = reusable ? new WeakMap() : undefined;
     this.deferSymbols = !reusable;
     this.scopeStarts = this.parsedNames && new ScopeStarts(sortedScopeStarts(this.parsedNames.scopeStarts));
@@ -925,8 +949,9 @@ class IndexBuilder {
     // An open document's index has tables of its own; the others' are a stretch of a shared block (see roomInBlock).
     const base = this.spans ? 0 : roomInBlock(length);
     const tables = this.spans ? new Int32Array(length) : tableBlock;
-    // Copied by loops: a subarray for `set` costs more than copying a small file's tables.
-    for (let i = 0; i < occurrencesEnd; i++) tables[base + i] = scratch[i] as number;
+    // A subarray for `set` costs more than a loop copying a small file's tables.
+    if (occurrencesEnd > SET_AT_ONCE) tables.set(scratch.subarray(0, occurrencesEnd), base);
+    else for (let i = 0; i < occurrencesEnd; i++) tables[base + i] = scratch[i] as number;
     for (let i = occurrencesEnd, j = 0; i < declarationsEnd; i++, j++) tables[base + i] = declarationScratch[j] as number;
     tables.fill(-1, base + declarationsEnd, base + refsAt);
     const mask = setSize - 1;
@@ -1012,6 +1037,7 @@ class IndexBuilder {
       this.push(b.nameNode.start, b.nameNode.end, this.nameOf(ref, b.name), ref * 2 + (b.kind !== 'import' ? 1 : 0));
     }
     NESTED.start(++statementsIndexed);
+    this.nestedCount = 0;
     for (const child of own.root.children) this.declareScope(child);
 
     const firstReference = this.count;
@@ -1074,6 +1100,8 @@ class IndexBuilder {
     sortOccurrences(first, firstReference);
     sortOccurrences(firstReference, this.count);
     mergeOccurrences(first, firstReference, this.count);
+    // No tree is kept alive by the scratch.
+    NESTED_BINDINGS.fill(undefined, 0, this.nestedCount);
   }
 
   private addMembers(mentioned: readonly MemberMention[]): void {
@@ -1097,7 +1125,20 @@ class IndexBuilder {
       const { nameNode } = b;
       const ref = this.refOf(b);
       const hash = this.nameOf(ref, b.name);
-      NESTED.add(hash);
+      const j = this.nestedCount++;
+      const member = NESTED.memberAt(hash);
+      if (member >= 0) {
+        NESTED_PREVIOUS[j] = NESTED_LAST[member] as number;
+        NESTED_LAST[member] = j;
+      } else {
+        NESTED_PREVIOUS[j] = -1;
+        NESTED_LAST[NESTED.count] = j;
+        NESTED.add(hash);
+      }
+      NESTED_BINDINGS[j] = b;
+      NESTED_SCOPE_START[j] = scope.start;
+      NESTED_SCOPE_END[j] = scope.end;
+      NESTED_REF[j] = ref;
       this.spell(nameNode.start, nameNode.end, b.name);
       if (b.kind === 'import') {
         this.push(nameNode.start, nameNode.end, hash, ref * 2);
@@ -1127,19 +1168,53 @@ class IndexBuilder {
    * could hold it), or nothing: found by its hash, without the scopes.
    */
   private resolveHashed(text: string, hash: number, offset: number): Binding | undefined {
-    if (NESTED.has(hash)) return this.resolver.resolve(text, offset);
+    const member = NESTED.memberAt(hash);
+    if (member >= 0) {
+      const n = this.nestedBindingAt(text, member, offset);
+      if (n >= 0) return NESTED_BINDINGS[n];
+      if (n === ASK_THE_SCOPES) return this.resolver.resolve(text, offset);
+    }
     const j = this.rootBindingAt(text, hash, offset);
     return j >= 0 ? this.top.root.bindings[j] : undefined;
   }
 
   /** The ref of what `text` (of hash `hash`) at `offset` refers to (see resolveHashed); a top-level binding's as made. */
   private refAtOffset(text: string, hash: number, offset: number): number {
-    if (NESTED.has(hash)) return this.refOf(this.resolver.resolve(text, offset));
+    const member = NESTED.memberAt(hash);
+    if (member >= 0) {
+      const n = this.nestedBindingAt(text, member, offset);
+      if (n >= 0) return NESTED_REF[n] as number;
+      if (n === ASK_THE_SCOPES) return this.refOf(this.resolver.resolve(text, offset));
+    }
     const j = this.rootBindingAt(text, hash, offset);
     if (j < 0) return 0;
     // Every top-level binding's ref is made before the statements are indexed, but an import's (made where met).
     const known = this.rootRefs[j] as number;
     return known > 0 ? known : this.refOf(this.top.root.bindings[j], j);
+  }
+
+  /**
+   * The index among the statement's nested bindings (of the NESTED member `member`) of what `text` at `offset`
+   * refers to, as the resolver would find it; -1 when none does (then a top-level binding may), ASK_THE_SCOPES when
+   * only the scopes can tell. In a file parsed clean, sibling scopes share no offset but an end, so a scope strictly
+   * holding the offset is on the resolver's chain, as are its ancestors: of the bindings visible there whose scope
+   * strictly holds it, the innermost scope's latest is the resolver's answer. A scope holding the offset at an end
+   * may not be on the chain (touching siblings), and a broken file's scopes may overlap: the resolver tells those.
+   */
+  private nestedBindingAt(text: string, member: number, offset: number): number {
+    if (!this.nestedByHash) return ASK_THE_SCOPES;
+    // From the latest declared. The scopes strictly holding the offset are one chain, and a scope's bindings are
+    // declared before its children's: the first binding met there is the innermost scope's latest.
+    for (let n = NESTED_LAST[member] as number; n >= 0; n = NESTED_PREVIOUS[n] as number) {
+      const start = NESTED_SCOPE_START[n] as number;
+      const end = NESTED_SCOPE_END[n] as number;
+      if (offset < start || offset > end) continue;
+      const b = NESTED_BINDINGS[n] as Binding;
+      if (b.name !== text) continue;
+      if (offset === start || offset === end) return ASK_THE_SCOPES;
+      if (b.visibleFrom <= offset) return n;
+    }
+    return -1;
   }
 
   /** The index among the root's bindings of the latest one named `text` (of hash `hash`) visible at `offset`, or -1. */
@@ -1215,6 +1290,11 @@ class IndexBuilder {
 
   push(start: number, end: number, hash: number, refAndWrite: number): void {
     let at = this.count * STRIDE;
+    if (at + STRIDE > scratch.length) {
+      const grown = new Int32Array(scratch.length * 2);
+      grown.set(scratch);
+      scratch = grown;
+    }
     scratch[at++] = start;
     scratch[at++] = end;
     scratch[at++] = hash;
