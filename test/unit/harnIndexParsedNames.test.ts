@@ -42,6 +42,7 @@ function checkFile(text: string, label: string): boolean {
   // The noted nodes are exactly the tree's nodes of those kinds, each once, top-level statement by statement.
   const statements = analysis.file.statements;
   assert.equal(names.statementEnds.length, statements.length, `${label}: one end per top-level statement`);
+  assert.equal(names.assignmentCounts.length, statements.length, `${label}: one assignment count per top-level statement`);
   statements.forEach((stmt, i) => {
     const inTree: A.AnyNode[] = [];
     const scopeStarts: number[] = [];
@@ -51,6 +52,9 @@ function checkFile(text: string, label: string): boolean {
     });
     const noted = names.nodes.slice(i > 0 ? names.statementEnds[i - 1] : 0, names.statementEnds[i]);
     assert.equal(noted.length, inTree.length, `${label}: statement ${i} notes as many nodes as its tree holds`);
+    // A statement holding an assignment counts one more (the index reads only those statements for them).
+    const grew = names.assignmentCounts[i] !== (i > 0 ? names.assignmentCounts[i - 1] : 0);
+    if (noted.some((node) => node.kind === 'Assign')) assert.ok(grew, `${label}: statement ${i} counts its assignments`);
     const nodes = new Set(noted);
     assert.equal(nodes.size, noted.length, `${label}: statement ${i} notes each node once`);
     for (const node of inTree) assert.ok(nodes.has(node), `${label}: statement ${i}'s ${node.kind} at ${node.start} is noted`);

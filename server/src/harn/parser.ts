@@ -30,6 +30,11 @@ export interface ParsedNames {
   nodes: A.AnyNode[];
   /** How many of `nodes` were made by the end of each top-level statement. */
   statementEnds: number[];
+  /**
+   * How many Assign nodes were made by the end of each top-level statement, a speculation's that failed included:
+   * a statement whose count did not grow holds none (most do not), and its nodes need not be searched for them.
+   */
+  assignmentCounts: number[];
   /** The start of every node that may open a scope (a block, a function, a closure, a declaration with parameters), as made. */
   scopeStarts: number[];
 }
@@ -277,7 +282,9 @@ class Parser {
   /** Token indexes of `?` whose ternaryColonAhead answer is known. */
   private ternaryColonCache = new Map<number, boolean>();
   /** See ParsedNames (`noted` and `scoped` push to it). */
-  readonly names: ParsedNames = { nodes: [], statementEnds: [], scopeStarts: [] };
+  readonly names: ParsedNames = { nodes: [], statementEnds: [], assignmentCounts: [], scopeStarts: [] };
+  /** The Assign nodes made so far (see ParsedNames.assignmentCounts). */
+  private assignments = 0;
   /**
    * A ParseError being carried out of nested calls by returns instead of unwinding (see parseArgumentList): set,
    * each function of the chain returns at once, doing nothing more, and the first caller outside it throws it.
@@ -598,7 +605,10 @@ class Parser {
       }
       afterSemicolon = false;
       statements.push(this.parseStatementRecovering());
-      if (!open) this.names.statementEnds.push(this.names.nodes.length);
+      if (!open) {
+        this.names.statementEnds.push(this.names.nodes.length);
+        this.names.assignmentCounts.push(this.assignments);
+      }
     }
   }
 
@@ -798,6 +808,7 @@ class Parser {
         this.report(expr.start, expr.end, 'Invalid assignment target: only a name, a field (a.b) or an element (a[i]) can be assigned');
       }
       const value = this.parseExpression();
+      this.assignments++;
       return this.noted({ kind: 'Assign', operator: op.value, target: expr, value, start: expr.start, end: value.end });
     }
     return { kind: 'ExprStmt', expr, start: expr.start, end: expr.end };
@@ -1497,6 +1508,7 @@ class Parser {
           this.pos++;
           const value = this.parseExpression();
           const target: A.Identifier = this.noted({ kind: 'Identifier', name: key.text, start: key.start, end: key.end });
+          this.assignments++;
           statements.push(this.noted({ kind: 'Assign', operator: ':', target, value, start: key.start, end: value.end }));
           if (commaAfterEntries && this.eat(',')) afterSemicolon = true;
         } catch (error) {

@@ -1014,10 +1014,13 @@ class IndexBuilder {
       mentions = parsedNames.nodes;
       mentionFrom = index > 0 ? (parsedNames.statementEnds[index - 1] ?? 0) : 0;
       mentionTo = parsedNames.statementEnds[index] ?? mentionFrom;
-      // An assignment is noted after its target: the targets first.
-      for (let k = mentionFrom; k < mentionTo; k++) {
-        const node = mentions[k] as A.AnyNode;
-        if (node.kind === 'Assign') writeTargets.add(node.target);
+      // An assignment is noted after its target: the targets first (in a statement that holds one).
+      const assignments = parsedNames.assignmentCounts;
+      if ((assignments[index] ?? 1) !== (index > 0 ? assignments[index - 1] : 0)) {
+        for (let k = mentionFrom; k < mentionTo; k++) {
+          const node = mentions[k] as A.AnyNode;
+          if (node.kind === 'Assign') writeTargets.add(node.target);
+        }
       }
     } else {
       if (this.mentions.length > 0) this.mentions.length = 0;
