@@ -368,7 +368,7 @@ describe('harn index: one pass building the scopes and reading the names', { ski
     assert.ok(checked > 30_000, `${checked} names`);
   });
 
-  test('a file read from disk, parsed lean (no docs, no string values but module paths), is indexed as from the full tree', () => {
+  test("a file read from disk, parsed lean (no docs, no comments, no string values nor plain strings' parts but module paths), is indexed as from the full tree", () => {
     const contents = (index: FileIndex): unknown => ({
       tables: Array.from(index.tables),
       spelled: [...index.spelled],

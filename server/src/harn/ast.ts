@@ -401,6 +401,7 @@ export interface StringLit extends NodeBase {
   kind: 'String';
   raw: boolean;
   triple: boolean;
+  /** Empty for a string without holes in a lean parse (ParseOptions.lean) but for a module path. */
   parts: StringPart[];
   /** The decoded value when the string has no holes (escapes processed); undefined otherwise. '' in a lean parse (ParseOptions.lean) but for a module path. */
   value: string | undefined;

@@ -109,8 +109,11 @@ for (let c = 0; c < 128; c++) {
   else if (c >= CH_0 && c <= CH_9) IDENT_CLASS[c] = 2;
 }
 
-export function lex(source: string): LexResult {
-  return new Lexer(source).run();
+/** `keepsComments: false`: no comment is listed (a lean parse reads none, see ParseOptions.lean). */
+export function lex(source: string, options: { keepsComments?: boolean } = {}): LexResult {
+  const lexer = new Lexer(source);
+  lexer.keepsComments = options.keepsComments ?? true;
+  return lexer.run();
 }
 
 /** What lexRange read: the tokens (no EOF), comments and diagnostics of `source` from `from`, and where it stopped. */
@@ -153,6 +156,7 @@ class Lexer {
   readonly holes: HoleFrame[] = [];
   private readonly length: number;
   nlBefore = true;
+  keepsComments = true;
 
   constructor(
     private readonly source: string,
@@ -170,7 +174,7 @@ class Lexer {
     // A shebang is only allowed at the very start of the file.
     if (source.charCodeAt(pos) === CH_HASH && source.charCodeAt(pos + 1) === 33) {
       while (pos < length && !isLineBreak(source.charCodeAt(pos))) pos++;
-      this.comments.push({ kind: 'line', start: 0, end: pos });
+      if (this.keepsComments) this.comments.push({ kind: 'line', start: 0, end: pos });
     }
 
     this.scan(pos, length);
@@ -347,7 +351,7 @@ class Lexer {
     let pos = start + 2;
     while (pos < this.length && !isLineBreak(source.charCodeAt(pos))) pos++;
     const isLegacyDoc = source.charCodeAt(start + 2) === CH_SLASH && source.charCodeAt(start + 3) !== CH_SLASH;
-    this.comments.push({ kind: isLegacyDoc ? 'legacyDoc' : 'line', start, end: pos });
+    if (this.keepsComments) this.comments.push({ kind: isLegacyDoc ? 'legacyDoc' : 'line', start, end: pos });
     return pos;
   }
 
@@ -372,7 +376,7 @@ class Lexer {
     if (depth > 0) this.error(start, start + 2, 'Unterminated block comment', 'unterminated_comment');
     // `/** … *\/` is a doc comment; `/**\/` and `/***` are not.
     const isDoc = source.charCodeAt(start + 2) === CH_STAR && source.charCodeAt(start + 3) !== CH_STAR && source.charCodeAt(start + 3) !== CH_SLASH;
-    this.comments.push({ kind: isDoc ? 'doc' : 'block', start, end: pos });
+    if (this.keepsComments) this.comments.push({ kind: isDoc ? 'doc' : 'block', start, end: pos });
     return pos;
   }
 

@@ -181,18 +181,23 @@ const BINARY_PRECEDENCE: ReadonlyMap<string, number> = new Map([
 /** Operators that may not start a continuation line: a leading one starts a new statement (§1.4). */
 const NO_LEADING_CONTINUATION = new Set(['-', 'in', 'not in', 'to']);
 
+/** The parts of a lean tree's plain string literals (see ParseOptions.lean). */
+const NO_PARTS: A.StringPart[] = Object.freeze([]) as unknown as A.StringPart[];
+
 export interface ParseOptions {
   /**
    * For the workspace index, which reads names and import paths only: no doc comment is read (every `doc` is
-   * undefined) and the value of a string literal is left empty ('') but for a module path. Nothing else differs (a
+   * undefined) and no comment is listed, and the value of a string literal is left empty ('') but for a module path,
+   * a plain one's parts too. Nothing else differs (a
    * test holds the index of every corpus file to be the same). Such a tree must not be shown or kept.
    */
   lean?: boolean;
 }
 
 export function parse(source: string, options: ParseOptions = {}): ParseResult {
-  const { tokens, comments, diagnostics: lexDiagnostics } = lex(source);
-  const parser = new Parser(source, tokens, comments, options.lean === true);
+  const lean = options.lean === true;
+  const { tokens, comments, diagnostics: lexDiagnostics } = lex(source, { keepsComments: !lean });
+  const parser = new Parser(source, tokens, comments, lean);
   const file = parser.parseFile();
   const diagnostics = capDiagnostics(mergeSorted(lexDiagnostics, parser.diagnostics));
   if (diagnostics.length > 0) return { file, tokens, comments, diagnostics };
@@ -2549,7 +2554,8 @@ class Parser {
         kind: 'String',
         raw: false,
         triple: !!t.triple,
-        parts: [{ kind: 'Text', start: contentStart, end: contentEnd }],
+        // A lean tree's plain strings share one empty list: their text holds no name.
+        parts: needsValue ? [{ kind: 'Text', start: contentStart, end: contentEnd }] : NO_PARTS,
         value: needsValue ? stringValue(this.source.slice(contentStart, contentEnd), !!t.triple) : '',
         start: t.start,
         end: t.end,

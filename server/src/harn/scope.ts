@@ -643,15 +643,18 @@ export function visibleBindings(scopes: FileScopes, offset: number): Binding[] {
  * Imported names and namespaces are exported only by a `pub import`.
  */
 export function exportedBindings(file: A.SourceFile, scopes: FileScopes): Binding[] {
-  const imported = (b: Binding): boolean => b.kind === 'import' || b.kind === 'namespace';
-  const top = scopes.root.bindings.filter((b) => !imported(b) || isPubImport(b));
-  const isPub = (b: Binding): boolean => {
-    const d = b.declaration;
-    return 'isPub' in d && d.isPub === true;
-  };
-  const pub = top.filter(isPub);
   void file;
-  return pub.length > 0 ? pub : top.filter((b) => !imported(b));
+  // One pass (the workspace index asks for every file): the `pub` ones, and the declared ones in case none is.
+  const pub: Binding[] = [];
+  const declared: Binding[] = [];
+  for (const b of scopes.root.bindings) {
+    const imported = b.kind === 'import' || b.kind === 'namespace';
+    if (!imported) declared.push(b);
+    if (imported && !isPubImport(b)) continue;
+    const d = b.declaration;
+    if ('isPub' in d && d.isPub === true) pub.push(b);
+  }
+  return pub.length > 0 ? pub : declared;
 }
 
 function isPubImport(b: Binding): boolean {

@@ -166,7 +166,8 @@ const BINDING_KINDS: readonly BindingKind[] = [
   'import',
   'namespace',
 ];
-const KIND_CODES = new Map(BINDING_KINDS.map((kind, code) => [kind, code]));
+/** Each kind's code, its place in BINDING_KINDS (an object's property: cheaper to read than a Map's entry). */
+const KIND_CODES = Object.fromEntries(BINDING_KINDS.map((kind, code) => [kind, code])) as Record<BindingKind, number>;
 
 /** A ref's dependence on where things are: on nothing, on its statement's place, or on a top-level binding's (≥ 0). */
 const INDEPENDENT = -2;
@@ -546,7 +547,8 @@ class HashScratch {
 
   /** Lets go of the names the build added (their room kept: a build at every keystroke would grow it again). */
   end(): void {
-    if (this.named) this.names.fill(undefined, 0, this.count);
+    // A loop: `fill` on a list of strings and holes costs more than this for the few names of a file.
+    if (this.named) for (let i = 0; i < this.count; i++) this.names[i] = undefined;
   }
 
   has(hash: number): boolean {
@@ -558,6 +560,22 @@ class HashScratch {
     const mask = this.slots.length - 1;
     for (let i = hash & mask; this.stamps[i] === this.stamp; i = (i + 1) & mask) if (this.slots[i] === hash) return this.memberOf[i] as number;
     return -1;
+  }
+
+  /** The index of the member `hash` when it is one; else adds it (without a name) and answers -1 - its index. */
+  findOrAdd(hash: number): number {
+    const mask = this.slots.length - 1;
+    let i = hash & mask;
+    for (; this.stamps[i] === this.stamp; i = (i + 1) & mask) if (this.slots[i] === hash) return this.memberOf[i] as number;
+    this.unnamed = true;
+    this.stamps[i] = this.stamp;
+    this.slots[i] = hash;
+    const member = this.count;
+    this.memberOf[i] = member;
+    if (this.named) this.names[member] = undefined;
+    this.members[this.count++] = hash;
+    if (this.count * 2 > this.slots.length) this.grow();
+    return -1 - member;
   }
 
   add(hash: number, name?: string): void {
@@ -860,14 +878,13 @@ class IndexBuilder {
     for (let j = 0; j < root.bindings.length; j++) {
       const b = root.bindings[j] as Binding;
       const hash = nameHash(b.name);
-      const member = ROOTS.memberAt(hash);
+      const member = ROOTS.findOrAdd(hash);
       if (member >= 0) {
         ROOT_PREVIOUS[j] = ROOT_LAST[member] as number;
         ROOT_LAST[member] = j;
       } else {
         ROOT_PREVIOUS[j] = -1;
-        ROOT_LAST[ROOTS.count] = j;
-        ROOTS.add(hash);
+        ROOT_LAST[-1 - member] = j;
       }
       // An import's ref is made where its statement is indexed; a reference elsewhere may resolve to it before.
       this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, j));
@@ -994,7 +1011,7 @@ class IndexBuilder {
     for (let j = from; j < to; j++) {
       const b = root.bindings[j] as Binding;
       if (b.kind === 'import') continue;
-      this.addDeclaration(b.nameNode.start, root.start, root.end, b.nameNode.end, (KIND_CODES.get(b.kind) ?? 0) * 2 + 1);
+      this.addDeclaration(b.nameNode.start, root.start, root.end, b.nameNode.end, (KIND_CODES[b.kind] ?? 0) * 2 + 1);
     }
   }
 
@@ -1104,7 +1121,7 @@ class IndexBuilder {
     sortOccurrences(firstReference, this.count);
     mergeOccurrences(first, firstReference, this.count);
     // No tree is kept alive by the scratch.
-    NESTED_BINDINGS.fill(undefined, 0, this.nestedCount);
+    for (let n = 0; n < this.nestedCount; n++) NESTED_BINDINGS[n] = undefined;
   }
 
   private addMembers(mentioned: readonly MemberMention[]): void {
@@ -1129,14 +1146,13 @@ class IndexBuilder {
       const ref = this.refOf(b);
       const hash = this.nameOf(ref, b.name);
       const j = this.nestedCount++;
-      const member = NESTED.memberAt(hash);
+      const member = NESTED.findOrAdd(hash);
       if (member >= 0) {
         NESTED_PREVIOUS[j] = NESTED_LAST[member] as number;
         NESTED_LAST[member] = j;
       } else {
         NESTED_PREVIOUS[j] = -1;
-        NESTED_LAST[NESTED.count] = j;
-        NESTED.add(hash);
+        NESTED_LAST[-1 - member] = j;
       }
       NESTED_BINDINGS[j] = b;
       NESTED_SCOPE_START[j] = scope.start;
@@ -1149,7 +1165,7 @@ class IndexBuilder {
       }
       DECLARED_AT.add(offsetKey(nameNode.start));
       this.push(nameNode.start, nameNode.end, hash, ref * 2 + 1);
-      this.addDeclaration(nameNode.start, scope.start, scope.end, nameNode.end, (KIND_CODES.get(b.kind) ?? 0) * 2);
+      this.addDeclaration(nameNode.start, scope.start, scope.end, nameNode.end, (KIND_CODES[b.kind] ?? 0) * 2);
     }
     for (const child of scope.children) this.declareScope(child);
   }
@@ -1337,16 +1353,13 @@ class IndexBuilder {
   /** One ref per binding, shared by its occurrences (a file has many more occurrences than bindings). */
   private refOf(binding: Binding | undefined, rootIndex = STATEMENT_LOCAL): number {
     if (!binding) return 0;
-    const key = offsetKey(binding.nameNode.start);
-    const known = BINDINGS.memberAt(key);
-    let id = known >= 0 ? (REF_OF_BINDING[known] as number) : undefined;
-    if (id === undefined) {
-      if (binding.kind === 'import') id = binding.modulePath === undefined ? 0 : this.addRef({ kind: 'imported', modulePath: binding.modulePath }, INDEPENDENT);
-      else id = this.addLocalRef(binding.nameNode.start, rootIndex);
-      if (id > 0) this.refNameIds[id] = this.noteName(nameHash(binding.name), binding.name);
-      REF_OF_BINDING[BINDINGS.count] = id;
-      BINDINGS.add(key);
-    }
+    const found = BINDINGS.findOrAdd(offsetKey(binding.nameNode.start));
+    if (found >= 0) return REF_OF_BINDING[found] as number;
+    let id: number;
+    if (binding.kind === 'import') id = binding.modulePath === undefined ? 0 : this.addRef({ kind: 'imported', modulePath: binding.modulePath }, INDEPENDENT);
+    else id = this.addLocalRef(binding.nameNode.start, rootIndex);
+    if (id > 0) this.refNameIds[id] = this.noteName(nameHash(binding.name), binding.name);
+    REF_OF_BINDING[-1 - found] = id;
     return id;
   }
 
