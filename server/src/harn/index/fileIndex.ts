@@ -654,6 +654,18 @@ const NESTED_REF: number[] = [];
 const ASK_THE_SCOPES = -2;
 let statementsIndexed = 0;
 
+/** Puts binding `j` of name hash `hash` first in its hash's chain: `last` by member of `set`, `previous` by binding (-1: none). */
+function chainByHash(set: HashScratch, last: number[], previous: number[], hash: number, j: number): void {
+  const member = set.findOrAdd(hash);
+  if (member >= 0) {
+    previous[j] = last[member] as number;
+    last[member] = j;
+  } else {
+    previous[j] = -1;
+    last[-1 - member] = j;
+  }
+}
+
 /** An offset as a key of a HashScratch: multiplied by an odd constant (one to one), so that near offsets spread. */
 function offsetKey(offset: number): number {
   return Math.imul(offset, 0x9e3779b1);
@@ -878,14 +890,7 @@ class IndexBuilder {
     for (let j = 0; j < root.bindings.length; j++) {
       const b = root.bindings[j] as Binding;
       const hash = nameHash(b.name);
-      const member = ROOTS.findOrAdd(hash);
-      if (member >= 0) {
-        ROOT_PREVIOUS[j] = ROOT_LAST[member] as number;
-        ROOT_LAST[member] = j;
-      } else {
-        ROOT_PREVIOUS[j] = -1;
-        ROOT_LAST[-1 - member] = j;
-      }
+      chainByHash(ROOTS, ROOT_LAST, ROOT_PREVIOUS, hash, j);
       // An import's ref is made where its statement is indexed; a reference elsewhere may resolve to it before.
       this.rootRefs.push(b.kind === 'import' ? 0 : this.refOf(b, j));
     }
@@ -1146,14 +1151,7 @@ class IndexBuilder {
       const ref = this.refOf(b);
       const hash = this.nameOf(ref, b.name);
       const j = this.nestedCount++;
-      const member = NESTED.findOrAdd(hash);
-      if (member >= 0) {
-        NESTED_PREVIOUS[j] = NESTED_LAST[member] as number;
-        NESTED_LAST[member] = j;
-      } else {
-        NESTED_PREVIOUS[j] = -1;
-        NESTED_LAST[-1 - member] = j;
-      }
+      chainByHash(NESTED, NESTED_LAST, NESTED_PREVIOUS, hash, j);
       NESTED_BINDINGS[j] = b;
       NESTED_SCOPE_START[j] = scope.start;
       NESTED_SCOPE_END[j] = scope.end;
