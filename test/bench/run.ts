@@ -41,6 +41,13 @@ async function main(): Promise<void> {
     console.log(parseRate(side, side === 'harn' ? corpusFiles().map((f) => readCorpus(f)) : []));
     return;
   }
+  if (process.argv[2] === '--child-index-vs-parse') {
+    (await import('./harnIndex')).indexVsParse(
+      corpusFiles().map((f) => readCorpus(f)),
+      metric,
+    );
+    return;
+  }
   const only = process.argv.slice(2);
   const wanted = (name: string): boolean => only.length === 0 || only.some((o) => name.startsWith(o));
   if (corpusSkip) {
@@ -59,7 +66,7 @@ async function main(): Promise<void> {
   }
   {
     const { runHarnIndexBenchmarks } = await import('./harnIndex');
-    runHarnIndexBenchmarks(corpusSkip ? undefined : corpusFiles().map((f) => readCorpus(f)), metric, wanted);
+    runHarnIndexBenchmarks(corpusSkip ? undefined : corpusFiles().map((f) => readCorpus(f)), metric, wanted, __filename);
   }
   runBoundaryBenchmarks(metric, wanted);
   await runBigRegistryBenchmarks(metric, wanted);
