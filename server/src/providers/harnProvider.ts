@@ -294,7 +294,7 @@ export class HarnProvider implements DomainProvider {
   }
 
   /** Each open document's last full tokens, for deltas against them. */
-  private readonly lastTokens = new Map<string, { resultId: string; data: number[] }>();
+  private readonly lastTokens = new Map<string, { resultId: string; data: Uint32Array }>();
   private nextResultId = 1;
   /** Each open document's tokens per top-level statement: a keystroke recomputes the statement it falls in. */
   private readonly tokenCaches = new Map<string, SemanticTokensCache>();
@@ -305,11 +305,11 @@ export class HarnProvider implements DomainProvider {
     return cache;
   }
 
-  private encodedTokens(doc: TextDocument): number[] {
+  private encodedTokens(doc: TextDocument): Uint32Array {
     return this.tokenCache(doc.uri).encoded(this.analysisOf(doc), uriToPath(doc.uri), this.workspace);
   }
 
-  private remember(uri: string, data: number[]): string {
+  private remember(uri: string, data: Uint32Array): string {
     const resultId = String(this.nextResultId++);
     this.lastTokens.set(uri, { resultId, data });
     return resultId;
@@ -519,7 +519,7 @@ export class HarnProvider implements DomainProvider {
   semanticTokens({ doc, uri }: OpenDocumentRequest): SemanticTokens | undefined {
     if (!this.answering()) return undefined;
     const data = this.encodedTokens(doc);
-    return { resultId: this.remember(uri, data), data };
+    return { resultId: this.remember(uri, data), data: Array.from(data) };
   }
 
   semanticTokensDelta({ doc, uri }: OpenDocumentRequest, previousResultId: string): SemanticTokens | SemanticTokensDelta | undefined {
@@ -528,7 +528,7 @@ export class HarnProvider implements DomainProvider {
     const data = this.encodedTokens(doc);
     const resultId = this.remember(uri, data);
     // An unknown or older result (the server restarted, another request came between): all tokens.
-    if (!previous || previous.resultId !== previousResultId) return { resultId, data };
+    if (!previous || previous.resultId !== previousResultId) return { resultId, data: Array.from(data) };
     return { resultId, edits: tokenEdits(previous.data, data) };
   }
 
