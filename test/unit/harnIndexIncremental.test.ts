@@ -114,6 +114,30 @@ describe('harn index: re-indexing from the previous index', () => {
     }
   });
 
+  test('an index several edits back (the server re-indexes lazily): every statement no edit touched comes from it', () => {
+    for (let seed = 0; seed < 10; seed++) {
+      const first = new HarnAnalysis(generatedFile(seed, 10));
+      const previous = indexFile(FILE, first, { reusable: true });
+      const count = first.file.statements.length;
+      // A character typed into the first and into the last function body (statement counts stay), then re-indexed once.
+      const bodies = first.file.statements.flatMap((s) => (s.kind === 'FnDecl' && s.body ? [s.body] : []));
+      const targets = [bodies[0], bodies[bodies.length - 1]];
+      let analysis = first;
+      for (const body of targets.reverse()) {
+        assert.ok(body);
+        const at = analysis.text.indexOf('\n', body.start) + 1;
+        analysis = HarnAnalysis.edited(analysis, `${analysis.text.slice(0, at)}log(1)\n${analysis.text.slice(at)}`);
+      }
+      const index = indexFile(FILE, analysis, { previous });
+      if (analysis.reparsed !== 'full') {
+        const touched = analysis.file.statements.filter((s, i) => s !== first.file.statements[i]).length;
+        assert.ok(touched >= 1 && touched <= 2, `seed ${seed}: ${touched} statements touched`);
+        assert.equal(index.reusedStatements, count - touched, `seed ${seed}`);
+      }
+      assertSameAsFromScratch(index, analysis, `seed ${seed}`);
+    }
+  });
+
   test('a new top-level name invalidates what the other statements contributed (they may refer to it now)', () => {
     const before = 'fn a() {\n  helper(LIMIT)\n}\n';
     const first = new HarnAnalysis(before);

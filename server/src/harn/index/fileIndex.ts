@@ -179,11 +179,18 @@ interface Reuse {
   /** The top-level bindings every statement was resolved against. */
   root: readonly RootSignature[];
   /** For each ref: INDEPENDENT, STATEMENT_LOCAL (a binding inside the statement), MEMBER - its owner's or the top-level binding's index. */
-  refPlaces: readonly number[];
+  refPlaces: Int32Array;
   /** Uncapped (index.symbols is the capped outline's when the file has more than the outline shows). */
   symbols: readonly IndexedSymbol[];
-  /** What each top-level statement contributed. Weak: the index does not keep the tree alive. */
-  spans: WeakMap<A.Stmt, Span>;
+  /**
+   * The top-level statements indexed, in order, and what each contributed: SPAN_STRIDE integers each in `spans`, its
+   * imports in `imports`. Packed: an object per statement and a WeakMap from the statements to them were a third of
+   * what re-indexing an open document allocated at each keystroke. The statements are the open document's (its
+   * analysis holds them anyway), and at most the few an edit replaced beyond them.
+   */
+  statements: readonly A.Stmt[];
+  spans: Int32Array;
+  imports: readonly Imports[];
 }
 
 /** A top-level binding, as far as resolving names elsewhere in the file can tell. */
@@ -197,21 +204,27 @@ interface RootSignature {
   declaredType: string | undefined;
 }
 
-/** What one top-level statement contributed to an index: ranges of its tables, offsets as they were then. */
-interface Span {
-  start: number;
-  /** Its top-level bindings: the indexes [rootFrom, rootTo) of the root scope's. */
-  rootFrom: number;
-  rootTo: number;
-  occurrenceFrom: number;
-  occurrenceTo: number;
-  /** Its nested declarations (the top-level ones are made again from the root scope). */
-  declarationFrom: number;
-  declarationTo: number;
-  symbolFrom: number;
-  symbolTo: number;
-  /** Its outline's size, all nodes (some are not workspace symbols): the outline's cap counts them. */
-  outlineSize: number;
+/**
+ * Integers per top-level statement in Reuse.spans, what it contributed to an index: the ranges of its tables, offsets
+ * as they were then.
+ */
+const SPAN_STRIDE = 10;
+/** Its start then. */
+const SPAN_START = 0;
+/** Its top-level bindings: the indexes [rootFrom, rootTo) of the root scope's. */
+const SPAN_ROOT_FROM = 1;
+const SPAN_ROOT_TO = 2;
+const SPAN_OCCURRENCE_FROM = 3;
+const SPAN_OCCURRENCE_TO = 4;
+/** Its nested declarations (the top-level ones are made again from the root scope). */
+const SPAN_DECLARATION_FROM = 5;
+const SPAN_DECLARATION_TO = 6;
+const SPAN_SYMBOL_FROM = 7;
+const SPAN_SYMBOL_TO = 8;
+/** Its outline's size, all nodes (some are not workspace symbols): the outline's cap counts them. */
+const SPAN_OUTLINE_SIZE = 9;
+
+interface Imports {
   importPaths: readonly string[];
   wildcardImports: readonly string[];
   pubWildcardImports: readonly string[];
@@ -490,7 +503,6 @@ const NO_SCOPES: FileScopes = Object.freeze({
 function frozenEmpty<T>(): T[] {
   return Object.freeze([]) as unknown as T[];
 }
-type Imports = Pick<Span, 'importPaths' | 'wildcardImports' | 'pubWildcardImports'>;
 const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardImports: [] };
 
 /**
@@ -652,6 +664,10 @@ const NESTED_SCOPE_END: number[] = [];
 const NESTED_REF: number[] = [];
 /** nestedBindingAt's answer when only the scopes can tell (the offset at an end of a scope holding such a binding). */
 const ASK_THE_SCOPES = -2;
+/** Where each top-level statement's top-level bindings, imports and wildcard imports start, and where the last ends (see build). */
+const ROOT_FROM: number[] = [];
+const IMPORT_FROM: number[] = [];
+const WILDCARD_FROM: number[] = [];
 let statementsIndexed = 0;
 
 /** Puts binding `j` of name hash `hash` first in its hash's chain: `last` by member of `set`, `previous` by binding (-1: none). */
@@ -812,7 +828,9 @@ class IndexBuilder {
   private readonly nestedByHash: boolean;
   /** How many nested bindings the statement being indexed has (see NESTED). */
   private nestedCount = 0;
-  private readonly spans: WeakMap<A.Stmt, Span> | undefined;
+  /** What each statement contributed (see Reuse), kept for an index made reusable only. */
+  private readonly spans: Int32Array | undefined;
+  private readonly spanImports: Imports[] | undefined;
   /**
    * An index kept for no next version (a file read from disk) leaves its symbols to be made from the text when first
    * read: most files are never asked for them, and the outline cost about a twentieth of indexing (more with the
@@ -862,7 +880,8 @@ class IndexBuilder {
     this.parsedNames = analysis.parsed.names;
     this.resolver = new ScopeResolver({ root: this.resolverRoot, imports: [], wildcardImports: [] }, { keepsChain: this.parsedNames !== undefined });
     this.nestedByHash = this.parsedNames !== undefined;
-    this.spans = reusable ? new WeakMap() : undefined;
+    this.spans = reusable ? new Int32Array(source.statements.length * SPAN_STRIDE) : undefined;
+    this.spanImports = reusable ? [] : undefined;
     this.deferSymbols = !reusable;
     this.scopeStarts = this.parsedNames && new ScopeStarts(sortedScopeStarts(this.parsedNames.scopeStarts));
   }
@@ -874,18 +893,15 @@ class IndexBuilder {
     const { statements } = this.analysis.file;
     const root = this.top.root;
     // Every statement's top-level bindings first: a function may call one declared later in the file.
-    const rootFrom: number[] = [];
-    const importFrom: number[] = [];
-    const wildcardFrom: number[] = [];
-    for (const stmt of statements) {
-      rootFrom.push(root.bindings.length);
-      importFrom.push(this.top.imports.length);
-      wildcardFrom.push(this.top.wildcardImports.length);
-      addTopLevelBindings(stmt, this.top);
+    const rootFrom = ROOT_FROM;
+    const importFrom = IMPORT_FROM;
+    const wildcardFrom = WILDCARD_FROM;
+    for (let i = 0; i <= statements.length; i++) {
+      rootFrom[i] = root.bindings.length;
+      importFrom[i] = this.top.imports.length;
+      wildcardFrom[i] = this.top.wildcardImports.length;
+      if (i < statements.length) addTopLevelBindings(statements[i] as A.Stmt, this.top);
     }
-    rootFrom.push(root.bindings.length);
-    importFrom.push(this.top.imports.length);
-    wildcardFrom.push(this.top.wildcardImports.length);
     ROOTS.start(this.buildNumber);
     for (let j = 0; j < root.bindings.length; j++) {
       const b = root.bindings[j] as Binding;
@@ -899,42 +915,44 @@ class IndexBuilder {
     const signature = same && previous?.reuse ? previous.reuse.root : this.spans ? root.bindings.map(signatureOf) : [];
     const reuse = same && previous?.reuse ? { index: previous, from: previous.reuse } : undefined;
     const copier = reuse && new SpanCopier(this, reuse.index, reuse.from);
+    const spans = this.spans;
 
     for (let i = 0; i < statements.length; i++) {
       const stmt = statements[i] as A.Stmt;
       const from = rootFrom[i] as number;
       const to = rootFrom[i + 1] as number;
-      const old = reuse?.from.spans.get(stmt);
+      // A statement HarnAnalysis.edited kept is where it was: it replaces one statement by one, however many edits apart.
+      const oldSpans = reuse?.from.statements[i] === stmt ? reuse.from.spans : undefined;
+      const old = i * SPAN_STRIDE;
       const occurrenceFrom = this.count;
       const symbolFrom = this.symbols.length;
       const outlineFrom = this.outlineSize;
       let imports: Imports;
       this.addTopLevelDeclarations(from, to);
       const nestedFrom = this.declarationCount;
-      if (copier && old && old.rootFrom === from && old.rootTo === to) {
-        copier.copy(old, stmt.start - old.start);
+      if (copier && oldSpans && oldSpans[old + SPAN_ROOT_FROM] === from && oldSpans[old + SPAN_ROOT_TO] === to) {
+        copier.copy(oldSpans, old, stmt.start - (oldSpans[old + SPAN_START] as number));
         this.reusedStatements++;
-        imports = old;
+        imports = reuse?.from.imports[i] ?? NO_IMPORTS;
       } else {
         this.indexStatement(stmt, i, from, to);
         imports = this.importsOf(importFrom[i] as number, importFrom[i + 1] as number, wildcardFrom[i] as number, wildcardFrom[i + 1] as number);
         if (!this.deferSymbols) this.addSymbols(statementOutline(stmt, ''), undefined);
       }
-      this.spans?.set(stmt, {
-        start: stmt.start,
-        rootFrom: from,
-        rootTo: to,
-        occurrenceFrom,
-        occurrenceTo: this.count,
-        declarationFrom: nestedFrom,
-        declarationTo: this.declarationCount,
-        symbolFrom,
-        symbolTo: this.symbols.length,
-        outlineSize: this.outlineSize - outlineFrom,
-        importPaths: imports.importPaths,
-        wildcardImports: imports.wildcardImports,
-        pubWildcardImports: imports.pubWildcardImports,
-      });
+      if (spans) {
+        const at = i * SPAN_STRIDE;
+        spans[at + SPAN_START] = stmt.start;
+        spans[at + SPAN_ROOT_FROM] = from;
+        spans[at + SPAN_ROOT_TO] = to;
+        spans[at + SPAN_OCCURRENCE_FROM] = occurrenceFrom;
+        spans[at + SPAN_OCCURRENCE_TO] = this.count;
+        spans[at + SPAN_DECLARATION_FROM] = nestedFrom;
+        spans[at + SPAN_DECLARATION_TO] = this.declarationCount;
+        spans[at + SPAN_SYMBOL_FROM] = symbolFrom;
+        spans[at + SPAN_SYMBOL_TO] = this.symbols.length;
+        spans[at + SPAN_OUTLINE_SIZE] = this.outlineSize - outlineFrom;
+        this.spanImports?.push(imports);
+      }
       pushAll(this.importPaths, imports.importPaths);
       pushAll(this.wildcardImports, imports.wildcardImports);
       pushAll(this.pubWildcardImports, imports.pubWildcardImports);
@@ -1004,7 +1022,14 @@ class IndexBuilder {
       wildcardImports: orShared(this.wildcardImports),
       pubWildcardImports: orShared(this.pubWildcardImports),
       importPaths: orShared(this.importPaths),
-      reuse: this.spans && { root: signature, refPlaces: this.refPlaces.slice(0, refCount), symbols: this.symbols, spans: this.spans },
+      reuse: this.spans && {
+        root: signature,
+        refPlaces: copiedInts(this.refPlaces, refCount),
+        symbols: this.symbols,
+        statements: this.analysis.file.statements,
+        spans: this.spans,
+        imports: this.spanImports ?? [],
+      },
     };
     // A file read from disk keeps its text, its line index made when first asked (most files never are).
     const lines = this.spans ? this.analysis.lineIndex : this.analysis.text;
@@ -1381,6 +1406,11 @@ class IndexBuilder {
   }
 
   addShiftedSymbol(s: IndexedSymbol, delta: number): void {
+    // Not moved (before the edit): the same object, which no one changes.
+    if (delta === 0) {
+      this.symbols.push(s);
+      return;
+    }
     this.symbols.push({
       name: s.name,
       kind: s.kind,
@@ -1410,10 +1440,12 @@ class SpanCopier {
     this.refIds = new Int32Array(from.refCount).fill(-1);
   }
 
-  copy(span: Span, delta: number): void {
+  /** Copies the statement whose span is at `s` in `spans`, moved by `delta`. */
+  copy(spans: Int32Array, s: number, delta: number): void {
     const data = this.from.tables;
     const spelled = this.from.spelled;
-    for (let i = span.occurrenceFrom; i < span.occurrenceTo; i++) {
+    const occurrenceTo = spans[s + SPAN_OCCURRENCE_TO] as number;
+    for (let i = spans[s + SPAN_OCCURRENCE_FROM] as number; i < occurrenceTo; i++) {
       const at = i * STRIDE;
       const hash = this.into.noteName(data[at + 2] as number);
       const refAndWrite = data[at + 3] as number;
@@ -1427,7 +1459,8 @@ class SpanCopier {
       this.into.push(start + delta, end + delta, hash, ref * 2 + (refAndWrite & 1));
     }
     const declarations = this.from.tables;
-    for (let i = span.declarationFrom; i < span.declarationTo; i++) {
+    const declarationTo = spans[s + SPAN_DECLARATION_TO] as number;
+    for (let i = spans[s + SPAN_DECLARATION_FROM] as number; i < declarationTo; i++) {
       const at = this.from.declarationsAt + i * DECLARATION_STRIDE;
       const start = (declarations[at] as number) + delta;
       this.into.addDeclaration(
@@ -1438,8 +1471,9 @@ class SpanCopier {
         declarations[at + 4] as number,
       );
     }
-    for (let i = span.symbolFrom; i < span.symbolTo; i++) this.into.addShiftedSymbol(this.reuse.symbols[i] as IndexedSymbol, delta);
-    this.into.addOutlineSize(span.outlineSize);
+    const symbolTo = spans[s + SPAN_SYMBOL_TO] as number;
+    for (let i = spans[s + SPAN_SYMBOL_FROM] as number; i < symbolTo; i++) this.into.addShiftedSymbol(this.reuse.symbols[i] as IndexedSymbol, delta);
+    this.into.addOutlineSize(spans[s + SPAN_OUTLINE_SIZE] as number);
   }
 
   private mapped(oldRef: number, delta: number): number {
@@ -1461,6 +1495,13 @@ class SpanCopier {
     // A binding inside the statement: it moved with it (a ref belongs to the one statement holding its binding).
     return this.into.addLocalRef(ref.declStart + delta, STATEMENT_LOCAL);
   }
+}
+
+/** The first `count` of `list`, typed (kept apart from the collected heap). */
+function copiedInts(list: readonly number[], count: number): Int32Array {
+  const ints = new Int32Array(count);
+  for (let i = 0; i < count; i++) ints[i] = list[i] as number;
+  return ints;
 }
 
 function signatureOf(b: Binding): RootSignature {
