@@ -1063,7 +1063,9 @@ class IndexBuilder {
       mentionTo = parsedNames.statementEnds[index] ?? mentionFrom;
       // An assignment is noted after its target: the targets first (in a statement that holds one).
       const assignments = parsedNames.assignmentCounts;
-      if ((assignments[index] ?? 1) !== (index > 0 ? assignments[index - 1] : 0)) {
+      const assignmentsBefore = index > 0 ? assignments[index - 1] : 0;
+      // A missing count (none should be) searches the statement.
+      if (assignments[index] === undefined || assignments[index] !== assignmentsBefore) {
         for (let k = mentionFrom; k < mentionTo; k++) {
           const node = mentions[k] as A.AnyNode;
           if (node.kind === 'Assign') writeTargets.add(node.target);
