@@ -41,11 +41,8 @@ async function main(): Promise<void> {
     console.log(parseRate(side, side === 'harn' ? corpusFiles().map((f) => readCorpus(f)) : []));
     return;
   }
-  if (process.argv[2] === '--child-index-vs-parse') {
-    (await import('./harnIndex')).indexVsParse(
-      corpusFiles().map((f) => readCorpus(f)),
-      metric,
-    );
+  if (process.argv[2] === '--child-index') {
+    (await import('./harnIndex')).indexBenchmarkChild(process.argv[3] ?? '', () => corpusFiles().map((f) => readCorpus(f)), metric);
     return;
   }
   const only = process.argv.slice(2);
@@ -66,7 +63,7 @@ async function main(): Promise<void> {
   }
   {
     const { runHarnIndexBenchmarks } = await import('./harnIndex');
-    runHarnIndexBenchmarks(corpusSkip ? undefined : corpusFiles().map((f) => readCorpus(f)), metric, wanted, __filename);
+    runHarnIndexBenchmarks(!corpusSkip, wanted, __filename);
   }
   runBoundaryBenchmarks(metric, wanted);
   await runBigRegistryBenchmarks(metric, wanted);
