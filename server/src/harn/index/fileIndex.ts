@@ -511,6 +511,15 @@ const NO_IMPORTS: Imports = { importPaths: [], wildcardImports: [], pubWildcardI
  */
 let scratch = new Int32Array(1 << 14);
 const declarationScratch: number[] = [];
+/** Makes `scratch` at least `length` long (doubled, its contents kept). */
+function growScratch(length: number): void {
+  let size = scratch.length * 2;
+  while (size < length) size *= 2;
+  const grown = new Int32Array(size);
+  grown.set(scratch);
+  scratch = grown;
+}
+
 /** Tables longer than this are copied by `set`. */
 const SET_AT_ONCE = 64;
 /** Each ref's integer, place (see Reuse.refPlaces) and name hash: scratch too (grown once, not at every build); ref 0 is FREE. */
@@ -1334,11 +1343,7 @@ class IndexBuilder {
 
   push(start: number, end: number, hash: number, refAndWrite: number): void {
     let at = this.count * STRIDE;
-    if (at + STRIDE > scratch.length) {
-      const grown = new Int32Array(scratch.length * 2);
-      grown.set(scratch);
-      scratch = grown;
-    }
+    if (at + STRIDE > scratch.length) growScratch(at + STRIDE);
     scratch[at++] = start;
     scratch[at++] = end;
     scratch[at++] = hash;
@@ -1349,6 +1354,14 @@ class IndexBuilder {
   addRef(ref: LocalRef, place: number): number {
     if (ref.kind === 'local') return this.addLocalRef(ref.declStart, place);
     return this.addRefCode(ref === FREE ? FREE_CODE : OTHER_CODE - (this.otherRefs.push(ref) - 1), place);
+  }
+
+  /** Room for `count` occurrences after the current ones, counted: where in `scratch` the first is to be written. */
+  reserveOccurrences(count: number): number {
+    const at = this.count * STRIDE;
+    if (at + count * STRIDE > scratch.length) growScratch(at + count * STRIDE);
+    this.count += count;
+    return at;
   }
 
   /** The ref of a binding whose name starts at `declStart` (no object made for it). */
@@ -1446,19 +1459,31 @@ class SpanCopier {
   copy(spans: Int32Array, s: number, delta: number): void {
     const data = this.from.tables;
     const spelled = this.from.spelled;
+    const spells = spelled.size > 0;
+    const refIds = this.refIds;
+    const occurrenceFrom = spans[s + SPAN_OCCURRENCE_FROM] as number;
     const occurrenceTo = spans[s + SPAN_OCCURRENCE_TO] as number;
-    for (let i = spans[s + SPAN_OCCURRENCE_FROM] as number; i < occurrenceTo; i++) {
+    // Straight into the scratch, room made once for the statement's occurrences (a keystroke copies thousands).
+    let out = this.into.reserveOccurrences(occurrenceTo - occurrenceFrom);
+    const into = scratch;
+    for (let i = occurrenceFrom; i < occurrenceTo; i++) {
       const at = i * STRIDE;
-      const hash = this.into.noteName(data[at + 2] as number);
+      const hash = data[at + 2] as number;
+      MET.add(hash);
       const refAndWrite = data[at + 3] as number;
       const oldRef = refAndWrite >> 1;
-      const ref = this.mapped(oldRef, delta);
+      let ref = refIds[oldRef] as number;
+      if (ref < 0) refIds[oldRef] = ref = this.refFor(oldRef, delta);
       const start = data[at] as number;
       const end = data[at + 1] as number;
       // A declaration's name is one of the statement's occurrences: its spelling moves with the occurrence's.
-      const spelling = spelled.size > 0 ? spelled.get(spellingKey(start, end)) : undefined;
+      const spelling = spells ? spelled.get(spellingKey(start, end)) : undefined;
       if (spelling !== undefined) this.into.spell(start + delta, end + delta, spelling);
-      this.into.push(start + delta, end + delta, hash, ref * 2 + (refAndWrite & 1));
+      into[out] = start + delta;
+      into[out + 1] = end + delta;
+      into[out + 2] = hash;
+      into[out + 3] = ref * 2 + (refAndWrite & 1);
+      out += STRIDE;
     }
     const declarations = this.from.tables;
     const declarationTo = spans[s + SPAN_DECLARATION_TO] as number;
