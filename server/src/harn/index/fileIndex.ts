@@ -932,15 +932,15 @@ class IndexBuilder {
       const to = rootFrom[i + 1] as number;
       // A statement HarnAnalysis.edited kept is where it was: it replaces one statement by one, however many edits apart.
       const oldSpans = reuse?.from.statements[i] === stmt ? reuse.from.spans : undefined;
-      const old = i * SPAN_STRIDE;
+      const at = i * SPAN_STRIDE;
       const occurrenceFrom = this.count;
       const symbolFrom = this.symbols.length;
       const outlineFrom = this.outlineSize;
       let imports: Imports;
       this.addTopLevelDeclarations(from, to);
       const nestedFrom = this.declarationCount;
-      if (copier && oldSpans && oldSpans[old + SPAN_ROOT_FROM] === from && oldSpans[old + SPAN_ROOT_TO] === to) {
-        copier.copy(oldSpans, old, stmt.start - (oldSpans[old + SPAN_START] as number));
+      if (copier && oldSpans && oldSpans[at + SPAN_ROOT_FROM] === from && oldSpans[at + SPAN_ROOT_TO] === to) {
+        copier.copy(oldSpans, at, stmt.start - (oldSpans[at + SPAN_START] as number));
         this.reusedStatements++;
         imports = reuse?.from.imports[i] ?? NO_IMPORTS;
       } else {
@@ -949,7 +949,6 @@ class IndexBuilder {
         if (!this.deferSymbols) this.addSymbols(statementOutline(stmt, ''), undefined);
       }
       if (spans) {
-        const at = i * SPAN_STRIDE;
         spans[at + SPAN_START] = stmt.start;
         spans[at + SPAN_ROOT_FROM] = from;
         spans[at + SPAN_ROOT_TO] = to;
@@ -1460,7 +1459,6 @@ class SpanCopier {
     const data = this.from.tables;
     const spelled = this.from.spelled;
     const spells = spelled.size > 0;
-    const refIds = this.refIds;
     const occurrenceFrom = spans[s + SPAN_OCCURRENCE_FROM] as number;
     const occurrenceTo = spans[s + SPAN_OCCURRENCE_TO] as number;
     // Straight into the scratch, room made once for the statement's occurrences (a keystroke copies thousands).
@@ -1468,12 +1466,9 @@ class SpanCopier {
     const into = scratch;
     for (let i = occurrenceFrom; i < occurrenceTo; i++) {
       const at = i * STRIDE;
-      const hash = data[at + 2] as number;
-      MET.add(hash);
+      const hash = this.into.noteName(data[at + 2] as number);
       const refAndWrite = data[at + 3] as number;
-      const oldRef = refAndWrite >> 1;
-      let ref = refIds[oldRef] as number;
-      if (ref < 0) refIds[oldRef] = ref = this.refFor(oldRef, delta);
+      const ref = this.mapped(refAndWrite >> 1, delta);
       const start = data[at] as number;
       const end = data[at + 1] as number;
       // A declaration's name is one of the statement's occurrences: its spelling moves with the occurrence's.
