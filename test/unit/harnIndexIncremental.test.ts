@@ -115,6 +115,7 @@ describe('harn index: re-indexing from the previous index', () => {
   });
 
   test('an index several edits back (the server re-indexes lazily): every statement no edit touched comes from it', () => {
+    let incremental = 0;
     for (let seed = 0; seed < 10; seed++) {
       const first = new HarnAnalysis(generatedFile(seed, 10));
       const previous = indexFile(FILE, first, { reusable: true });
@@ -130,12 +131,14 @@ describe('harn index: re-indexing from the previous index', () => {
       }
       const index = indexFile(FILE, analysis, { previous });
       if (analysis.reparsed !== 'full') {
+        incremental++;
         const touched = analysis.file.statements.filter((s, i) => s !== first.file.statements[i]).length;
         assert.ok(touched >= 1 && touched <= 2, `seed ${seed}: ${touched} statements touched`);
         assert.equal(index.reusedStatements, count - touched, `seed ${seed}`);
       }
       assertSameAsFromScratch(index, analysis, `seed ${seed}`);
     }
+    assert.ok(incremental >= 8, `${incremental} of 10 seeds re-parsed the last edit alone`);
   });
 
   test('a new top-level name invalidates what the other statements contributed (they may refer to it now)', () => {
